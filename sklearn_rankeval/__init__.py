@@ -1,0 +1,35 @@
+"""Grouped ranking metrics for scikit-learn: GAUC, MRR, MAP, NDCG@k, HR@k, P@k,
+R@k, interpolated AP and F-alpha, on one vectorised ranking engine."""
+
+from ._metrics import (
+    f_alpha_score,
+    gauc_score,
+    hit_rate_score,
+    interpolated_average_precision_score,
+    interpolated_precision_recall_curve,
+    mean_average_precision_score,
+    mean_reciprocal_rank_score,
+    ndcg_score,
+    precision_at_k_score,
+    recall_at_k_score,
+)
+
+try:  # written by setuptools_scm at install time
+    from importlib.metadata import PackageNotFoundError, version
+
+    __version__ = version("sklearn-rankeval")
+except PackageNotFoundError:  # pragma: no cover - running from a source tree
+    __version__ = "0.0.0+unknown"
+
+__all__ = [
+    "f_alpha_score",
+    "gauc_score",
+    "hit_rate_score",
+    "interpolated_average_precision_score",
+    "interpolated_precision_recall_curve",
+    "mean_average_precision_score",
+    "mean_reciprocal_rank_score",
+    "ndcg_score",
+    "precision_at_k_score",
+    "recall_at_k_score",
+]

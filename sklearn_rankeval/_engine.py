@@ -1,0 +1,519 @@
+"""The ranking engine shared by every grouped metric.
+
+Any of the four input layouts (grouped rows with ``groups``, one row per query,
+multiclass probabilities, one ranking) is turned into one canonical form,
+:class:`RankedGroups`: the *tie blocks* of every group, in rank order.  A tie
+block is a maximal run of items of one group with equal scores; the metrics are
+computed from block-level counts only (items ranked above the block, block size,
+relevant items in it, their gain and weights), which is what makes every value
+independent of the order of the input rows.
+
+The long layout costs one ``np.argsort`` of the scores and one ``np.sort`` of
+an ``int64`` key that packs (group code, descending score position); after that
+everything is segment arithmetic (``np.add.reduceat``, cumulative sums,
+``np.searchsorted``) over groups or blocks, with no Python loop over groups or
+rows.  The multiclass layout needs no sort at all: only the rank of the true
+class matters, which comparisons give in O(n_samples * n_classes).
+"""
+
+import numpy as np
+
+from ._validation import (
+    validate_relevance,
+    validate_sample_weight,
+    validate_scores,
+)
+
+__all__ = ["RankedGroups", "discount_cumsum", "discounts", "rank_groups"]
+
+
+class RankedGroups:
+    """Tie blocks of every group, in rank order (the engine's canonical form).
+
+    Blocks are stored group after group, and within a group from the highest
+    score to the lowest.  Items with score ``-inf`` (not retrieved) form the
+    last block of their group, flagged by ``block_retrieved = False``.
+
+    Attributes
+    ----------
+    n_groups : int
+    labels : ndarray of shape (n_groups,)
+        Group ids in output order (sorted unique ids; row index in the 2-D and
+        multiclass layouts).
+    group_size : ndarray of shape (n_groups,), int64
+    group_weight : ndarray of shape (n_groups,), float64
+        Sum of the sample weights of the group's rows (its size if unweighted).
+    query_weight : ndarray of shape (n_groups,) or None
+        The weight of the group's first row; None when unweighted.
+    block_group, block_start, block_size, block_n_rel : ndarray of shape (n_blocks,)
+        Group of the block, number of items of the group ranked strictly above
+        it, its number of items, and its number of relevant (``y_true > 0``)
+        items.
+    block_gain : ndarray of shape (n_blocks,), float64
+        Sum of ``y_true`` over the block.
+    block_w_pos, block_w_neg : ndarray of shape (n_blocks,)
+        Sample weight of the relevant / non-relevant items of the block (the
+        counts, as int64, when unweighted).
+    block_retrieved : ndarray of shape (n_blocks,), bool
+    """
+
+    def __init__(
+        self,
+        *,
+        labels,
+        group_size,
+        group_weight,
+        query_weight,
+        block_group,
+        block_start,
+        block_size,
+        block_n_rel,
+        block_gain,
+        block_w_pos,
+        block_w_neg,
+        block_retrieved,
+        ideal_gains,
+        weight_spread=None,
+    ):
+        self.labels = labels
+        self.n_groups = len(labels)
+        self.group_size = group_size
+        self.group_weight = group_weight
+        self.query_weight = query_weight
+        self.block_group = block_group
+        self.block_start = block_start
+        self.block_size = block_size
+        self.block_n_rel = block_n_rel
+        self.block_gain = block_gain
+        self.block_w_pos = block_w_pos
+        self.block_w_neg = block_w_neg
+        self.block_retrieved = block_retrieved
+        self.weighted = query_weight is not None
+        self._ideal_gains = ideal_gains
+        self._weight_spread = weight_spread
+        first = np.empty(len(block_group), dtype=bool)
+        first[:1] = True
+        np.not_equal(block_group[1:], block_group[:-1], out=first[1:])
+        self.group_first_block = np.flatnonzero(first)
+        self._cache = {}
+
+    # -- segment arithmetic over the blocks of each group -------------------
+    def group_sum(self, x):
+        """Sum of a block-level array within each group, shape (n_groups,)."""
+        return np.add.reduceat(x, self.group_first_block)
+
+    def group_cumsum(self, x):
+        """Inclusive cumulative sum of a block-level array within each group."""
+        cs = np.cumsum(x)
+        first = self.group_first_block
+        before = cs[first] - x[first]
+        return cs - before[self.block_group]
+
+    def group_suffix_max(self, x):
+        """Maximum of ``x`` over the block and every later block of its group.
+
+        Exact (no offsets added to floats): the values are replaced by their
+        rank among the distinct values, the ranks are shifted by group so that a
+        reversed running maximum cannot cross a group boundary, and mapped back.
+        """
+        if len(x) == 0:
+            return x.astype(np.float64)
+        uniq, inv = np.unique(x, return_inverse=True)
+        inv = inv.reshape(-1).astype(np.int64)
+        shift = (self.n_groups - 1 - self.block_group).astype(np.int64) * len(uniq)
+        key = inv + shift
+        suffix = np.maximum.accumulate(key[::-1])[::-1]
+        return uniq[suffix - shift]
+
+    # -- cached group-level totals ------------------------------------------
+    def _cached(self, name, fn):
+        if name not in self._cache:
+            self._cache[name] = fn()
+        return self._cache[name]
+
+    @property
+    def group_n_rel(self):
+        """Number of relevant items of each group, retrieved or not."""
+        return self._cached("n_rel", lambda: self.group_sum(self.block_n_rel))
+
+    @property
+    def group_w_pos(self):
+        return self._cached("w_pos", lambda: self.group_sum(self.block_w_pos))
+
+    @property
+    def group_w_neg(self):
+        return self._cached("w_neg", lambda: self.group_sum(self.block_w_neg))
+
+    @property
+    def max_group_size(self):
+        return int(self.group_size.max())
+
+    def check_query_weights(self, func_name):
+        """Query-weighted metrics need one weight per group (constant within it)."""
+        if self._weight_spread is not None and self._weight_spread():
+            raise ValueError(
+                f"sample_weight must be constant within each group for "
+                f"{func_name}: its definition has no item weights, so the weight "
+                f"of a group's rows is the weight of that query."
+            )
+
+    def ideal_dcg(self, k=None):
+        """DCG of the ideal ordering of all items (retrieved or not), truncated at k."""
+        gid, pos, gains = self._ideal_gains()
+        contrib = gains * discounts(self.max_group_size, k)[pos]
+        return np.bincount(gid, weights=contrib, minlength=self.n_groups)
+
+
+def discounts(n_items, k=None):
+    """DCG discounts ``1/log2(rank + 1)`` of ranks 1..n_items, 0 beyond ``k``.
+
+    Written as :func:`sklearn.metrics.ndcg_score` writes it, so values agree.
+    """
+    discount = 1 / (np.log(np.arange(n_items) + 2) / np.log(2))
+    if k is not None:
+        discount[k:] = 0.0
+    return discount
+
+
+def discount_cumsum(n_items, k=None):
+    """``D[p]`` = sum of the discounts of ranks 1..p, with ``D[0] = 0``."""
+    out = np.zeros(n_items + 1)
+    np.cumsum(discounts(n_items, k), out=out[1:])
+    return out
+
+
+# ---------------------------------------------------------------------------
+# group ids -> integer codes
+# ---------------------------------------------------------------------------
+def _is_missing(values):
+    """Elementwise missing-value test for an object array (None or NaN)."""
+    with np.errstate(invalid="ignore"):
+        nan = values != values  # noqa: PLR0124  (NaN is not equal to itself)
+    return np.asarray(nan, dtype=bool) | np.equal(values, None)
+
+
+def _encode_groups(groups, n, shift):
+    """Group ids -> (non-negative int64 codes, function mapping codes to ids).
+
+    Integer ids with a range that fits in the sort key are used directly
+    (offset by their minimum): no extra sort.  Other ids (strings, floats,
+    huge integers, pandas Categorical) are encoded in sorted order of the ids.
+    """
+    categorical = None
+    if hasattr(groups, "cat") and hasattr(groups, "dtype"):  # Series of category
+        categorical = groups.cat
+    elif type(groups).__name__ == "Categorical":
+        categorical = groups
+    if categorical is not None:
+        codes = np.asarray(categorical.codes)
+        if codes.ndim != 1 or codes.shape[0] != n:
+            raise ValueError(
+                f"groups must be 1-D with one id per row of y_score ({n}), "
+                f"got shape {codes.shape}."
+            )
+        if (codes < 0).any():
+            raise ValueError("groups contains missing values (NaN/None).")
+        categories = np.asarray(categorical.categories)
+        order = np.argsort(categories, kind="stable")
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        sorted_categories = categories[order]
+        return rank[codes], lambda c: sorted_categories[c]
+
+    if hasattr(groups, "to_numpy") and not isinstance(groups, np.ndarray):
+        groups = groups.to_numpy()
+    g = np.asarray(groups)
+    if g.ndim != 1 or g.shape[0] != n:
+        raise ValueError(
+            f"groups must be 1-D with one id per row of y_score ({n}), "
+            f"got shape {g.shape}."
+        )
+    if g.dtype.kind == "b":
+        g = g.astype(np.int64)
+    if g.dtype.kind in "iu":
+        lo, hi = int(g.min()), int(g.max())
+        if hi - lo < (1 << (62 - shift)):
+            codes = np.subtract(g, lo, dtype=np.int64)
+            if g.dtype.kind == "u" or g.dtype.itemsize > 8:
+                dtype = g.dtype
+                return codes, lambda c: (c + lo).astype(dtype)
+            return codes, lambda c: c + lo
+    elif g.dtype.kind == "f":
+        if np.isnan(g).any():
+            raise ValueError("groups contains missing values (NaN).")
+    elif g.dtype.kind == "O":
+        if _is_missing(g).any():
+            raise ValueError("groups contains missing values (NaN/None).")
+    elif g.dtype.kind not in "USMm":
+        raise TypeError(f"groups has an unsupported dtype {g.dtype}.")
+    try:
+        uniq, inv = np.unique(g, return_inverse=True)
+    except TypeError as exc:
+        raise TypeError(f"groups ids must be mutually comparable: {exc}") from None
+    return inv.reshape(-1).astype(np.int64), lambda c: uniq[c]
+
+
+# ---------------------------------------------------------------------------
+# building the canonical form
+# ---------------------------------------------------------------------------
+def _group_order(codes, score, shift):
+    """Permutation sorting rows by (code ascending, score descending).
+
+    One ``argsort`` of the scores gives each row its descending score position
+    ``p``; the key ``code << shift | p`` is unique, so a plain (SIMD) ``np.sort``
+    of the keys orders the rows, and the row index is recovered from ``p``.
+    Rows with equal scores of one group end up adjacent.
+    """
+    n = score.shape[0]
+    asc = np.argsort(score)
+    key = codes[asc]  # int64 copy
+    key <<= shift
+    key |= np.arange(n - 1, -1, -1, dtype=np.int64)
+    key.sort()
+    pos_desc = key & ((1 << shift) - 1)
+    perm = asc[(n - 1) - pos_desc]
+    key >>= shift
+    return perm, key
+
+
+def _from_sorted(goffsets, score_sorted, rel_sorted, w_sorted, labels, ideal_gains):
+    """Tie blocks from rows already ordered by (group, score descending)."""
+    n = score_sorted.shape[0]
+    gstarts = goffsets[:-1]
+    brk = np.empty(n, dtype=bool)
+    brk[:1] = True
+    np.not_equal(score_sorted[1:], score_sorted[:-1], out=brk[1:])
+    gbrk = np.zeros(n, dtype=bool)
+    gbrk[gstarts] = True
+    brk |= gbrk
+    bstarts = np.flatnonzero(brk)
+    block_group = np.cumsum(gbrk[bstarts]) - 1
+    block_size = np.diff(bstarts, append=n)
+    block_start = bstarts - gstarts[block_group]
+    is_rel = rel_sorted > 0
+    block_n_rel = np.add.reduceat(is_rel, bstarts, dtype=np.int64)
+    block_gain = np.add.reduceat(rel_sorted, bstarts, dtype=np.float64)
+    block_retrieved = score_sorted[bstarts] > -np.inf
+    group_size = np.diff(goffsets)
+    if w_sorted is None:
+        block_w_pos = block_n_rel
+        block_w_neg = block_size - block_n_rel
+        group_weight = group_size.astype(np.float64)
+        query_weight = None
+        weight_spread = None
+    else:
+        block_w_pos = np.add.reduceat(np.where(is_rel, w_sorted, 0.0), bstarts)
+        block_w_neg = np.add.reduceat(np.where(is_rel, 0.0, w_sorted), bstarts)
+        group_weight = np.add.reduceat(w_sorted, gstarts)
+        query_weight = w_sorted[gstarts]
+
+        def weight_spread():
+            lo = np.minimum.reduceat(w_sorted, gstarts)
+            hi = np.maximum.reduceat(w_sorted, gstarts)
+            return bool((lo != hi).any())
+
+    return RankedGroups(
+        labels=labels,
+        group_size=group_size,
+        group_weight=group_weight,
+        query_weight=query_weight,
+        block_group=block_group,
+        block_start=block_start,
+        block_size=block_size,
+        block_n_rel=block_n_rel,
+        block_gain=block_gain,
+        block_w_pos=block_w_pos,
+        block_w_neg=block_w_neg,
+        block_retrieved=block_retrieved,
+        ideal_gains=ideal_gains,
+        weight_spread=weight_spread,
+    )
+
+
+def _rank_long(y_true, y_score, groups, w):
+    n = y_score.shape[0]
+    shift = max(int(n - 1).bit_length(), 1)
+    if groups is None:
+        codes, decode = np.zeros(n, dtype=np.int64), lambda c: np.zeros(len(c), int)
+    else:
+        codes, decode = _encode_groups(groups, n, shift)
+        if int(codes.max()) >= (1 << (62 - shift)):  # pragma: no cover - huge n
+            uniq, codes = np.unique(codes, return_inverse=True)
+            prev = decode
+            decode = lambda c: prev(uniq[c])  # noqa: E731
+    perm, codes_sorted = _group_order(codes, y_score, shift)
+    gbrk = np.empty(n, dtype=bool)
+    gbrk[:1] = True
+    np.not_equal(codes_sorted[1:], codes_sorted[:-1], out=gbrk[1:])
+    gstarts = np.flatnonzero(gbrk)
+    goffsets = np.append(gstarts, n)
+    labels = decode(codes_sorted[gstarts])
+    rel_sorted = y_true[perm]
+    w_sorted = None if w is None else w[perm]
+
+    def ideal_gains():
+        gid = np.cumsum(gbrk) - 1
+        order, _ = _group_order(gid, rel_sorted, shift)
+        pos = np.arange(n) - gstarts[gid]
+        return gid, pos, rel_sorted[order].astype(np.float64)
+
+    return _from_sorted(goffsets, y_score[perm], rel_sorted, w_sorted, labels, ideal_gains)
+
+
+def _rank_2d(y_true, y_score, w):
+    n_queries, n_items = y_score.shape
+    order = np.argsort(y_score, axis=1)[:, ::-1]
+    score_sorted = np.take_along_axis(y_score, order, axis=1).ravel()
+    rel_sorted = np.take_along_axis(y_true, order, axis=1).ravel()
+    goffsets = np.arange(0, n_queries * n_items + 1, n_items)
+    w_rows = None if w is None else np.repeat(w, n_items)
+
+    def ideal_gains():
+        gains = -np.sort(-y_true, axis=1).astype(np.float64).ravel()
+        gid = np.repeat(np.arange(n_queries), n_items)
+        pos = np.tile(np.arange(n_items), n_queries)
+        return gid, pos, gains
+
+    return _from_sorted(
+        goffsets, score_sorted, rel_sorted, w_rows, np.arange(n_queries), ideal_gains
+    )
+
+
+def _rank_multiclass(y_encoded, y_score, w):
+    """Each sample is a query whose only relevant item is its true class.
+
+    Only three blocks matter per query -- the classes scored above the true
+    class, those tied with it (itself included) and those below -- so no sort
+    is needed.  (Merging non-relevant items of different scores into one block
+    changes no metric: they carry no gain and are all above or all below every
+    relevant item.)
+    """
+    n, n_classes = y_score.shape
+    true_score = y_score[np.arange(n), y_encoded][:, None]
+    n_above = np.count_nonzero(y_score > true_score, axis=1)
+    n_tied = np.count_nonzero(y_score == true_score, axis=1)
+    sizes = np.stack([n_above, n_tied, n_classes - n_above - n_tied], axis=1)
+    starts = np.stack([np.zeros(n, dtype=np.int64), n_above, n_above + n_tied], axis=1)
+    n_rel = np.zeros((n, 3), dtype=np.int64)
+    n_rel[:, 1] = 1
+    retrieved = np.ones((n, 3), dtype=bool)
+    retrieved[:, 1] = true_score[:, 0] > -np.inf
+    keep = (sizes > 0).ravel()
+    block_group = np.repeat(np.arange(n), 3)[keep]
+    block_size = sizes.ravel()[keep].astype(np.int64)
+    block_n_rel = n_rel.ravel()[keep]
+    group_size = np.full(n, n_classes, dtype=np.int64)
+    if w is None:
+        block_w_pos, block_w_neg = block_n_rel, block_size - block_n_rel
+        group_weight = group_size.astype(np.float64)
+    else:
+        block_w_pos = block_n_rel * w[block_group]
+        block_w_neg = (block_size - block_n_rel) * w[block_group]
+        group_weight = w * n_classes
+
+    def ideal_gains():
+        return np.arange(n), np.zeros(n, dtype=np.int64), np.ones(n)
+
+    return RankedGroups(
+        labels=np.arange(n),
+        group_size=group_size,
+        group_weight=group_weight,
+        query_weight=w,
+        block_group=block_group,
+        block_start=starts.ravel()[keep].astype(np.int64),
+        block_size=block_size,
+        block_n_rel=block_n_rel,
+        block_gain=block_n_rel.astype(np.float64),
+        block_w_pos=block_w_pos,
+        block_w_neg=block_w_neg,
+        block_retrieved=retrieved.ravel()[keep],
+        ideal_gains=ideal_gains,
+    )
+
+
+def _encode_classes(y_true, n_classes, labels):
+    """Class labels -> column indices of y_score, as top_k_accuracy_score does."""
+    if hasattr(y_true, "to_numpy") and not isinstance(y_true, np.ndarray):
+        y_true = y_true.to_numpy()
+    y = np.asarray(y_true)
+    if y.ndim != 1:
+        raise ValueError(f"y_true must be 1-D class labels, got shape {y.shape}.")
+    if labels is None:
+        classes = np.unique(y)
+        if len(classes) != n_classes:
+            raise ValueError(
+                f"y_true has {len(classes)} distinct classes but y_score has "
+                f"{n_classes} columns; pass labels= with one label per column "
+                f"of y_score."
+            )
+        return np.searchsorted(classes, y)
+    classes = np.asarray(labels)
+    if classes.ndim != 1 or len(classes) != n_classes:
+        raise ValueError(
+            f"labels must list one class per column of y_score ({n_classes}), "
+            f"got shape {classes.shape}."
+        )
+    order = np.argsort(classes, kind="stable")
+    sorted_classes = classes[order]
+    if (sorted_classes[1:] == sorted_classes[:-1]).any():
+        raise ValueError("labels must be unique.")
+    idx = np.clip(np.searchsorted(sorted_classes, y), 0, n_classes - 1)
+    if not (sorted_classes[idx] == y).all():
+        raise ValueError("y_true contains labels that are not in labels.")
+    return order[idx]
+
+
+def rank_groups(y_true, y_score, *, groups=None, sample_weight=None, labels=None):
+    """Validate the inputs of a ranking metric and build its :class:`RankedGroups`.
+
+    The layout is read from the shapes: 1-D ``y_score`` is the long layout
+    (one ranking when ``groups`` is None); 2-D ``y_score`` with 2-D ``y_true``
+    is one row per query; 2-D ``y_score`` with 1-D ``y_true`` is multiclass.
+    ``labels`` is only used by the multiclass layout.
+    """
+    y_score = validate_scores(y_score)
+    if y_score.ndim == 2:
+        if groups is not None:
+            raise ValueError(
+                "groups must be None when y_score is 2-D: each row of a 2-D "
+                "y_score is already one query."
+            )
+        n_queries = y_score.shape[0]
+        y_true_arr = y_true
+        if not hasattr(y_true, "ndim"):
+            try:
+                y_true_arr = np.asarray(y_true)
+            except ValueError:
+                raise ValueError("y_true could not be converted to an array.") from None
+        if np.ndim(y_true_arr) == 2:
+            y_true = validate_relevance(y_true)
+            if y_true.shape != y_score.shape:
+                raise ValueError(
+                    f"y_true and y_score must have the same shape, got "
+                    f"{y_true.shape} and {y_score.shape}."
+                )
+            w = validate_sample_weight(sample_weight, n_queries, "query (row)")
+            return _rank_2d(y_true, y_score, w)
+        if np.ndim(y_true_arr) != 1 or len(y_true_arr) != n_queries:
+            raise ValueError(
+                f"y_true must be 2-D of shape {y_score.shape} (one row per query) "
+                f"or 1-D class labels of length {n_queries} (multiclass); got "
+                f"shape {np.shape(y_true_arr)}."
+            )
+        y_encoded = _encode_classes(y_true_arr, y_score.shape[1], labels)
+        w = validate_sample_weight(sample_weight, n_queries, "sample (query)")
+        return _rank_multiclass(y_encoded, y_score, w)
+
+    y_true = validate_relevance(y_true)
+    if y_true.ndim != 1:
+        raise ValueError(
+            f"y_true must be 1-D when y_score is 1-D, got shape {y_true.shape}."
+        )
+    n = y_score.shape[0]
+    if y_true.shape[0] != n:
+        raise ValueError(
+            f"y_true and y_score have inconsistent lengths: {y_true.shape[0]} "
+            f"and {n}."
+        )
+    w = validate_sample_weight(sample_weight, n, "row")
+    return _rank_long(y_true, y_score, groups, w)

@@ -1,0 +1,90 @@
+"""One registry of the ranking metrics: it drives the common tests, and later
+the scorers and the API documentation.
+
+Each :class:`MetricSpec` states what the metric supports, so that callers read
+capabilities from here instead of testing names.
+"""
+
+from dataclasses import dataclass, field
+
+from ._metrics import (
+    gauc_score,
+    hit_rate_score,
+    interpolated_average_precision_score,
+    mean_average_precision_score,
+    mean_reciprocal_rank_score,
+    ndcg_score,
+    precision_at_k_score,
+    recall_at_k_score,
+)
+
+__all__ = ["METRICS", "MetricSpec"]
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """What a grouped ranking metric is and what it accepts.
+
+    Attributes
+    ----------
+    name : str
+        Scorer name (``"map"``, ``"ndcg"``, ...); with a cutoff ``name@K``.
+    func : callable
+        The ``*_score`` function.
+    has_k : bool
+        Whether the function takes a cutoff ``k``.
+    k_default : int or None
+        Its default ``k``.
+    has_labels : bool
+        Whether the function takes ``labels`` (multiclass input).
+    graded : bool
+        Whether graded relevance changes the value (binary metrics only look
+        at ``y_true > 0``).
+    weights : {"item", "query"}
+        How ``sample_weight`` acts: item weights inside each group, or one
+        weight per query (constant within a group).
+    averages : tuple of str
+        Accepted ``average`` values besides None.
+    default_average : str
+    tie_rule : {"sklearn", "expected"}
+        Ties as scikit-learn's equivalent metric, or the expected value over
+        all orderings of the tied items.
+    """
+
+    name: str
+    func: object
+    has_k: bool
+    k_default: object
+    has_labels: bool
+    graded: bool
+    weights: str
+    averages: tuple
+    default_average: str
+    tie_rule: str
+    extra: dict = field(default_factory=dict)
+
+
+_Q = ("macro", "weighted")
+_P = ("micro", "macro", "weighted")
+
+METRICS = {
+    spec.name: spec
+    for spec in [
+        MetricSpec("gauc", gauc_score, False, None, False, False, "item", _Q,
+                   "weighted", "sklearn"),
+        MetricSpec("mrr", mean_reciprocal_rank_score, True, None, True, False,
+                   "query", _Q, "macro", "expected"),
+        MetricSpec("map", mean_average_precision_score, True, None, True, False,
+                   "item", _Q, "macro", "sklearn"),
+        MetricSpec("interpolated_ap", interpolated_average_precision_score, False,
+                   None, False, False, "item", _Q, "macro", "sklearn"),
+        MetricSpec("hit_rate", hit_rate_score, True, 10, True, False, "query", _P,
+                   "micro", "expected"),
+        MetricSpec("precision", precision_at_k_score, True, 10, True, False,
+                   "query", _P, "macro", "expected"),
+        MetricSpec("recall", recall_at_k_score, True, 10, True, False, "query", _P,
+                   "macro", "expected"),
+        MetricSpec("ndcg", ndcg_score, True, None, False, True, "query", _Q,
+                   "macro", "sklearn"),
+    ]
+}

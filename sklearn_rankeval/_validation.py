@@ -1,0 +1,175 @@
+"""Validation of the arguments shared by the metric functions.
+
+Every check raises a ``ValueError`` (or ``TypeError`` for a wrong type) whose
+message starts with the name of the offending argument, so that a user never
+meets a NumPy traceback from deep inside the engine.  Nothing here modifies
+its inputs.
+"""
+
+from numbers import Integral, Real
+
+import numpy as np
+
+__all__ = [
+    "check_alpha",
+    "check_average",
+    "check_k",
+    "check_n_points",
+    "check_option",
+    "check_undefined",
+    "column_or_2d",
+    "validate_relevance",
+    "validate_scores",
+    "validate_sample_weight",
+]
+
+
+def check_k(k, *, allow_none=True):
+    """Return ``k`` as a Python int (or None) after checking it is a positive int."""
+    if k is None:
+        if allow_none:
+            return None
+        raise TypeError("k must be a positive integer, got None.")
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, Integral):
+        expected = "a positive integer or None" if allow_none else "a positive integer"
+        raise TypeError(f"k must be {expected}, got {k!r} of type {type(k).__name__}.")
+    if k < 1:
+        raise ValueError(f"k must be a positive integer, got {k!r}.")
+    return int(k)
+
+
+def check_n_points(n_points):
+    """``n_points`` is an int >= 2 or None (all-points interpolation)."""
+    if n_points is None:
+        return None
+    if isinstance(n_points, (bool, np.bool_)) or not isinstance(n_points, Integral):
+        raise TypeError(
+            f"n_points must be an integer >= 2 or None, got {n_points!r} "
+            f"of type {type(n_points).__name__}."
+        )
+    if n_points < 2:
+        raise ValueError(f"n_points must be an integer >= 2 or None, got {n_points!r}.")
+    return int(n_points)
+
+
+def check_alpha(alpha):
+    """``alpha`` is a real number in [0, 1]."""
+    if isinstance(alpha, (bool, np.bool_)) or not isinstance(alpha, Real):
+        raise TypeError(
+            f"alpha must be a real number in [0, 1], got {alpha!r} "
+            f"of type {type(alpha).__name__}."
+        )
+    if not 0.0 <= alpha <= 1.0:  # also rejects NaN
+        raise ValueError(f"alpha must be in [0, 1], got {alpha!r}.")
+    return float(alpha)
+
+
+def check_option(value, name, options):
+    """``value`` is one of the strings in ``options``."""
+    if not isinstance(value, str) or value not in options:
+        valid = ", ".join(repr(o) for o in options)
+        raise ValueError(f"{name} must be one of {valid}; got {value!r}.")
+    return value
+
+
+def check_average(average, options):
+    """``average`` is None or one of ``options`` (strings)."""
+    if average is None:
+        return None
+    if not isinstance(average, str) or average not in options:
+        valid = ", ".join([repr(o) for o in options] + ["None"])
+        raise ValueError(f"average must be one of {valid}; got {average!r}.")
+    return average
+
+
+def check_undefined(undefined):
+    """``undefined`` is ``"skip"``, ``"raise"`` or a finite real number."""
+    if isinstance(undefined, str):
+        if undefined in ("skip", "raise"):
+            return undefined
+    elif isinstance(undefined, Real) and not isinstance(undefined, (bool, np.bool_)):
+        if np.isfinite(undefined):
+            return float(undefined)
+    raise ValueError(
+        "undefined must be 'skip', 'raise' or a finite number, " f"got {undefined!r}."
+    )
+
+
+def _as_numeric(x, name):
+    """Convert to a numeric ndarray without copying when it already is one."""
+    if hasattr(x, "to_numpy") and not isinstance(x, np.ndarray):
+        # pandas Series / DataFrame; nullable dtypes become float with NaN
+        try:
+            x = x.to_numpy(dtype=float, na_value=np.nan)
+        except (TypeError, ValueError):
+            x = x.to_numpy()
+    try:
+        arr = np.asarray(x)
+    except Exception as exc:  # ragged nested lists and the like
+        raise ValueError(f"{name} could not be converted to an array: {exc}") from None
+    if arr.dtype == object:
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} must contain numbers, got dtype object.") from None
+    if arr.dtype.kind == "b":
+        arr = arr.astype(np.float64)
+    if arr.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must contain numbers, got dtype {arr.dtype}.")
+    return arr
+
+
+def column_or_2d(x, name):
+    """A 1-D or 2-D numeric array, never empty."""
+    arr = _as_numeric(x, name)
+    if arr.ndim not in (1, 2):
+        raise ValueError(f"{name} must be 1-D or 2-D, got an array of shape {arr.shape}.")
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty: at least one sample is required.")
+    return arr
+
+
+def validate_scores(y_score):
+    """Scores may be -inf (not retrieved) but never NaN or +inf."""
+    y_score = column_or_2d(y_score, "y_score")
+    if y_score.dtype.kind == "f":
+        if np.isnan(y_score).any():
+            raise ValueError("y_score contains NaN.")
+        if np.isposinf(y_score).any():
+            raise ValueError(
+                "y_score contains +inf; only -inf is allowed (it marks an item "
+                "that was not retrieved)."
+            )
+    # integer scores are kept as integers: sorting and tie detection are exact
+    return y_score
+
+
+def validate_relevance(y_true):
+    """Relevance grades are finite and >= 0."""
+    y_true = column_or_2d(y_true, "y_true")
+    if y_true.dtype.kind == "f":
+        if np.isnan(y_true).any():
+            raise ValueError("y_true contains NaN.")
+        if np.isinf(y_true).any():
+            raise ValueError("y_true contains infinite values.")
+    if y_true.dtype.kind in "if" and (y_true < 0).any():
+        raise ValueError("y_true must be >= 0 (relevance grades); found negative values.")
+    return y_true
+
+
+def validate_sample_weight(sample_weight, n, what):
+    """A 1-D array of ``n`` finite, non-negative weights (or None)."""
+    if sample_weight is None:
+        return None
+    w = _as_numeric(sample_weight, "sample_weight")
+    if w.ndim != 1 or w.shape[0] != n:
+        raise ValueError(
+            f"sample_weight must have shape ({n},) (one weight per {what}), "
+            f"got shape {w.shape}."
+        )
+    w = w.astype(np.float64, copy=False)
+    if not np.isfinite(w).all():
+        raise ValueError("sample_weight contains NaN or infinite values.")
+    if (w < 0).any():
+        raise ValueError("sample_weight must be non-negative.")
+    return w
