@@ -251,12 +251,23 @@ def _iprec_per_group(rg, n_points, recall_levels="exact"):
                 f"recall_levels={recall_levels!r} counts relevant items and does "
                 f"not support sample_weight; use recall_levels='exact'."
             )
-        w_rel = rg.group_w_pos[bg]
-        t = cum_wp * (n_points - 1)
+        # the group total is read off the same cumulative sum, so that the
+        # recall of a block that completes the group is exactly 1
+        reach, w_rel = _weighted_reach(rg)
+        t = reach * (n_points - 1)
         level = np.floor(_divide(t, w_rel))
         level = np.where((level + 1) * w_rel <= t, level + 1, level)
         level = np.where(level * w_rel > t, level - 1, level)
         level = np.clip(level, 0, n_points - 1).astype(np.int64)
+        # an unretrieved block (always its group's last) is no point: give it
+        # the level of the block before it so that it is never the first to
+        # reach a level that a retrieved block reaches
+        unretrieved = np.flatnonzero(~rg.block_retrieved)
+        is_first = np.zeros(len(bg), dtype=bool)
+        is_first[rg.group_first_block] = True
+        level[unretrieved] = np.where(
+            is_first[unretrieved], 0, level[np.maximum(unretrieved - 1, 0)]
+        )
         key = bg * n_points + level
         span = n_points
         query = groups[:, None] * span + np.arange(n_points)[None, :]
@@ -271,6 +282,14 @@ def _iprec_per_group(rg, n_points, recall_levels="exact"):
     valid = (idx < len(key)) & (bg[idx_c] == np.repeat(groups, n_points))
     iprec = np.where(valid, smax[idx_c], 0.0).reshape(rg.n_groups, n_points)
     return iprec, (rg.group_n_rel > 0) & (rg.group_w_pos > 0)
+
+
+def _weighted_reach(rg):
+    """Cumulative relevant weight at each block and its group's total, both
+    read off one cumulative sum (so the last block's recall is exactly 1)."""
+    reach = rg.group_cumsum(rg.block_w_pos)
+    last = np.append(rg.group_first_block[1:], len(reach)) - 1
+    return reach, reach[last][rg.block_group]
 
 
 def _all_points_ap_per_group(rg):
@@ -664,8 +683,7 @@ def interpolated_precision_recall_curve(
 def _all_points_curve(rg):
     wp, cum_wp, precision = _retrieved_cumulative(rg)
     smax = rg.group_suffix_max(precision)
-    w_rel = rg.group_w_pos[0]
-    if rg.group_n_rel[0] == 0 or w_rel == 0:
+    if rg.group_n_rel[0] == 0 or rg.group_w_pos[0] == 0:
         warnings.warn(
             "y_true has no relevant item: the interpolated precision is "
             "undefined; returning NaN.",
@@ -674,7 +692,8 @@ def _all_points_curve(rg):
         )
         return np.array([np.nan]), np.array([0.0])
     steps = wp > 0
-    recall = np.concatenate([[0.0], cum_wp[steps] / w_rel])
+    reach, total = _weighted_reach(rg)
+    recall = np.concatenate([[0.0], reach[steps] / total[steps]])
     return np.concatenate([[smax[0]], smax[steps]]), recall
 
 

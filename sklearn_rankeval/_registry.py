@@ -5,7 +5,7 @@ Each :class:`MetricSpec` states what the metric supports, so that callers read
 capabilities from here instead of testing names.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ._metrics import (
     gauc_score,
@@ -49,6 +49,11 @@ class MetricSpec:
     tie_rule : {"sklearn", "expected"}
         Ties as scikit-learn's equivalent metric, or the expected value over
         all orderings of the tied items.
+    needs_negative : bool
+        Whether a group also needs an irrelevant item to be defined (AUC).
+    divides_by_k : bool
+        Whether the value is divided by ``k`` (so a perfect ranking of a
+        query with fewer than ``k`` relevant items scores ``R / k``).
     """
 
     name: str
@@ -61,7 +66,8 @@ class MetricSpec:
     averages: tuple
     default_average: str
     tie_rule: str
-    extra: dict = field(default_factory=dict)
+    needs_negative: bool = False
+    divides_by_k: bool = False
 
 
 _Q = ("macro", "weighted")
@@ -71,7 +77,7 @@ METRICS = {
     spec.name: spec
     for spec in [
         MetricSpec("gauc", gauc_score, False, None, False, False, "item", _Q,
-                   "weighted", "sklearn"),
+                   "weighted", "sklearn", needs_negative=True),
         MetricSpec("mrr", mean_reciprocal_rank_score, True, None, True, False,
                    "query", _Q, "macro", "expected"),
         MetricSpec("map", mean_average_precision_score, True, None, True, False,
@@ -81,7 +87,7 @@ METRICS = {
         MetricSpec("hit_rate", hit_rate_score, True, 10, True, False, "query", _P,
                    "micro", "expected"),
         MetricSpec("precision", precision_at_k_score, True, 10, True, False,
-                   "query", _P, "macro", "expected"),
+                   "query", _P, "macro", "expected", divides_by_k=True),
         MetricSpec("recall", recall_at_k_score, True, 10, True, False, "query", _P,
                    "macro", "expected"),
         MetricSpec("ndcg", ndcg_score, True, None, False, True, "query", _Q,

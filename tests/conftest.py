@@ -1,0 +1,34 @@
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "default", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "ci", deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
+)
+settings.load_profile("default")
+
+
+def make_grouped_data(seed=0, n_groups=12, max_size=9, n_grades=3, n_levels=4):
+    """A shuffled long-layout sample with ties, graded relevance and one-class groups.
+
+    Group sizes are 1..max_size, relevance grades 0..n_grades-1, scores take
+    ``n_levels`` values (so ties are frequent).  Group ids are ints in
+    arbitrary (non-contiguous) order.
+    """
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(1, max_size + 1, n_groups)
+    ids = rng.choice(1000, n_groups, replace=False)
+    groups = np.repeat(ids, sizes)
+    n = groups.shape[0]
+    y_true = rng.integers(0, n_grades, n)
+    y_score = rng.integers(0, n_levels, n) / 4.0
+    perm = rng.permutation(n)
+    return y_true[perm], y_score[perm], groups[perm]
+
+
+@pytest.fixture
+def grouped_data():
+    return make_grouped_data()

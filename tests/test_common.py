@@ -1,0 +1,360 @@
+"""Properties every grouped ranking metric must have, driven by the registry.
+
+Capabilities (cutoff, labels, item or query weights, averages) are read from
+each :class:`MetricSpec`, never from the metric's name.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.exceptions import UndefinedMetricWarning
+
+from sklearn_rankeval._registry import METRICS
+
+from .conftest import make_grouped_data
+
+SPECS = list(METRICS.values())
+
+
+@pytest.fixture(params=SPECS, ids=[s.name for s in SPECS])
+def spec(request):
+    return request.param
+
+
+def per_group(spec, y, s, g=None, **kw):
+    return spec.func(y, s, groups=g, average=None, **kw)
+
+
+def close(a, b):
+    assert_allclose(a, b, rtol=1e-12, atol=1e-13, equal_nan=True)
+
+
+def defined_groups(spec, y, g):
+    """Which groups (in np.unique order) have a value, from the definitions."""
+    ids = np.unique(g)
+    out = []
+    for gid in ids:
+        rel = y[g == gid] > 0
+        if spec.needs_negative:
+            out.append(rel.any() and not rel.all())
+        else:
+            out.append(rel.any())
+    return np.array(out)
+
+
+# -- order and labels never matter ------------------------------------------
+@pytest.mark.parametrize("seed", range(4))
+def test_row_permutation_invariance(spec, seed):
+    y, s, g = make_grouped_data(seed)
+    base = per_group(spec, y, s, g)
+    perm = np.random.default_rng(seed + 100).permutation(len(y))
+    close(per_group(spec, y[perm], s[perm], g[perm]), base)
+    assert spec.func(y[perm], s[perm], groups=g[perm]) == pytest.approx(
+        spec.func(y, s, groups=g), rel=1e-12
+    )
+
+
+def test_undefined_groups_are_nan_in_average_none(spec):
+    y, s, g = make_grouped_data(3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        values = per_group(spec, y, s, g)
+    assert_array_equal(~np.isnan(values), defined_groups(spec, y, g))
+
+
+def test_group_relabelling_invariance(spec):
+    pd = pytest.importorskip("pandas")
+    y, s, g = make_grouped_data(1)
+    base = per_group(spec, y, s, g)
+    # strings that sort like the ints, a shuffled-category Categorical, a
+    # Series, and ids too large to be used as offsets directly
+    as_str = np.array([f"q{v:05d}" for v in g])
+    cats = np.random.default_rng(0).permutation(np.unique(as_str))
+    relabelled = [
+        as_str,
+        as_str.astype(object),
+        pd.Categorical(as_str, categories=cats),
+        pd.Series(pd.Categorical(as_str, categories=cats)),
+        pd.Series(g),
+        g.astype(np.int64) * 10**15 - 7,
+        g.astype(np.uint32),
+        g.astype(np.float64) / 8,
+    ]
+    for groups in relabelled:
+        close(per_group(spec, y, s, groups), base)
+
+
+def test_strictly_increasing_score_transform(spec):
+    y, s, g = make_grouped_data(2)
+    base = per_group(spec, y, s, g)
+    for t in (3 * s + 7, np.exp(s), s - 100, (s * 4).astype(np.int64),
+              s.astype(np.float32)):
+        close(per_group(spec, y, t, g), base)
+
+
+def test_list_series_and_array_input_agree(spec):
+    pd = pytest.importorskip("pandas")
+    y, s, g = make_grouped_data(4)
+    base = spec.func(y, s, groups=g)
+    assert spec.func(y.tolist(), s.tolist(), groups=g.tolist()) == base
+    assert spec.func(pd.Series(y), pd.Series(s), groups=pd.Series(g)) == base
+
+
+def test_inputs_are_not_modified(spec):
+    y, s, g = make_grouped_data(5)
+    w = np.random.default_rng(5).integers(1, 4, len(y)).astype(float)
+    if spec.weights == "query":
+        w = np.unique(g, return_inverse=True)[1].astype(float) % 3 + 1
+    arrays = [y, s, g, w]
+    copies = [a.copy() for a in arrays]
+    for a in arrays:
+        a.flags.writeable = False  # a write would raise
+    spec.func(y, s, groups=g, sample_weight=w)
+    spec.func(y, s, groups=g, sample_weight=w, average=None)
+    for a, c in zip(arrays, copies):
+        assert_array_equal(a, c)
+
+
+# -- layouts ---------------------------------------------------------------
+def test_2d_layout_equals_grouped_layout(spec):
+    rng = np.random.default_rng(7)
+    Y = rng.integers(0, 3, (15, 6))
+    S = rng.integers(0, 3, (15, 6)).astype(float)
+    wq = rng.integers(1, 4, 15).astype(float)
+    groups = np.repeat(np.arange(15), 6)
+    for w2d, wlong in ((None, None), (wq, np.repeat(wq, 6))):
+        close(spec.func(Y, S, average=None, sample_weight=w2d),
+              spec.func(Y.ravel(), S.ravel(), groups=groups, average=None,
+                        sample_weight=wlong))
+        for average in spec.averages:
+            assert spec.func(Y, S, average=average, sample_weight=w2d) == pytest.approx(
+                spec.func(Y.ravel(), S.ravel(), groups=groups, average=average,
+                          sample_weight=wlong), rel=1e-12)
+
+
+def test_multiclass_layout_equals_one_hot_2d(spec):
+    rng = np.random.default_rng(8)
+    n, n_classes = 40, 5
+    y = rng.integers(0, n_classes, n)
+    y[:n_classes] = np.arange(n_classes)  # every class present
+    P = rng.integers(0, 4, (n, n_classes)).astype(float)  # ties
+    P[3, :] = -np.inf  # a query that retrieved nothing
+    one_hot = np.eye(n_classes, dtype=int)[y]
+    w = rng.integers(1, 3, n).astype(float)
+    for sw in (None, w):
+        close(spec.func(y, P, average=None, sample_weight=sw),
+              spec.func(one_hot, P, average=None, sample_weight=sw))
+    if spec.has_labels:
+        # string class labels given in a non-sorted column order
+        names = np.array(["d", "b", "a", "e", "c"])
+        close(spec.func(names[y], P, labels=names, average=None),
+              spec.func(one_hot, P, average=None))
+
+
+def test_one_ranking_equals_one_group(spec):
+    y, s, g = make_grouped_data(6)
+    m = g == g[0]
+    y1, s1 = y[m], s[m]
+    y1[0] = 1  # make it defined for every metric
+    y1[-1] = 0 if len(y1) > 1 else y1[-1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        close(spec.func(y1, s1), spec.func(y1, s1, groups=np.full(len(y1), "u")))
+
+
+# -- aggregation -------------------------------------------------------------
+def test_average_none_matches_per_group_calls(spec):
+    y, s, g = make_grouped_data(9)
+    values = per_group(spec, y, s, g)
+    for i, gid in enumerate(np.unique(g)):
+        m = g == gid
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            close(spec.func(y[m], s[m]), values[i])
+
+
+def test_averages_from_per_group_values(spec):
+    y, s, g = make_grouped_data(10)
+    values = per_group(spec, y, s, g)
+    ok = ~np.isnan(values)
+    ids, sizes = np.unique(g, return_counts=True)
+    expected = {
+        "macro": values[ok].mean(),
+        "weighted": np.average(values[ok], weights=sizes[ok]),
+    }
+    if "micro" in spec.averages:
+        n_rel = np.array([(y[g == i] > 0).sum() for i in ids])
+        if spec.func(y, s, groups=g, average="micro") != pytest.approx(expected["macro"]):
+            # recall-type: pooled hits over pooled relevant items
+            expected["micro"] = (values[ok] * n_rel[ok]).sum() / n_rel[ok].sum()
+        else:  # precision: the denominator k is the same for every query
+            expected["micro"] = expected["macro"]
+    for average in spec.averages:
+        assert spec.func(y, s, groups=g, average=average) == pytest.approx(
+            expected[average], rel=1e-12)
+    assert spec.func(y, s, groups=g) == pytest.approx(
+        expected[spec.default_average], rel=1e-12)
+
+
+def test_undefined_policies(spec):
+    y, s, g = make_grouped_data(11)
+    values = per_group(spec, y, s, g)
+    bad = np.isnan(values)
+    assert bad.any() and not bad.all()
+    with pytest.raises(ValueError, match="undefined"):
+        spec.func(y, s, groups=g, undefined="raise")
+    filled = per_group(spec, y, s, g, undefined=0.25)
+    close(filled, np.where(bad, 0.25, values))
+    macro = "macro"
+    assert spec.func(y, s, groups=g, average=macro, undefined=0.25) == pytest.approx(
+        filled.mean(), rel=1e-12)
+    # every group undefined: warning and NaN
+    with pytest.warns(UndefinedMetricWarning):
+        assert np.isnan(spec.func(np.zeros_like(y), s, groups=g))
+    with pytest.warns(UndefinedMetricWarning):
+        assert np.isnan(per_group(spec, np.zeros_like(y), s, g)).all()
+
+
+# -- sample weights --------------------------------------------------------
+def _query_weights(g, seed):
+    inv = np.unique(g, return_inverse=True)[1]
+    return (np.random.default_rng(seed).integers(1, 4, inv.max() + 1)[inv]).astype(float)
+
+
+def test_unit_weights_equal_none_and_scaling_has_no_effect(spec):
+    y, s, g = make_grouped_data(12)
+    w = _query_weights(g, 12)
+    if spec.weights == "item":
+        w = np.random.default_rng(1).uniform(0.5, 2, len(y))
+    for average in (*spec.averages, None):
+        close(spec.func(y, s, groups=g, average=average, sample_weight=np.ones(len(y))),
+              spec.func(y, s, groups=g, average=average))
+        close(spec.func(y, s, groups=g, average=average, sample_weight=w * 3.5),
+              spec.func(y, s, groups=g, average=average, sample_weight=w))
+
+
+def test_integer_weights_equal_repetition(spec):
+    y, s, g = make_grouped_data(13)
+    if spec.weights == "item":
+        # integer item weights = the rows repeated (same group, same score)
+        w = np.random.default_rng(13).integers(0, 4, len(y))
+        rep = np.repeat(np.arange(len(y)), w)
+        for average in spec.averages:
+            assert spec.func(y, s, groups=g, sample_weight=w.astype(float),
+                             average=average) == pytest.approx(
+                spec.func(y[rep], s[rep], groups=g[rep], average=average), rel=1e-12)
+    else:
+        # integer query weights = each query repeated under new ids
+        w = _query_weights(g, 13).astype(int)
+        ids = np.unique(g)
+        ys, ss, gs = [], [], []
+        for gid in ids:
+            m = g == gid
+            for copy in range(w[m][0]):
+                ys.append(y[m]), ss.append(s[m]), gs.append(np.full(m.sum(), gid * 10 + copy))
+        yr, sr, gr = map(np.concatenate, (ys, ss, gs))
+        for average in spec.averages:
+            assert spec.func(y, s, groups=g, sample_weight=w.astype(float),
+                             average=average) == pytest.approx(
+                spec.func(yr, sr, groups=gr, average=average), rel=1e-12)
+
+
+def test_integer_item_weights_average_none(spec):
+    if spec.weights != "item":
+        pytest.skip("query-weighted metric")
+    y, s, g = make_grouped_data(14)
+    w = np.random.default_rng(14).integers(0, 3, len(y))
+    rep = np.repeat(np.arange(len(y)), w)
+    got = spec.func(y, s, groups=g, sample_weight=w.astype(float), average=None)
+    kept = np.isin(np.unique(g), np.unique(g[rep]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        close(got[kept], spec.func(y[rep], s[rep], groups=g[rep], average=None))
+    assert np.isnan(got[~kept]).all()
+
+
+def test_query_weights_must_be_constant_within_groups(spec):
+    if spec.weights != "query":
+        pytest.skip("item-weighted metric")
+    y, s, g = make_grouped_data(15)
+    w = _query_weights(g, 15)
+    big = np.flatnonzero(g == g[np.argmax(np.unique(g, return_counts=True)[1][np.unique(g, return_inverse=True)[1]])])
+    w[big[0]] += 1
+    with pytest.raises(ValueError, match="sample_weight"):
+        spec.func(y, s, groups=g, sample_weight=w)
+
+
+# -- cutoffs, bounds, perfect rankings -----------------------------------------
+def test_k_at_least_group_size_equals_no_cutoff(spec):
+    if not spec.has_k or spec.k_default is not None:
+        pytest.skip("no k=None option")
+    y, s, g = make_grouped_data(16)
+    close(per_group(spec, y, s, g, k=9), per_group(spec, y, s, g))
+    close(per_group(spec, y, s, g, k=1000), per_group(spec, y, s, g))
+
+
+def test_bounds_and_perfect_ranking(spec):
+    y, s, g = make_grouped_data(17)
+    values = per_group(spec, y, s, g)
+    ok = ~np.isnan(values)
+    assert ((values[ok] >= 0) & (values[ok] <= 1)).all()
+    kw = {"k": 2} if spec.has_k else {}
+    perfect = per_group(spec, y, y.astype(float), g, **kw)
+    if spec.divides_by_k:
+        # P@k of a perfect ranking is min(R, k) / k
+        n_rel = np.array([(y[g == i] > 0).sum() for i in np.unique(g)])
+        close(perfect[ok], np.minimum(n_rel[ok], 2) / 2)
+    elif spec.has_k and not spec.graded and spec.k_default is not None:
+        # R@k / HR@k of a perfect ranking: min(R, k) / R
+        n_rel = np.array([(y[g == i] > 0).sum() for i in np.unique(g)])
+        close(perfect[ok], np.minimum(n_rel[ok], 2) / n_rel[ok])
+    else:
+        close(perfect[ok], np.ones(ok.sum()))
+    worst = per_group(spec, y, -y.astype(float), g, **kw)
+    assert (worst[ok] < perfect[ok]).any()
+
+
+# -- bad input ---------------------------------------------------------------
+def _bad_inputs(spec):
+    y, s, g = np.array([1, 0, 1, 0]), np.array([0.5, 0.2, 0.3, 0.1]), np.array([1, 1, 2, 2])
+    cases = [
+        ("y_true", ValueError, dict(y_true=y[:3])),
+        ("y_score", ValueError, dict(y_score=np.array([0.5, np.nan, 0.3, 0.1]))),
+        ("y_score", ValueError, dict(y_score=np.array([0.5, np.inf, 0.3, 0.1]))),
+        ("y_score", TypeError, dict(y_score=np.array(["a", "b", "c", "d"]))),
+        ("y_true", ValueError, dict(y_true=np.array([1, np.nan, 1, 0]))),
+        ("y_true", ValueError, dict(y_true=np.array([1, -1, 1, 0]))),
+        ("groups", ValueError, dict(groups=np.array([1, np.nan, 2, 2]))),
+        ("groups", ValueError, dict(groups=np.array(["a", None, "b", "b"], dtype=object))),
+        ("groups", ValueError, dict(groups=np.array([1, 1, 2]))),
+        ("groups", ValueError, dict(y_true=y.reshape(2, 2), y_score=s.reshape(2, 2))),
+        ("average", ValueError, dict(average="bogus")),
+        ("undefined", ValueError, dict(undefined="bogus")),
+        ("sample_weight", ValueError, dict(sample_weight=np.array([1, -1, 1, 1.0]))),
+        ("sample_weight", ValueError, dict(sample_weight=np.array([1, np.nan, 1, 1.0]))),
+        ("sample_weight", ValueError, dict(sample_weight=np.ones(3))),
+        ("sample_weight", ValueError, dict(sample_weight=np.ones((4, 1)))),
+        ("empty", ValueError, dict(y_true=np.array([]), y_score=np.array([]), groups=None)),
+        ("y_true", ValueError, dict(y_true=np.ones((2, 3)), y_score=np.ones((2, 2)), groups=None)),
+    ]
+    if "micro" not in spec.averages:
+        cases.append(("average", ValueError, dict(average="micro")))
+    if spec.has_k:
+        cases += [
+            ("k", ValueError, dict(k=0)),
+            ("k", ValueError, dict(k=-3)),
+            ("k", TypeError, dict(k=1.5)),
+            ("k", TypeError, dict(k=True)),
+            ("k", TypeError, dict(k="3")),
+        ]
+    base = dict(y_true=y, y_score=s, groups=g)
+    return [(name, exc, {**base, **kw}) for name, exc, kw in cases]
+
+
+def test_bad_input_names_the_argument(spec):
+    for name, exc, kwargs in _bad_inputs(spec):
+        y_true, y_score = kwargs.pop("y_true"), kwargs.pop("y_score")
+        with pytest.raises(exc, match=name):
+            spec.func(y_true, y_score, **kwargs)

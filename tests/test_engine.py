@@ -1,0 +1,122 @@
+"""The ranking engine: canonical form, segment helpers, layouts."""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+
+from sklearn_rankeval import _engine
+from sklearn_rankeval._engine import discount_cumsum, rank_groups
+
+from .conftest import make_grouped_data
+
+
+def blocks_by_hand(y, s, g):
+    """Tie blocks of each group from a plain loop: (group, start, size, n_rel, gain)."""
+    out = []
+    for gid in np.unique(g):
+        m = g == gid
+        ys, ss = y[m], s[m]
+        start = 0
+        for value in sorted(set(ss.tolist()), reverse=True):
+            t = ss == value
+            out.append((gid, start, t.sum(), (ys[t] > 0).sum(), ys[t].sum()))
+            start += t.sum()
+    return out
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_long_layout_blocks_match_a_plain_loop(seed):
+    y, s, g = make_grouped_data(seed)
+    s = s.copy()
+    s[::7] = -np.inf
+    rg = rank_groups(y, s, groups=g)
+    got = list(zip(rg.labels[rg.block_group], rg.block_start, rg.block_size,
+                   rg.block_n_rel, rg.block_gain))
+    expected = blocks_by_hand(y, s, g)
+    assert [tuple(map(float, b)) for b in got] == [tuple(map(float, b)) for b in expected]
+    # the -inf block is the last of its group and flagged as not retrieved
+    assert (~rg.block_retrieved).sum() == len(np.unique(g[np.isneginf(s)]))
+    assert_array_equal(rg.group_size, np.unique(g, return_counts=True)[1])
+
+
+def test_group_order_sorts_by_code_then_score_descending():
+    rng = np.random.default_rng(0)
+    codes = rng.integers(0, 50, 2000).astype(np.int64)
+    score = rng.integers(0, 20, 2000) / 3
+    perm, sorted_codes = _engine._group_order(codes, score, shift=11)
+    assert sorted(perm.tolist()) == list(range(2000))
+    assert_array_equal(sorted_codes, codes[perm])
+    key = list(zip(codes[perm], -score[perm]))
+    assert key == sorted(key)
+
+
+def test_group_suffix_max_matches_a_loop():
+    y, s, g = make_grouped_data(3, n_groups=30)
+    rg = rank_groups(y, s, groups=g)
+    x = np.round(np.random.default_rng(1).random(len(rg.block_group)), 1)  # repeats
+    got = rg.group_suffix_max(x)
+    for b in range(len(x)):
+        later = (rg.block_group == rg.block_group[b]) & (np.arange(len(x)) >= b)
+        assert got[b] == x[later].max()
+
+
+def test_group_cumsum_and_sum():
+    y, s, g = make_grouped_data(4)
+    rg = rank_groups(y, s, groups=g)
+    x = rg.block_size
+    cs = rg.group_cumsum(x)
+    for b in range(len(x)):
+        same = (rg.block_group == rg.block_group[b]) & (np.arange(len(x)) <= b)
+        assert cs[b] == x[same].sum()
+    assert_array_equal(rg.group_sum(x), rg.group_size)
+
+
+def test_discounts_match_sklearn_dcg():
+    from sklearn.metrics import dcg_score
+
+    disc = discount_cumsum(6)
+    y = np.array([[3, 2, 3, 0, 1, 2]])
+    s = np.array([[6, 5, 4, 3, 2, 1]])
+    assert disc[0] == 0
+    assert_allclose((np.diff(disc) * y[0]).sum(), dcg_score(y, s), rtol=1e-15)
+    disc3 = discount_cumsum(6, k=3)
+    assert_allclose((np.diff(disc3) * y[0]).sum(), dcg_score(y, s, k=3), rtol=1e-15)
+
+
+def test_2d_long_and_multiclass_give_the_same_blocks_metrics():
+    rng = np.random.default_rng(5)
+    P = rng.integers(0, 3, (20, 4)).astype(float)
+    y = rng.integers(0, 4, 20)
+    y[:4] = np.arange(4)
+    one_hot = np.eye(4)[y]
+    mc = rank_groups(y, P)
+    two_d = rank_groups(one_hot, P)
+    long = rank_groups(one_hot.ravel(), P.ravel(), groups=np.repeat(np.arange(20), 4))
+    for rg in (two_d, long):
+        assert_array_equal(rg.group_n_rel, mc.group_n_rel)
+        assert_array_equal(rg.group_size, mc.group_size)
+        assert_allclose(rg.ideal_dcg(2), mc.ideal_dcg(2))
+    # the relevant block sits at the same place in every layout
+    for rg in (two_d, long, mc):
+        rel = rg.block_n_rel > 0
+        assert_array_equal(rg.block_start[rel], mc.block_start[mc.block_n_rel > 0])
+        assert_array_equal(rg.block_size[rel], mc.block_size[mc.block_n_rel > 0])
+
+
+def test_group_ids_keep_their_type_and_sorted_order():
+    y = np.array([1, 0, 1, 0])
+    s = np.array([0.1, 0.2, 0.3, 0.4])
+    for groups, labels in [
+        (np.array([7, 7, -3, -3]), [-3, 7]),
+        (np.array(["b", "b", "a", "a"]), ["a", "b"]),
+        (np.array([2**40, 2**40, 5, 5], dtype=np.uint64), [5, 2**40]),
+        (np.array([True, True, False, False]), [0, 1]),
+    ]:
+        assert rank_groups(y, s, groups=groups).labels.tolist() == labels
+
+
+def test_single_row_and_single_group():
+    rg = rank_groups([1], [0.5])
+    assert rg.n_groups == 1 and rg.block_size.tolist() == [1]
+    rg = rank_groups([0, 1, 1], [2, 2, 2], groups=["q"] * 3)
+    assert rg.block_size.tolist() == [3] and rg.block_n_rel.tolist() == [2]
