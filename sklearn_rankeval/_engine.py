@@ -357,7 +357,9 @@ def _rank_long(y_true, y_score, groups, w):
         pos = np.arange(n) - gstarts[gid]
         return gid, pos, rel_sorted[order].astype(np.float64)
 
-    return _from_sorted(goffsets, y_score[perm], rel_sorted, w_sorted, labels, ideal_gains)
+    return _from_sorted(
+        goffsets, y_score[perm], rel_sorted, w_sorted, labels, ideal_gains
+    )
 
 
 def _rank_2d(y_true, y_score, w):

@@ -123,7 +123,9 @@ def column_or_2d(x, name):
     """A 1-D or 2-D numeric array, never empty."""
     arr = _as_numeric(x, name)
     if arr.ndim not in (1, 2):
-        raise ValueError(f"{name} must be 1-D or 2-D, got an array of shape {arr.shape}.")
+        raise ValueError(
+            f"{name} must be 1-D or 2-D, got an array of shape {arr.shape}."
+        )
     if arr.size == 0:
         raise ValueError(f"{name} is empty: at least one sample is required.")
     return arr
@@ -153,7 +155,9 @@ def validate_relevance(y_true):
         if np.isinf(y_true).any():
             raise ValueError("y_true contains infinite values.")
     if y_true.dtype.kind in "if" and (y_true < 0).any():
-        raise ValueError("y_true must be >= 0 (relevance grades); found negative values.")
+        raise ValueError(
+            "y_true must be >= 0 (relevance grades); found negative values."
+        )
     return y_true
 
 

@@ -1,0 +1,76 @@
+"""Synthetic data for examples, tests and the ``rankeval demo`` command."""
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+__all__ = ["make_click_log"]
+
+
+def make_click_log(n_users=1000, *, n_items=(5, 40), n_features=6,
+                   user_spread=1.5, base_rate=0.1, shuffle=True,
+                   random_state=None):
+    """Generate a click log where users differ in their base click rate.
+
+    Each user ``u`` sees between ``n_items[0]`` and ``n_items[1]`` items; the
+    click probability of an item is ``sigmoid(b_u + x @ beta)``, where ``b_u``
+    is the user's propensity to click (spread ``user_spread`` around the logit
+    of ``base_rate``) and ``x`` the item's features.  The first column of ``X``
+    is a noisy copy of ``b_u`` (a user-activity feature): it separates active
+    from inactive users, which raises the global AUC, but it cannot order the
+    items of one user, so it leaves the group AUC at 1/2 -- the reason GAUC is
+    used for CTR models.
+
+    Parameters
+    ----------
+    n_users : int, default=1000
+        Number of users (groups).
+    n_items : tuple of two ints, default=(5, 40)
+        Smallest and largest number of impressions per user (inclusive).
+    n_features : int, default=6
+        Number of item features; ``X`` has ``n_features + 1`` columns.
+    user_spread : float, default=1.5
+        Standard deviation of the users' click propensities (logit scale).
+    base_rate : float, default=0.1
+        Click rate of a typical user.
+    shuffle : bool, default=True
+        Whether to shuffle the rows (the users' rows are then interleaved).
+    random_state : int, RandomState instance or None, default=None
+        Seed of the generator.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features + 1)
+        Column 0: user-activity feature; columns 1..: item features.
+    y : ndarray of shape (n_samples,), int
+        1 for a click.
+    groups : ndarray of shape (n_samples,), int
+        User id of each row.
+
+    Examples
+    --------
+    >>> from sklearn_rankeval.datasets import make_click_log
+    >>> X, y, groups = make_click_log(n_users=50, random_state=0)
+    >>> X.shape[1], len(set(groups))
+    (7, 50)
+    """
+    rng = check_random_state(random_state)
+    lo, hi = n_items
+    if not 1 <= lo <= hi:
+        raise ValueError(
+            f"n_items must be (low, high) with 1 <= low <= high, got {n_items}."
+        )
+    if n_users < 1 or n_features < 1:
+        raise ValueError("n_users and n_features must be positive integers.")
+    sizes = rng.randint(lo, hi + 1, size=n_users)
+    groups = np.repeat(np.arange(n_users), sizes)
+    propensity = np.log(base_rate / (1 - base_rate)) + user_spread * rng.randn(n_users)
+    features = rng.randn(groups.shape[0], n_features)
+    beta = np.linspace(1.5, 0.25, n_features) * rng.choice([-1, 1], n_features)
+    logit = propensity[groups] + features @ beta
+    y = (rng.rand(groups.shape[0]) < 1 / (1 + np.exp(-logit))).astype(int)
+    activity = propensity[groups] + 0.3 * rng.randn(n_users)[groups]
+    X = np.column_stack([activity, features])
+    if shuffle:
+        order = rng.permutation(groups.shape[0])
+        X, y, groups = X[order], y[order], groups[order]
+    return X, y, groups
