@@ -84,10 +84,11 @@ class RankedGroups:
         self.block_start = block_start
         self.block_size = block_size
         self.block_n_rel = block_n_rel
-        self.block_gain = block_gain
         self.block_w_pos = block_w_pos
-        self.block_w_neg = block_w_neg
         self.block_retrieved = block_retrieved
+        # these two may be given as callables, computed on first use only
+        self._block_gain = block_gain
+        self._block_w_neg = block_w_neg
         self.weighted = query_weight is not None
         self._ideal_gains = ideal_gains
         self._weight_spread = weight_spread
@@ -96,6 +97,18 @@ class RankedGroups:
         np.not_equal(block_group[1:], block_group[:-1], out=first[1:])
         self.group_first_block = np.flatnonzero(first)
         self._cache = {}
+
+    @property
+    def block_gain(self):
+        if callable(self._block_gain):
+            self._block_gain = self._block_gain()
+        return self._block_gain
+
+    @property
+    def block_w_neg(self):
+        if callable(self._block_w_neg):
+            self._block_w_neg = self._block_w_neg()
+        return self._block_w_neg
 
     # -- segment arithmetic over the blocks of each group -------------------
     def group_sum(self, x):
@@ -142,6 +155,8 @@ class RankedGroups:
 
     @property
     def group_w_neg(self):
+        if not self.weighted:
+            return self._cached("w_neg", lambda: self.group_size - self.group_w_pos)
         return self._cached("w_neg", lambda: self.group_sum(self.block_w_neg))
 
     @property
@@ -159,8 +174,9 @@ class RankedGroups:
 
     def ideal_dcg(self, k=None):
         """DCG of the ideal ordering of all items (retrieved or not), truncated at k."""
-        gid, pos, gains = self._ideal_gains()
-        contrib = gains * discounts(self.max_group_size, k)[pos]
+        gid, start, size, gain = self._ideal_gains()
+        disc = discount_cumsum(self.max_group_size, k)
+        contrib = np.broadcast_to(gain * (disc[start + size] - disc[start]), gid.shape)
         return np.bincount(gid, weights=contrib, minlength=self.n_groups)
 
 
@@ -297,7 +313,7 @@ def _from_sorted(goffsets, score_sorted, rel_sorted, w_sorted, labels, ideal_gai
     group_size = np.diff(goffsets)
     if w_sorted is None:
         block_w_pos = block_n_rel
-        block_w_neg = block_size - block_n_rel
+        block_w_neg = lambda: block_size - block_n_rel  # noqa: E731
         group_weight = group_size.astype(np.float64)
         query_weight = None
         weight_spread = None
@@ -330,6 +346,118 @@ def _from_sorted(goffsets, score_sorted, rel_sorted, w_sorted, labels, ideal_gai
     )
 
 
+# Set to False to force the general (permutation) path; the tests run both.
+USE_PACKED_KEYS = True
+_MAX_PACKED_GRADE = 255
+
+
+def _small_grades(y_true):
+    """Number of bits of integer-valued relevance in [0, 255], else None."""
+    if y_true.dtype.kind == "f":
+        if not np.array_equal(y_true, np.floor(y_true)):
+            return None
+    hi = int(y_true.max())
+    if hi > _MAX_PACKED_GRADE:
+        return None
+    return max(hi.bit_length(), 1)
+
+
+def _rank_packed(y_true, y_score, codes, decode, rel_bits):
+    """Unweighted long layout with small integer grades: no permutation at all.
+
+    Each row becomes one int64 key ``group | descending dense score rank |
+    grade``.  Sorting the keys (a SIMD ``np.sort``) orders the rows by group
+    and score, and the keys themselves say where groups and tie blocks start
+    and what each row's grade is, so no array is gathered through a
+    permutation.  Returns None when the key does not fit in 63 bits.
+    """
+    n = y_score.shape[0]
+    asc = np.argsort(y_score)
+    s_sorted = np.sort(y_score)  # same values as y_score[asc], without a gather
+    new = np.empty(n, dtype=bool)
+    new[:1] = True
+    np.not_equal(s_sorted[1:], s_sorted[:-1], out=new[1:])
+    lowest_is_unretrieved = bool(s_sorted[0] == -np.inf)
+    del s_sorted
+    d_asc = np.cumsum(new, dtype=np.int64)
+    del new
+    n_distinct = int(d_asc[-1])
+    d_asc -= n_distinct  # (ascending dense rank + 1) - D: in [1 - D, 0]
+    np.negative(d_asc, out=d_asc)  # descending dense rank: in [0, D - 1]
+    score_bits = max((n_distinct - 1).bit_length(), 1)
+    group_bits = max(int(codes.max()).bit_length(), 1)
+    if group_bits + score_bits + rel_bits > 63:
+        return None
+    rank_desc = np.empty(n, dtype=np.int64)
+    rank_desc[asc] = d_asc
+    del asc, d_asc
+    key = codes << (score_bits + rel_bits)
+    rank_desc <<= rel_bits
+    key |= rank_desc
+    del rank_desc
+    key |= y_true.astype(np.int64)
+    key.sort()
+
+    grade = key & ((1 << rel_bits) - 1)
+    block_key = key >> rel_bits
+    group_key = key >> (score_bits + rel_bits)
+    del key
+    gbrk = np.empty(n, dtype=bool)
+    gbrk[:1] = True
+    np.not_equal(group_key[1:], group_key[:-1], out=gbrk[1:])
+    brk = np.empty(n, dtype=bool)
+    brk[:1] = True
+    np.not_equal(block_key[1:], block_key[:-1], out=brk[1:])
+    gstarts = np.flatnonzero(gbrk)
+    bstarts = np.flatnonzero(brk)
+    labels = decode(group_key[gstarts])
+    unretrieved_rank = n_distinct - 1 if lowest_is_unretrieved else -1
+    block_retrieved = (block_key[bstarts] & ((1 << score_bits) - 1)) != unretrieved_rank
+    del group_key, block_key, brk
+    block_group = np.cumsum(gbrk[bstarts]) - 1
+    del gbrk
+    goffsets = np.append(gstarts, n)
+    block_size = np.diff(bstarts, append=n)
+    block_start = bstarts - gstarts[block_group]
+    block_n_rel = np.add.reduceat(grade > 0, bstarts, dtype=np.int64)
+    if rel_bits == 1:  # binary relevance: the gain is the count
+
+        def block_gain():
+            return block_n_rel.astype(np.float64)
+    else:
+        block_gain = np.add.reduceat(grade, bstarts).astype(np.float64)
+    group_size = np.diff(goffsets)
+    n_grades = (1 << rel_bits)
+
+    def ideal_gains():
+        # items per (group, grade), best grade first: the ideal ordering
+        gid = np.repeat(np.arange(len(gstarts)), group_size)
+        counts = np.bincount(gid * n_grades + grade,
+                             minlength=len(gstarts) * n_grades)
+        counts = counts.reshape(len(gstarts), n_grades)[:, ::-1]
+        start = np.cumsum(counts, axis=1) - counts
+        values = np.arange(n_grades - 1, -1, -1, dtype=np.float64)
+        keep = counts > 0
+        return (np.nonzero(keep)[0], start[keep], counts[keep],
+                np.broadcast_to(values, counts.shape)[keep])
+
+    return RankedGroups(
+        labels=labels,
+        group_size=group_size,
+        group_weight=group_size.astype(np.float64),
+        query_weight=None,
+        block_group=block_group,
+        block_start=block_start,
+        block_size=block_size,
+        block_n_rel=block_n_rel,
+        block_gain=block_gain,
+        block_w_pos=block_n_rel,
+        block_w_neg=lambda: block_size - block_n_rel,
+        block_retrieved=block_retrieved,
+        ideal_gains=ideal_gains,
+    )
+
+
 def _rank_long(y_true, y_score, groups, w):
     n = y_score.shape[0]
     shift = max(int(n - 1).bit_length(), 1)
@@ -341,6 +469,12 @@ def _rank_long(y_true, y_score, groups, w):
             uniq, codes = np.unique(codes, return_inverse=True)
             prev = decode
             decode = lambda c: prev(uniq[c])  # noqa: E731
+    if USE_PACKED_KEYS and w is None:
+        rel_bits = _small_grades(y_true)
+        if rel_bits is not None:
+            ranked = _rank_packed(y_true, y_score, codes, decode, rel_bits)
+            if ranked is not None:
+                return ranked
     perm, codes_sorted = _group_order(codes, y_score, shift)
     gbrk = np.empty(n, dtype=bool)
     gbrk[:1] = True
@@ -355,7 +489,7 @@ def _rank_long(y_true, y_score, groups, w):
         gid = np.cumsum(gbrk) - 1
         order, _ = _group_order(gid, rel_sorted, shift)
         pos = np.arange(n) - gstarts[gid]
-        return gid, pos, rel_sorted[order].astype(np.float64)
+        return gid, pos, 1, rel_sorted[order].astype(np.float64)
 
     return _from_sorted(
         goffsets, y_score[perm], rel_sorted, w_sorted, labels, ideal_gains
@@ -374,7 +508,7 @@ def _rank_2d(y_true, y_score, w):
         gains = -np.sort(-y_true, axis=1).astype(np.float64).ravel()
         gid = np.repeat(np.arange(n_queries), n_items)
         pos = np.tile(np.arange(n_items), n_queries)
-        return gid, pos, gains
+        return gid, pos, 1, gains
 
     return _from_sorted(
         goffsets, score_sorted, rel_sorted, w_rows, np.arange(n_queries), ideal_gains
@@ -414,7 +548,7 @@ def _rank_multiclass(y_encoded, y_score, w):
         group_weight = w * n_classes
 
     def ideal_gains():
-        return np.arange(n), np.zeros(n, dtype=np.int64), np.ones(n)
+        return np.arange(n), 0, 1, 1.0
 
     return RankedGroups(
         labels=np.arange(n),

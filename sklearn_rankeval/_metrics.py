@@ -114,13 +114,25 @@ def _divide(num, den):
 # per-group kernels
 # ---------------------------------------------------------------------------
 def _gauc_per_group(rg):
-    """ROC AUC of each group: tied (positive, negative) pairs count 1/2."""
+    """ROC AUC of each group: tied (positive, negative) pairs count 1/2.
+
+    Unweighted, it is the Mann-Whitney statistic from mid-ranks: a block of
+    ``m`` items below ``s`` others in a group of ``S`` has ascending mid-rank
+    ``S - s - (m - 1)/2``, so twice the number of correctly ordered pairs
+    (ties counting 1/2) is ``2 P S - sum_b p_b (2 s_b + m_b - 1) - P (P + 1)``,
+    exact in integers and with no cumulative sum.  Weighted, the negative
+    weight below each block is accumulated instead.
+    """
     wp, wn = rg.block_w_pos, rg.block_w_neg
-    neg_total = rg.group_w_neg
-    below = neg_total[rg.block_group] - rg.group_cumsum(wn)
-    # 2 * (pairs ranked right) + (tied pairs): exact in integers when unweighted
-    twice = rg.group_sum(wp * (2 * below + wn))
-    den = 2 * rg.group_w_pos * neg_total
+    pos_total, neg_total = rg.group_w_pos, rg.group_w_neg
+    if rg.weighted:
+        below = neg_total[rg.block_group] - rg.group_cumsum(wn)
+        twice = rg.group_sum(wp * (2 * below + wn))
+    else:
+        tied_offset = rg.group_sum(wp * (2 * rg.block_start + rg.block_size - 1))
+        twice = (2 * pos_total * rg.group_size - tied_offset
+                 - pos_total * (pos_total + 1))
+    den = 2 * pos_total * neg_total
     return _divide(twice, den), den > 0
 
 

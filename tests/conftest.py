@@ -32,3 +32,12 @@ def make_grouped_data(seed=0, n_groups=12, max_size=9, n_grades=3, n_levels=4):
 @pytest.fixture
 def grouped_data():
     return make_grouped_data()
+
+
+@pytest.fixture(params=["packed", "permutation"])
+def engine_path(request, monkeypatch):
+    """Run a test on both long-layout engine paths (packed keys / permutation)."""
+    from sklearn_rankeval import _engine
+
+    monkeypatch.setattr(_engine, "USE_PACKED_KEYS", request.param == "packed")
+    return request.param

@@ -15,6 +15,8 @@ from sklearn_rankeval._registry import METRICS
 
 from .conftest import make_grouped_data
 
+pytestmark = pytest.mark.usefixtures("engine_path")
+
 SPECS = list(METRICS.values())
 
 

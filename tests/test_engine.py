@@ -9,6 +9,8 @@ from sklearn_rankeval._engine import discount_cumsum, rank_groups
 
 from .conftest import make_grouped_data
 
+pytestmark = pytest.mark.usefixtures("engine_path")
+
 
 def blocks_by_hand(y, s, g):
     """Tie blocks of each group from a plain loop: (group, start, size, n_rel, gain)."""
@@ -120,3 +122,25 @@ def test_single_row_and_single_group():
     assert rg.n_groups == 1 and rg.block_size.tolist() == [1]
     rg = rank_groups([0, 1, 1], [2, 2, 2], groups=["q"] * 3)
     assert rg.block_size.tolist() == [3] and rg.block_n_rel.tolist() == [2]
+
+
+def test_packed_keys_fall_back_when_the_key_does_not_fit():
+    y = np.array([1, 0, 1])
+    s = np.array([0.3, 0.2, 0.1])
+    codes = np.array([0, 2**61, 2**61], dtype=np.int64)
+    assert _engine._rank_packed(y, s, codes, lambda c: c, 1) is None
+
+
+def test_packed_path_is_used_only_for_small_integer_grades(monkeypatch):
+    calls = []
+    real = _engine._rank_packed
+    monkeypatch.setattr(_engine, "_rank_packed",
+                        lambda *a: calls.append(a[-1]) or real(*a))
+    monkeypatch.setattr(_engine, "USE_PACKED_KEYS", True)
+    s = np.array([0.3, 0.2, 0.1])
+    rank_groups(np.array([1, 0, 3]), s)
+    rank_groups(np.array([1.0, 0.0, 255.0]), s)
+    rank_groups(np.array([1.5, 0, 1]), s)  # non-integer grades
+    rank_groups(np.array([1, 0, 256]), s)  # too many grade bits
+    rank_groups(np.array([1, 0, 1]), s, sample_weight=[1, 2, 1])  # weighted
+    assert calls == [2, 8]
