@@ -38,10 +38,6 @@ labels : array-like of shape (n_classes,), default=None
     Multiclass input only: the class of each column of ``y_score``, as in
     :func:`sklearn.metrics.top_k_accuracy_score`.  None: the sorted unique
     values of ``y_true``, which must then number ``n_classes``.""",
-    "n_points": """\
-n_points : int >= 2 or None, default=11
-    Number of equally spaced recall levels from 0 to 1 (11: TREC / VOC 2007;
-    101: COCO).  None: all-points interpolation (VOC 2010+).""",
     "recall_levels": """\
 recall_levels : {'exact', 'trec_eval_9', 'trec_eval_10'}, default='exact'
     When a query reaches recall level ``l``.  ``'exact'``: once its recall is

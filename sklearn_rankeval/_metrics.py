@@ -561,7 +561,9 @@ def interpolated_average_precision_score(
     %(y_true_binary)s
     %(y_score)s
     %(groups)s
-    %(n_points)s
+    n_points : int >= 2 or None, default=11
+        Number of equally spaced recall levels from 0 to 1 (11: TREC / VOC
+        2007; 101: COCO).  None: all-points interpolation (VOC 2010+).
     sample_weight : array-like, default=None
         Item weights, as for :func:`mean_average_precision_score`.
     %(average_query)s
@@ -622,6 +624,12 @@ def interpolated_precision_recall_curve(
     recall_levels="exact",
 ):
     """Interpolated precision at fixed recall levels, averaged over queries.
+
+    The interpolated precision of a query at recall :math:`r` is the highest
+    precision it reaches at any recall :math:`\\geq r` (0 if it never reaches
+    :math:`r`); it is taken at the recall levels :math:`0, \\frac{1}{N-1},
+    \\dots, 1` and averaged over queries, which is the TREC recall-precision
+    graph (``N=11``).
 
     Parameters
     ----------

@@ -1,0 +1,89 @@
+"""The public names, their signatures (../shared/API.md) and their docstrings."""
+
+import inspect
+import re
+
+import pytest
+
+import sklearn_rankeval
+from sklearn_rankeval._docs import SHARED_DOCS
+from sklearn_rankeval._registry import METRICS
+
+# The "Metric functions" block of API.md: name -> leading parameters and defaults.
+API = {
+    "gauc_score": "y_true, y_score, *, groups=None, sample_weight=None, average='weighted'",
+    "mean_reciprocal_rank_score": "y_true, y_score, *, groups=None, k=None, labels=None, sample_weight=None, average='macro'",
+    "mean_average_precision_score": "y_true, y_score, *, groups=None, k=None, labels=None, sample_weight=None, average='macro'",
+    "interpolated_average_precision_score": "y_true, y_score, *, groups=None, n_points=11, sample_weight=None, average='macro'",
+    "hit_rate_score": "y_true, y_score, *, groups=None, k=10, labels=None, sample_weight=None, average='micro'",
+    "precision_at_k_score": "y_true, y_score, *, groups=None, k=10, labels=None, sample_weight=None, average='macro'",
+    "recall_at_k_score": "y_true, y_score, *, groups=None, k=10, labels=None, sample_weight=None, average='macro'",
+    "ndcg_score": "y_true, y_score, *, groups=None, k=None, sample_weight=None, average='macro'",
+    "f_alpha_score": "y_true, y_pred, *, alpha=0.5, labels=None, pos_label=1, average='binary', sample_weight=None, zero_division='warn'",
+    "interpolated_precision_recall_curve": "y_true, y_score, *, groups=None, n_points=11, sample_weight=None",
+}
+
+
+def _params(spec):
+    """'a, b, *, c=1' -> [(name, kind, default)]."""
+    out, keyword_only = [], False
+    for part in [p.strip() for p in spec.split(",")]:
+        if part == "*":
+            keyword_only = True
+            continue
+        name, _, default = part.partition("=")
+        kind = (inspect.Parameter.KEYWORD_ONLY if keyword_only
+                else inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        out.append((name, kind, eval(default) if default else inspect.Parameter.empty))
+    return out
+
+
+def test_all_lists_the_registry_the_curve_and_f_alpha():
+    expected = {spec.func.__name__ for spec in METRICS.values()}
+    expected |= {"f_alpha_score", "interpolated_precision_recall_curve"}
+    assert set(sklearn_rankeval.__all__) == expected
+    assert sklearn_rankeval.__all__ == sorted(sklearn_rankeval.__all__)
+
+
+@pytest.mark.parametrize("name", sorted(API))
+def test_signature_starts_with_the_contract(name):
+    func = getattr(sklearn_rankeval, name)
+    params = list(inspect.signature(func).parameters.values())
+    expected = _params(API[name])
+    got = [(p.name, p.kind, p.default) for p in params[: len(expected)]]
+    assert got == expected
+    # anything added after the contract is keyword-only with a default
+    for p in params[len(expected):]:
+        assert p.kind is inspect.Parameter.KEYWORD_ONLY
+        assert p.default is not inspect.Parameter.empty
+
+
+@pytest.mark.parametrize("name", sorted(API))
+def test_docstring_documents_every_parameter_and_has_an_example(name):
+    func = getattr(sklearn_rankeval, name)
+    doc = func.__doc__
+    for section in ("Parameters", "Returns", "See Also", "Examples"):
+        assert re.search(rf"^\s*{section}\n\s*-+\n", doc, re.M), section
+    for param in inspect.signature(func).parameters:
+        assert re.search(rf"^    {param} : ", doc, re.M), param
+    assert ">>> " in doc
+
+
+def test_shared_parameter_paragraphs_read_the_same_everywhere():
+    # every shared paragraph appears verbatim in at least two docstrings, and
+    # no placeholder is left unsubstituted
+    docs = [getattr(sklearn_rankeval, name).__doc__ for name in API]
+    assert not any("%(" in doc for doc in docs)
+    for key, text in SHARED_DOCS.items():
+        indent = "        " if key == "returns" else "    "
+        indented = "\n".join(indent + line for line in text.splitlines())
+        assert sum(indented in doc for doc in docs) >= 2, key
+
+
+@pytest.mark.parametrize("name", sorted(API))
+def test_numpydoc_validation(name):
+    validate = pytest.importorskip("numpydoc.validate").validate
+    ignored = {"GL08", "RT02"}  # RT02: "score : type" named returns, as sklearn
+    errors = [e for e in validate(f"sklearn_rankeval.{name}")["errors"]
+              if e[0] not in ignored]
+    assert errors == []
