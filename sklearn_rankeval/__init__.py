@@ -13,6 +13,7 @@ from ._metrics import (
     precision_at_k_score,
     recall_at_k_score,
 )
+from ._scorer import get_scorer, get_scorer_names, make_ranking_scorer
 
 try:  # written by setuptools_scm at install time
     from importlib.metadata import PackageNotFoundError, version
@@ -24,9 +25,12 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree
 __all__ = [
     "f_alpha_score",
     "gauc_score",
+    "get_scorer",
+    "get_scorer_names",
     "hit_rate_score",
     "interpolated_average_precision_score",
     "interpolated_precision_recall_curve",
+    "make_ranking_scorer",
     "mean_average_precision_score",
     "mean_reciprocal_rank_score",
     "ndcg_score",

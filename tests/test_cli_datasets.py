@@ -74,3 +74,36 @@ def test_readme_example_prints_what_it_says():
         exec(compile(code, "README.rst", "exec"), {})
     assert out.getvalue().split() == expected
     assert len(expected) == 4
+
+
+def test_readme_grid_search_snippet_runs():
+    readme = (ROOT / "README.rst").read_text()
+    blocks = re.findall(r".. code-block:: python\n\n((?:    .*\n|\n)+)", readme)
+    code = "\n".join(line[4:] for line in blocks[1].splitlines())
+    assert "GridSearchCV" in code
+    out = StringIO()
+    import sklearn
+
+    try:
+        with redirect_stdout(out):
+            exec(compile(code, "README.rst", "exec"), {})
+    finally:
+        sklearn.set_config(enable_metadata_routing=False)
+    assert out.getvalue().startswith("{'C': ")
+
+
+@pytest.mark.parametrize("script", sorted((ROOT / "examples").glob("*.py")),
+                         ids=lambda p: p.name)
+def test_examples_run(script, monkeypatch):
+    pytest.importorskip("matplotlib")
+    import runpy
+
+    import sklearn
+
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    monkeypatch.chdir(script.parent)
+    try:
+        with redirect_stdout(StringIO()):
+            runpy.run_path(str(script), run_name="__main__")
+    finally:
+        sklearn.set_config(enable_metadata_routing=False)

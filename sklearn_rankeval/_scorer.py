@@ -1,0 +1,227 @@
+"""Scorers: the metrics as ``scoring=`` of GridSearchCV and cross_validate.
+
+Built from the metric registry.  A grouped scorer requests ``groups`` through
+scikit-learn's metadata routing, so ``GridSearchCV(...).fit(X, y,
+groups=groups)`` scores each fold per group with no further call; without
+routing it refuses to score a fold of 1-D predictions as one query.
+"""
+
+import re
+
+import numpy as np
+from sklearn import config_context
+from sklearn.metrics import make_scorer
+
+from ._metrics import f_alpha_score
+from ._registry import METRICS
+
+__all__ = ["get_scorer", "get_scorer_names", "make_ranking_scorer"]
+
+#: Response methods tried in order: probabilities (the positive column for a
+#: binary classifier, the full matrix for a multiclass one), then
+#: ``decision_function``, then ``predict`` (regressors: pointwise LTR scores).
+RANKING_RESPONSE = ("predict_proba", "decision_function", "predict")
+
+_CUTOFFS_LISTED = (1, 3, 5, 10, 20, 50, 100)
+
+
+class _GroupedScoreFunc:
+    """Wrap a grouped metric so that a fold without groups raises.
+
+    A module-level class (not a closure) so that scorers pickle, as
+    ``n_jobs > 1`` needs.  2-D predictions (multiclass ``predict_proba``) are
+    rankings per sample: they need no groups, and routed groups are ignored.
+    """
+
+    def __init__(self, score_func):
+        self.score_func = score_func
+        self.__name__ = score_func.__name__
+
+    def __call__(self, y_true, y_score, *, groups=None, **kwargs):
+        if np.ndim(y_score) == 2:
+            return self.score_func(y_true, y_score, **kwargs)
+        if groups is None:
+            raise ValueError(
+                f"{self.__name__} scores each group (query, user) separately, but "
+                f"the scorer received no groups. Enable metadata routing with "
+                f"sklearn.set_config(enable_metadata_routing=True) and pass groups "
+                f"when fitting, e.g. GridSearchCV(...).fit(X, y, groups=groups) or "
+                f"cross_validate(..., params={{'groups': groups}}): the scorer "
+                f"requests groups. Scoring the fold as one ranking is refused."
+            )
+        return self.score_func(y_true, y_score, groups=groups, **kwargs)
+
+    def __repr__(self):
+        return self.__name__
+
+
+def make_ranking_scorer(score_func, *, response_method=RANKING_RESPONSE,
+                        requires_groups=True, **kwargs):
+    """Make a scorer from a grouped ranking metric.
+
+    A wrapper over :func:`sklearn.metrics.make_scorer` that requests
+    ``groups`` through metadata routing by default (no ``set_score_request``
+    call needed) and works whether routing is enabled or not: without routing,
+    a scorer that receives 1-D predictions and no groups raises a
+    ``ValueError`` explaining how to enable routing, instead of scoring the
+    fold as one query.
+
+    Parameters
+    ----------
+    score_func : callable
+        A metric with the signature ``score_func(y_true, y_score, *,
+        groups=None, **kwargs)``, such as :func:`gauc_score`.
+    response_method : str or tuple of str, \
+            default=("predict_proba", "decision_function", "predict")
+        Estimator methods tried in order, as in
+        :func:`sklearn.metrics.make_scorer`: probabilities (positive column for
+        a binary classifier, the full matrix for a multiclass one), then the
+        decision function, then ``predict`` (regressors).
+    requires_groups : bool, default=True
+        Whether 1-D predictions must come with ``groups``.  With ``False`` the
+        scorer requests no groups and scores each fold as one ranking.
+    **kwargs
+        Fixed keyword arguments of ``score_func`` (``k=10``, ``labels=...``).
+
+    Returns
+    -------
+    scorer : callable
+        A scikit-learn scorer, ``scorer(estimator, X, y, **metadata)``.
+
+    See Also
+    --------
+    get_scorer : The scorer of a metric name such as ``"ndcg@10"``.
+    sklearn.metrics.make_scorer : The function this wraps.
+
+    Notes
+    -----
+    Multiclass classifiers are scored in the multiclass layout (one query per
+    sample), with no groups.  When a fold may miss a class, pass
+    ``labels=estimator_classes`` so that the score columns map to classes.
+    ``sample_weight`` is not requested by default; call
+    ``scorer.set_score_request(sample_weight=True)`` (routing enabled) to
+    route it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn_rankeval import gauc_score, make_ranking_scorer
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0], [4.0], [5.0]])
+    >>> y = np.array([0, 1, 0, 1, 0, 1])
+    >>> groups = np.array([1, 1, 2, 2, 3, 3])
+    >>> scorer = make_ranking_scorer(gauc_score)
+    >>> model = LogisticRegression().fit(X, y)
+    >>> # metadata such as groups reaches a scorer only with routing enabled
+    >>> import sklearn
+    >>> with sklearn.config_context(enable_metadata_routing=True):
+    ...     print(scorer(model, X, y, groups=groups))
+    1.0
+    """
+    func = _GroupedScoreFunc(score_func) if requires_groups else score_func
+    scorer = make_scorer(func, response_method=response_method, **kwargs)
+    if requires_groups:
+        # set_score_request is only callable while routing is enabled; the
+        # request it records stays on the scorer and is used whenever routing
+        # is on, and is harmless when it is off.
+        with config_context(enable_metadata_routing=True):
+            scorer.set_score_request(groups=True)
+    return scorer
+
+
+def _grouped_names():
+    """(name, spec) of the scorer names without a cutoff."""
+    return [(name, spec) for name, spec in METRICS.items() if spec.k_default is None]
+
+
+def get_scorer_names():
+    """Names accepted by :func:`get_scorer`.
+
+    Returns
+    -------
+    names : list of str
+        The metric names (``"gauc"``, ``"mrr"``, ``"map"``, ``"ndcg"``,
+        ``"interpolated_ap"``, ``"f_alpha"``) and the cutoff names
+        ``"<metric>@K"`` with K in 1, 3, 5, 10, 20, 50, 100 (any positive K is
+        accepted by :func:`get_scorer`).
+
+    See Also
+    --------
+    get_scorer : The scorer of one of these names.
+
+    Examples
+    --------
+    >>> from sklearn_rankeval import get_scorer_names
+    >>> "gauc" in get_scorer_names(), "ndcg@10" in get_scorer_names()
+    (True, True)
+    """
+    names = [name for name, _ in _grouped_names()] + ["f_alpha"]
+    names += [f"{name}@{k}" for name, spec in METRICS.items() if spec.has_k
+              for k in _CUTOFFS_LISTED]
+    return sorted(names)
+
+
+def _valid_names_text():
+    plain = [name for name, _ in _grouped_names()] + ["f_alpha"]
+    cut = [f"{name}@K" for name, spec in METRICS.items() if spec.has_k]
+    return (f"{', '.join(plain)}, and {', '.join(cut)} for any positive "
+            f"integer K")
+
+
+def get_scorer(name):
+    """The scorer of a metric name, for ``scoring=`` in model selection.
+
+    Parameters
+    ----------
+    name : str
+        ``"gauc"``, ``"mrr"``, ``"map"``, ``"ndcg"``, ``"interpolated_ap"``,
+        ``"f_alpha"``, or a cutoff name ``"mrr@K"``, ``"map@K"``,
+        ``"ndcg@K"``, ``"hit_rate@K"``, ``"precision@K"``, ``"recall@K"`` for
+        any positive integer K.
+
+    Returns
+    -------
+    scorer : callable
+        A new scikit-learn scorer.  Ranking scorers request ``groups``
+        through metadata routing (see :func:`make_ranking_scorer`);
+        ``"f_alpha"`` scores ``predict`` with :func:`f_alpha_score` (F1).
+
+    Raises
+    ------
+    ValueError
+        For an unknown name; the message lists the valid names.
+
+    See Also
+    --------
+    make_ranking_scorer : Build a scorer with other options.
+    get_scorer_names : The names.
+
+    Examples
+    --------
+    >>> import sklearn
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.model_selection import GridSearchCV, GroupKFold
+    >>> from sklearn_rankeval import get_scorer
+    >>> from sklearn_rankeval.datasets import make_click_log
+    >>> X, y, groups = make_click_log(n_users=60, random_state=0)
+    >>> with sklearn.config_context(enable_metadata_routing=True):
+    ...     search = GridSearchCV(LogisticRegression(), {"C": [0.01, 1.0]},
+    ...                           scoring=get_scorer("gauc"), cv=GroupKFold(3))
+    ...     search = search.fit(X, y, groups=groups)
+    >>> sorted(search.best_params_)
+    ['C']
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str, got {type(name).__name__}.")
+    if name == "f_alpha":
+        return make_scorer(f_alpha_score, response_method="predict")
+    match = re.fullmatch(r"([a-z_]+)@([0-9]+)", name)
+    if match is not None:
+        spec = METRICS.get(match.group(1))
+        k = int(match.group(2))
+        if spec is not None and spec.has_k and k >= 1:
+            return make_ranking_scorer(spec.func, k=k)
+    elif name in METRICS and METRICS[name].k_default is None:
+        return make_ranking_scorer(METRICS[name].func)
+    raise ValueError(f"{name!r} is not a valid scorer name; valid names are "
+                     f"{_valid_names_text()}.")
