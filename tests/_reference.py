@@ -1,0 +1,376 @@
+"""Brute-force reference implementations, written plainly from the definitions.
+
+Every function here takes ONE group (query / user): plain Python sequences
+``y_true`` (relevance, ``> 0`` means relevant, graded values are NDCG gains),
+``y_score`` (floats; ``float("-inf")`` marks an item that was not retrieved)
+and, where the metric has item weights, ``w``.  It returns that group's value,
+or ``nan`` where the group is undefined (no relevant item; for AUC one class
+only).
+
+Nothing here uses ``sklearn_rankeval`` and nothing mirrors its vectorised
+implementation: the code loops over pairs, over tie blocks and over every
+ordering of the tied items.  Rational arithmetic (``fractions.Fraction``) is
+used wherever the definition is rational, so the references are exact and the
+tests can use tolerances of ``1e-12``.
+
+The rules follow ``notes/SPEC.md``:
+
+* AUC: every (positive, negative) pair counts ``w_pos * w_neg``; 1 if the
+  positive scores higher, 1/2 if tied.  ``-inf`` is just the lowest score.
+* MRR, hits, P@k, R@k, HR@k: expected value over all orderings of the tied
+  items (each tie block permuted uniformly at random).  Items scored ``-inf``
+  are never ranked, but relevant ones count in ``R``.
+* AP: scikit-learn's threshold definition (one precision/recall point per
+  distinct retrieved score).  AP@k: ``1/min(R, k) * sum_b f_b * r_b * P_b``.
+* NDCG: scikit-learn's tie-averaged DCG; the ideal DCG sorts ``y_true`` of all
+  items (retrieved or not).
+* Interpolated precision: points at the end of each retrieved tie block.
+"""
+
+import itertools
+import math
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+
+NEG_INF = float("-inf")
+NAN = float("nan")
+
+MAX_ORDERINGS = 720
+
+
+# --------------------------------------------------------------------------
+# small helpers
+# --------------------------------------------------------------------------
+def _weights(y_true, w):
+    """Item weights as exact fractions (``Fraction(0.1)`` is exact)."""
+    if w is None:
+        return [Fraction(1)] * len(y_true)
+    return [Fraction(x) for x in w]
+
+
+def n_relevant(y_true):
+    """Number of relevant items (``y_true > 0``), retrieved or not."""
+    count = 0
+    for y in y_true:
+        if y > 0:
+            count += 1
+    return count
+
+
+def retrieved_tie_blocks(y_true, y_score):
+    """Relevance labels of the retrieved items, one list per distinct score.
+
+    Blocks are in descending score order; ``-inf`` items are left out.
+    """
+    distinct = sorted({s for s in y_score if s != NEG_INF}, reverse=True)
+    blocks = []
+    for t in distinct:
+        block = []
+        for y, s in zip(y_true, y_score):
+            if s == t:
+                block.append(y)
+        blocks.append(block)
+    return blocks
+
+
+def number_of_orderings(y_true, y_score):
+    """Number of orderings of the retrieved items that respect the scores."""
+    count = 1
+    for block in retrieved_tie_blocks(y_true, y_score):
+        count *= math.factorial(len(block))
+    return count
+
+
+def all_orderings(y_true, y_score, limit=MAX_ORDERINGS):
+    """Yield every ranking (list of relevance labels, best first) that sorts
+    the retrieved items by descending score, ties in every possible order.
+
+    Items are permuted as distinct objects (duplicate labels give duplicate
+    rankings), so the rankings are equally likely.
+    """
+    blocks = retrieved_tie_blocks(y_true, y_score)
+    if number_of_orderings(y_true, y_score) > limit:
+        raise ValueError("too many orderings for the brute-force reference")
+    per_block = [list(itertools.permutations(block)) for block in blocks]
+    for choice in itertools.product(*per_block):
+        ranking = []
+        for block in choice:
+            ranking.extend(block)
+        yield ranking
+
+
+def expected_over_orderings(per_ordering, y_true, y_score):
+    """Average of ``per_ordering(ranking)`` over all tie orderings (exact)."""
+    total = Fraction(0)
+    count = 0
+    for ranking in all_orderings(y_true, y_score):
+        total += Fraction(per_ordering(ranking))
+        count += 1
+    return total / count
+
+
+# --------------------------------------------------------------------------
+# per-ordering metrics (a ranking = relevance labels of the retrieved items)
+# --------------------------------------------------------------------------
+def reciprocal_rank_of_ranking(ranking, k=None):
+    for rank, y in enumerate(ranking, start=1):
+        if k is not None and rank > k:
+            return Fraction(0)
+        if y > 0:
+            return Fraction(1, rank)
+    return Fraction(0)
+
+
+def hits_of_ranking(ranking, k):
+    hits = 0
+    for rank, y in enumerate(ranking, start=1):
+        if rank <= k and y > 0:
+            hits += 1
+    return hits
+
+
+# --------------------------------------------------------------------------
+# AUC
+# --------------------------------------------------------------------------
+def auc_pairwise(y_true, y_score, w=None):
+    """ROC AUC by enumerating (positive, negative) pairs (seed 001)."""
+    w = _weights(y_true, w)
+    num = Fraction(0)
+    den = Fraction(0)
+    for i in range(len(y_true)):
+        if not y_true[i] > 0:
+            continue
+        for j in range(len(y_true)):
+            if y_true[j] > 0:
+                continue
+            pair_weight = w[i] * w[j]
+            den += pair_weight
+            if y_score[i] > y_score[j]:
+                num += pair_weight
+            elif y_score[i] == y_score[j]:
+                num += pair_weight / 2
+    if den == 0:
+        return NAN
+    return float(num / den)
+
+
+# --------------------------------------------------------------------------
+# expectation-over-ties metrics
+# --------------------------------------------------------------------------
+def expected_hits(y_true, y_score, k):
+    """Expected number of relevant items in the top ``k`` (a Fraction)."""
+    return expected_over_orderings(
+        lambda ranking: hits_of_ranking(ranking, k), y_true, y_score
+    )
+
+
+def reciprocal_rank(y_true, y_score, k=None):
+    if n_relevant(y_true) == 0:
+        return NAN
+    value = expected_over_orderings(
+        lambda ranking: reciprocal_rank_of_ranking(ranking, k), y_true, y_score
+    )
+    return float(value)
+
+
+def precision_at_k(y_true, y_score, k):
+    if n_relevant(y_true) == 0:
+        return NAN
+    return float(expected_hits(y_true, y_score, k) / k)
+
+
+def recall_at_k(y_true, y_score, k):
+    R = n_relevant(y_true)
+    if R == 0:
+        return NAN
+    return float(expected_hits(y_true, y_score, k) / R)
+
+
+def hit_rate(y_true, y_score, k):
+    """Seed 001's HR@k for one query: hits in the top k / |relevant|."""
+    return recall_at_k(y_true, y_score, k)
+
+
+# --------------------------------------------------------------------------
+# average precision
+# --------------------------------------------------------------------------
+def average_precision(y_true, y_score, w=None):
+    """AP by scikit-learn's threshold definition, with item weights.
+
+    For each distinct retrieved score ``t`` (descending): precision is the
+    relevant weight with score >= t over the weight with score >= t, recall
+    the relevant weight with score >= t over the relevant weight of ALL items
+    (so unretrieved relevant items keep recall below 1).
+    AP = sum of (recall increase) * precision.
+    """
+    w = _weights(y_true, w)
+    if n_relevant(y_true) == 0:
+        return NAN
+    R = Fraction(0)
+    for y, wi in zip(y_true, w):
+        if y > 0:
+            R += wi
+    if R == 0:
+        return NAN
+    thresholds = sorted({s for s in y_score if s != NEG_INF}, reverse=True)
+    ap = Fraction(0)
+    previous_recall = Fraction(0)
+    for t in thresholds:
+        tp = Fraction(0)
+        n_above = Fraction(0)
+        for y, s, wi in zip(y_true, y_score, w):
+            if s >= t:
+                n_above += wi
+                if y > 0:
+                    tp += wi
+        recall = tp / R
+        if recall > previous_recall:  # (a zero increase adds nothing)
+            ap += (recall - previous_recall) * (tp / n_above)
+        previous_recall = recall
+    return float(ap)
+
+
+def average_precision_blocks(y_true, y_score, k=None, denominator="min"):
+    """AP (k=None) or AP@k as a loop over the retrieved tie blocks.
+
+    AP@k = 1/D * sum_b f_b * r_b * P_b with r_b the relevant items of block b,
+    P_b the precision at the end of the block, f_b = clip((k - start_b) /
+    size_b, 0, 1) the fraction of the block above the cutoff and
+    D = min(R, k) (``denominator="min"``) or R (``"relevant"``).
+    """
+    R = n_relevant(y_true)
+    if R == 0:
+        return NAN
+    total = Fraction(0)
+    start = 0
+    tp = 0
+    for block in retrieved_tie_blocks(y_true, y_score):
+        size = len(block)
+        r = n_relevant(block)
+        tp += r
+        end = start + size
+        precision_at_end = Fraction(tp, end)
+        if k is None:
+            f = Fraction(1)
+        else:
+            f = min(max(Fraction(k - start, size), Fraction(0)), Fraction(1))
+        total += f * r * precision_at_end
+        start = end
+    if k is None or denominator == "relevant":
+        D = R
+    else:
+        D = min(R, k)
+    return float(total / D)
+
+
+# --------------------------------------------------------------------------
+# NDCG
+# --------------------------------------------------------------------------
+def _discount(rank):
+    return 1.0 / math.log2(rank + 1)
+
+
+def dcg_tie_averaged(y_true, y_score, k=None):
+    dcg = 0.0
+    start = 0
+    for block in retrieved_tie_blocks(y_true, y_score):
+        mean_gain = sum(block) / len(block)
+        discounts = 0.0
+        for rank in range(start + 1, start + len(block) + 1):
+            if k is None or rank <= k:
+                discounts += _discount(rank)
+        dcg += mean_gain * discounts
+        start += len(block)
+    return dcg
+
+
+def ideal_dcg(y_true, k=None):
+    idcg = 0.0
+    for rank, gain in enumerate(sorted(y_true, reverse=True), start=1):
+        if k is None or rank <= k:
+            idcg += gain * _discount(rank)
+    return idcg
+
+
+def ndcg_tie_averaged(y_true, y_score, k=None):
+    if n_relevant(y_true) == 0:
+        return NAN
+    return dcg_tie_averaged(y_true, y_score, k) / ideal_dcg(y_true, k)
+
+
+# --------------------------------------------------------------------------
+# interpolated precision
+# --------------------------------------------------------------------------
+def pr_points(y_true, y_score):
+    """(relevant so far, retrieved so far) at the end of each tie block."""
+    points = []
+    n_rel = 0
+    n_ret = 0
+    for block in retrieved_tie_blocks(y_true, y_score):
+        n_rel += n_relevant(block)
+        n_ret += len(block)
+        points.append((n_rel, n_ret))
+    return points
+
+
+def _round_half_away_from_zero(x):
+    return int(Decimal(x).to_integral_value(rounding=ROUND_HALF_UP))
+
+
+def _level_reached(n_rel, R, j, n_points, rule):
+    if rule == "exact":
+        return Fraction(n_rel, R) >= Fraction(j, n_points - 1)
+    level = j / (n_points - 1)  # float64
+    if rule == "trec_eval_9":
+        return n_rel >= int(level * R + 0.9)
+    if rule == "trec_eval_10":
+        return n_rel >= _round_half_away_from_zero(level * R)
+    raise ValueError(rule)
+
+
+def interpolated_precision(y_true, y_score, n_points=11, rule="exact"):
+    """Interpolated precision at the levels j/(n_points-1), j=0..n_points-1.
+
+    Returns a list of floats, or ``None`` if the group is undefined.
+    """
+    R = n_relevant(y_true)
+    if R == 0:
+        return None
+    points = pr_points(y_true, y_score)
+    values = []
+    for j in range(n_points):
+        best = Fraction(0)
+        for n_rel, n_ret in points:
+            if _level_reached(n_rel, R, j, n_points, rule):
+                best = max(best, Fraction(n_rel, n_ret))
+        values.append(best)
+    return [float(v) for v in values]
+
+
+def all_points_interpolated_ap(y_true, y_score):
+    """VOC 2010+ all-points AP: sum of recall increase * interpolated precision."""
+    R = n_relevant(y_true)
+    if R == 0:
+        return NAN
+    points = pr_points(y_true, y_score)
+    ap = Fraction(0)
+    previous_recall = Fraction(0)
+    for n_rel, _ in points:
+        recall = Fraction(n_rel, R)
+        if recall > previous_recall:
+            best = Fraction(0)
+            for n_rel2, n_ret2 in points:
+                if Fraction(n_rel2, R) >= recall:
+                    best = max(best, Fraction(n_rel2, n_ret2))
+            ap += (recall - previous_recall) * best
+            previous_recall = recall
+    return float(ap)
+
+
+def interpolated_average_precision(y_true, y_score, n_points=11, rule="exact"):
+    if n_points is None:
+        return all_points_interpolated_ap(y_true, y_score)
+    values = interpolated_precision(y_true, y_score, n_points, rule)
+    if values is None:
+        return NAN
+    return math.fsum(values) / n_points
