@@ -13,6 +13,11 @@ from ._metrics import (
     precision_at_k_score,
     recall_at_k_score,
 )
+from ._plot import (
+    ElevenPointDisplay,
+    GroupedRocCurveDisplay,
+    InterpolatedPrecisionRecallDisplay,
+)
 from ._scorer import get_scorer, get_scorer_names, make_ranking_scorer
 
 try:  # written by setuptools_scm at install time
@@ -23,6 +28,9 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0.0.0+unknown"
 
 __all__ = [
+    "ElevenPointDisplay",
+    "GroupedRocCurveDisplay",
+    "InterpolatedPrecisionRecallDisplay",
     "f_alpha_score",
     "gauc_score",
     "get_scorer",

@@ -7,7 +7,7 @@ everywhere.
 
 import textwrap
 
-__all__ = ["fill_doc", "SHARED_DOCS"]
+__all__ = ["SHARED_DOCS", "fill_doc", "substitute_doc"]
 
 SHARED_DOCS = {
     "y_true_binary": """\
@@ -74,10 +74,10 @@ The averaged score, or one score per group when ``average=None``.""",
 }
 
 
-def fill_doc(func):
-    """Substitute ``%(name)s`` placeholders in ``func.__doc__``.
+def substitute_doc(func, paragraphs):
+    """Replace each ``%(name)s`` line of ``func.__doc__`` by ``paragraphs[name]``.
 
-    Each shared paragraph is re-indented to the placeholder's column.
+    Each paragraph is re-indented to the placeholder's column.
     """
     doc = func.__doc__
     lines = []
@@ -85,9 +85,13 @@ def fill_doc(func):
         stripped = line.lstrip()
         if stripped.startswith("%(") and stripped.endswith(")s"):
             indent = line[: len(line) - len(stripped)]
-            key = stripped[2:-2]
-            lines.append(textwrap.indent(SHARED_DOCS[key], indent))
+            lines.append(textwrap.indent(paragraphs[stripped[2:-2]], indent))
         else:
             lines.append(line)
     func.__doc__ = "\n".join(lines) + ("\n" if doc.endswith("\n") else "")
     return func
+
+
+def fill_doc(func):
+    """Substitute the metric functions' shared paragraphs (:data:`SHARED_DOCS`)."""
+    return substitute_doc(func, SHARED_DOCS)

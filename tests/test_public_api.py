@@ -42,6 +42,7 @@ def test_all_lists_the_registry_the_curve_and_f_alpha():
     expected = {spec.func.__name__ for spec in METRICS.values()}
     expected |= {"f_alpha_score", "interpolated_precision_recall_curve"}
     expected |= {"get_scorer", "get_scorer_names", "make_ranking_scorer"}
+    expected |= {"ElevenPointDisplay", "GroupedRocCurveDisplay", "InterpolatedPrecisionRecallDisplay"}
     assert set(sklearn_rankeval.__all__) == expected
     assert sklearn_rankeval.__all__ == sorted(sklearn_rankeval.__all__)
 

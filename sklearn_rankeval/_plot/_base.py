@@ -1,0 +1,255 @@
+"""What the displays share: the lazy matplotlib import, the checks of the
+plotting arguments and the response values of an estimator.
+
+Conventions follow scikit-learn's ``_BinaryClassifierCurveDisplayMixin``: a
+binary classifier is scored by ``predict_proba`` (the positive column) or
+``decision_function``, and ``pos_label`` names the class that counts as
+relevant.  Ranking models that are not classifiers (regressors of relevance,
+learning-to-rank models) are scored by ``predict``.
+"""
+
+from collections.abc import Mapping
+from numbers import Real
+
+import numpy as np
+from sklearn.base import is_classifier
+from sklearn.utils.validation import check_is_fitted
+
+from .._compat import _get_response_values_binary
+from .._docs import substitute_doc
+
+__all__ = [
+    "import_pyplot",
+    "legend_label",
+    "validate_style_kwargs",
+]
+
+#: Limits of both axes of every display: [0, 1] with room for the lines at
+#: 0 and 1, as scikit-learn's displays.
+AXIS_LIMITS = (-0.01, 1.01)
+
+_ALIASES = {
+    "ls": "linestyle",
+    "c": "color",
+    "ec": "edgecolor",
+    "fc": "facecolor",
+    "lw": "linewidth",
+    "mec": "markeredgecolor",
+    "mfcalt": "markerfacecoloralt",
+    "ms": "markersize",
+    "mew": "markeredgewidth",
+    "mfc": "markerfacecolor",
+    "aa": "antialiased",
+    "ds": "drawstyle",
+}
+
+
+def import_pyplot(caller):
+    """Import ``matplotlib.pyplot``, or say how to install it."""
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as exc:
+        raise ImportError(
+            f"{caller} requires matplotlib, an optional dependency of "
+            f'sklearn_rankeval: install it with pip install "sklearn-rankeval[plot]" '
+            f"(or pip install matplotlib)."
+        ) from exc
+    return plt
+
+
+def validate_style_kwargs(defaults, user, name):
+    """Merge the user's matplotlib keywords into the defaults.
+
+    ``user`` must be None or a mapping (a ``TypeError`` naming the argument
+    otherwise).  An alias (``c``, ``lw``, ...) replaces the default given under
+    the full name; giving both an alias and its full name is an error.
+    """
+    if user is None:
+        return dict(defaults)
+    if not isinstance(user, Mapping):
+        raise TypeError(
+            f"{name} must be a dict of matplotlib keyword arguments or None, "
+            f"got {type(user).__name__}."
+        )
+    out = dict(defaults)
+    for key, value in user.items():
+        full = _ALIASES.get(key, key)
+        if full != key and full in user:
+            raise TypeError(
+                f"{name} got both {key!r} and {full!r}, which are aliases of one "
+                f"another."
+            )
+        out[full] = value
+    return out
+
+
+def legend_label(name, metric_name, value):
+    """``"name (metric = 0.1234)"``, or the parts that are known."""
+    metric = None if value is None else f"{metric_name} = {value:.4f}"
+    if name is not None and metric is not None:
+        return f"{name} ({metric})"
+    return name if name is not None else metric
+
+
+def axis_label(text, pos_label):
+    return text if pos_label is None else f"{text} (Positive label: {pos_label})"
+
+
+def finish_axes(ax, *, xlabel, ylabel, legend_loc):
+    """Labels, limits 0-1 with equal aspect, and a legend if anything is labelled."""
+    ax.set(xlabel=xlabel, ylabel=ylabel, xlim=AXIS_LIMITS, ylim=AXIS_LIMITS,
+           aspect="equal")
+    _, labels = ax.get_legend_handles_labels()
+    if labels:
+        ax.legend(loc=legend_loc)
+
+
+class RankingCurveDisplayMixin:
+    """Plot-parameter checks and response values shared by the displays."""
+
+    def _validate_plot_params(self, *, ax=None, name=None):
+        plt = import_pyplot(f"{type(self).__name__}.plot")
+        if ax is None:
+            _, ax = plt.subplots()
+        if name is None:
+            name = self.name
+        return ax, ax.figure, name
+
+    @classmethod
+    def _get_response_values(cls, estimator, X, *, response_method="auto",
+                             pos_label=None, name=None):
+        """Scores of ``X`` by ``estimator``, the positive label and the name.
+
+        A classifier must be binary: its score is ``predict_proba``'s column of
+        ``pos_label`` (``classes_[1]`` by default) or ``decision_function``
+        (negated when ``pos_label`` is ``classes_[0]``).  Any other estimator
+        is scored by ``predict`` and ``y`` is its relevance.
+        """
+        import_pyplot(f"{cls.__name__}.from_estimator")
+        name = type(estimator).__name__ if name is None else name
+        if is_classifier(estimator):
+            if response_method not in ("auto", "predict_proba", "decision_function"):
+                raise ValueError(
+                    f"response_method must be 'auto', 'predict_proba' or "
+                    f"'decision_function' for a classifier, got {response_method!r}."
+                )
+            y_score, pos_label = _get_response_values_binary(
+                estimator, X, response_method, pos_label=pos_label
+            )
+            return y_score, pos_label, name
+        check_is_fitted(estimator)
+        if response_method not in ("auto", "predict"):
+            raise ValueError(
+                f"response_method must be 'auto' or 'predict' for {name}, which "
+                f"is not a classifier (its predictions are the scores); got "
+                f"{response_method!r}."
+            )
+        if pos_label is not None:
+            raise ValueError(
+                f"pos_label is only used with a classifier; {name} is not one, so "
+                f"y is used as the relevance (y > 0 is relevant). Got "
+                f"pos_label={pos_label!r}."
+            )
+        return estimator.predict(X), None, name
+
+    @classmethod
+    def _relevance(cls, y_true, y_score, pos_label):
+        """``y_true == pos_label`` as 0/1, or ``y_true`` itself when None.
+
+        With ``pos_label=None`` the metrics' convention holds: ``y_true`` is a
+        relevance grade and ``y_true > 0`` is relevant.
+        """
+        import_pyplot(f"{cls.__name__}.from_predictions")
+        values = y_true
+        if hasattr(values, "to_numpy") and not isinstance(values, np.ndarray):
+            values = values.to_numpy()
+        values = np.asarray(values)
+        if pos_label is None:
+            if values.dtype.kind in "USO" and not all(
+                isinstance(v, Real) for v in values.ravel().tolist()
+            ):
+                raise ValueError(
+                    "y_true holds class labels that are not numbers: pass "
+                    "pos_label= to name the class that is relevant."
+                )
+            return y_true
+        if np.ndim(y_score) == 2 and values.ndim == 1:
+            raise ValueError(
+                "pos_label cannot be used with multiclass scores (2-D y_score and "
+                "1-D y_true): each sample's relevant item is its true class."
+            )
+        present = [v for v in np.unique(values).tolist() if v == pos_label]
+        if not present:
+            raise ValueError(
+                f"pos_label={pos_label!r} is not a value of y_true "
+                f"(values: {np.unique(values).tolist()[:10]})."
+            )
+        return (values == pos_label).astype(np.int64)
+
+
+# ---------------------------------------------------------------------------
+# parameter paragraphs shared by the displays' docstrings
+# ---------------------------------------------------------------------------
+PLOT_DOCS = {
+    "estimator": """\
+estimator : estimator instance
+    Fitted binary classifier (scored by ``predict_proba`` or
+    ``decision_function``), or a fitted regressor / ranking model (scored by
+    ``predict``), or a :class:`~sklearn.pipeline.Pipeline` ending in one.""",
+    "X": """\
+X : {array-like, sparse matrix} of shape (n_samples, n_features)
+    Input values.""",
+    "y": """\
+y : array-like of shape (n_samples,)
+    Target values: class labels of a classifier (the class ``pos_label`` is
+    relevant), or relevance grades (``y > 0`` is relevant).""",
+    "y_true": """\
+y_true : array-like of shape (n_samples,) or (n_queries, n_items)
+    Relevance of each item: ``y_true > 0`` is relevant, as in the metric
+    functions.  With ``pos_label``, class labels: the class ``pos_label`` is
+    relevant.""",
+    "y_score": """\
+y_score : array-like of shape (n_samples,) or (n_queries, n_items)
+    Scores, higher ranks first (probability estimates of the relevant class,
+    decision values or any ranking score).  ``-inf`` marks an item that was
+    not retrieved.""",
+    "groups": """\
+groups : array-like of shape (n_samples,), default=None
+    Id of the query (user, session) of each row.  None: all rows form one
+    ranking.  With groups (or 2-D input, one query per row) the curve is the
+    average over the queries.""",
+    "sample_weight": """\
+sample_weight : array-like of shape (n_samples,), default=None
+    Item weights, as in :func:`sklearn.metrics.precision_recall_curve` and
+    :func:`sklearn.metrics.roc_curve` within each query.""",
+    "response_method": """\
+response_method : {'auto', 'predict_proba', 'decision_function', 'predict'}, \
+default='auto'
+    How a classifier scores: ``'auto'`` tries ``predict_proba`` then
+    ``decision_function``.  Other estimators are scored by ``predict``.""",
+    "pos_label_estimator": """\
+pos_label : int, float, bool or str, default=None
+    The class of a classifier that is relevant; None: ``estimator.classes_[1]``.
+    Must be None for other estimators.""",
+    "pos_label": """\
+pos_label : int, float, bool or str, default=None
+    The class of ``y_true`` that is relevant (a ``ValueError`` if no row has
+    it).  None: ``y_true`` is a relevance grade and ``y_true > 0`` is
+    relevant.  When given, it is shown in the axis labels.""",
+    "name": """\
+name : str, default=None
+    Name of the curve in the legend.  None: the estimator's class name in
+    ``from_estimator``, no name in ``from_predictions``.""",
+    "ax": """\
+ax : matplotlib Axes, default=None
+    Axes to draw on, e.g. one that already shows another system's curve.
+    None: a new figure and axes.""",
+    "curve_kwargs": """\
+curve_kwargs : dict, default=None
+    Keyword arguments of matplotlib's ``plot`` for the main curve.""",
+}
+
+
+def fill_plot_doc(func):
+    """Substitute ``%(name)s`` lines of a docstring with :data:`PLOT_DOCS`."""
+    return substitute_doc(func, PLOT_DOCS)

@@ -1,0 +1,173 @@
+"""InterpolatedPrecisionRecallDisplay draws the metric functions' values."""
+
+import numpy as np
+import pytest
+from sklearn.metrics import precision_recall_curve
+
+from sklearn_rankeval import (
+    InterpolatedPrecisionRecallDisplay,
+    f_alpha_score,
+    interpolated_average_precision_score,
+    interpolated_precision_recall_curve,
+)
+from sklearn_rankeval._curves import precision_recall_points
+from sklearn_rankeval._plot.interpolated_pr import iso_f_alpha_line
+
+from .conftest import make_grouped_data
+from .test_plot_common import pyplot  # noqa: F401  (the fixture)
+
+pytestmark = pytest.mark.usefixtures("pyplot")
+plt = pytest.importorskip("matplotlib.pyplot")
+
+Display = InterpolatedPrecisionRecallDisplay
+
+
+def _one_ranking(seed=0, n=30, ties=True):
+    rng = np.random.default_rng(seed)
+    y_true = rng.integers(0, 2, n)
+    y_true[0] = 1
+    y_score = rng.integers(0, 6, n) / 5 if ties else rng.permutation(n) / n
+    return y_true, y_score
+
+
+@pytest.mark.parametrize("ties", [False, True])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_raw_points_are_sklearn_precision_recall_curve(ties, weighted):
+    y_true, y_score = _one_ranking(ties=ties)
+    w = np.random.default_rng(1).uniform(0.5, 2, len(y_true)) if weighted else None
+    disp = Display.from_predictions(y_true, y_score, sample_weight=w)
+    precision, recall, _ = precision_recall_curve(y_true, y_score, sample_weight=w)
+    np.testing.assert_allclose(disp.raw_precision, precision[::-1], rtol=1e-12)
+    np.testing.assert_allclose(disp.raw_recall, recall[::-1], rtol=1e-12)
+    np.testing.assert_array_equal(disp.raw_line_.get_xdata(), disp.raw_recall)
+
+
+def test_envelope_is_the_curve_function_and_the_max_over_higher_recall():
+    y_true, y_score = _one_ranking()
+    disp = Display.from_predictions(y_true, y_score, name="run")
+    precision, recall = interpolated_precision_recall_curve(y_true, y_score,
+                                                            n_points=None)
+    np.testing.assert_array_equal(disp.precision, precision)
+    np.testing.assert_array_equal(disp.recall, recall)
+    # by hand: the highest raw precision at any recall >= r (the raw points
+    # after the (0, 1) that starts the staircase, as in sklearn)
+    raw_p, raw_r = disp.raw_precision[1:], disp.raw_recall[1:]
+    for r, p in zip(disp.recall, disp.precision):
+        assert p == raw_p[raw_r >= r].max()
+    ap = interpolated_average_precision_score(y_true, y_score, n_points=None)
+    assert disp.average_precision == ap
+    assert disp.line_.get_label() == f"run (iAP = {ap:.4f})"
+    assert disp.line_.get_drawstyle() == "steps-pre"
+
+
+def test_one_ranking_at_recall_levels():
+    y_true, y_score = _one_ranking()
+    disp = Display.from_predictions(y_true, y_score, n_points=11)
+    precision, recall = interpolated_precision_recall_curve(y_true, y_score)
+    np.testing.assert_array_equal(disp.precision, precision)
+    np.testing.assert_array_equal(disp.recall, recall)
+    assert disp.average_precision == interpolated_average_precision_score(
+        y_true, y_score)
+    assert disp.line_.get_label() == (
+        f"11-pt iAP = {disp.average_precision:.4f}")
+    assert disp.raw_line_ is not None
+
+
+@pytest.mark.parametrize("n_points, recall_levels", [(None, "exact"), (11, "exact"),
+                                                     (11, "trec_eval_9")])
+def test_grouped_curve_is_the_mean_over_queries(n_points, recall_levels):
+    y_true, y_score, groups = make_grouped_data(seed=3, n_groups=20)
+    disp = Display.from_predictions(y_true, y_score, groups=groups,
+                                    n_points=n_points, recall_levels=recall_levels)
+    levels = 101 if n_points is None else n_points
+    precision, recall = interpolated_precision_recall_curve(
+        y_true, y_score, groups=groups, n_points=levels, recall_levels=recall_levels)
+    np.testing.assert_array_equal(disp.precision, precision)
+    np.testing.assert_array_equal(disp.recall, recall)
+    ap = interpolated_average_precision_score(
+        y_true, y_score, groups=groups, n_points=levels, recall_levels=recall_levels)
+    assert disp.average_precision == ap
+    assert disp.precision.mean() == pytest.approx(ap, rel=1e-12)
+    assert disp.n_points == levels
+    n_with_relevant = len(np.unique(groups[y_true > 0]))
+    assert disp.n_groups == n_with_relevant
+    assert disp.raw_precision is None and disp.raw_line_ is None
+    assert disp.ax_.get_ylabel() == "Mean interpolated precision"
+
+
+def test_precision_recall_points_per_group_match_sklearn():
+    y_true, y_score, groups = make_grouped_data(seed=5, n_groups=15)
+    y_true[groups == groups[0]] = 0  # a group without a relevant item
+    w = np.random.default_rng(0).uniform(0.5, 2, len(y_true))
+    precision, recall, group = precision_recall_points(
+        y_true, y_score, groups=groups, sample_weight=w)
+    assert groups[0] not in group
+    for g in np.unique(groups):
+        rows = groups == g
+        if not (y_true[rows] > 0).any():
+            continue
+        p, r, _ = precision_recall_curve(y_true[rows] > 0, y_score[rows],
+                                         sample_weight=w[rows])
+        np.testing.assert_allclose(precision[group == g], p[::-1], rtol=1e-12)
+        np.testing.assert_allclose(recall[group == g], r[::-1], rtol=1e-12)
+
+
+def test_unretrieved_items_lower_the_reachable_recall():
+    y_true = [1, 0, 1, 1]
+    y_score = [0.9, 0.5, 0.2, -np.inf]  # the last relevant item is not retrieved
+    disp = Display.from_predictions(y_true, y_score, n_points=5)
+    assert disp.raw_recall.max() == pytest.approx(2 / 3)
+    np.testing.assert_allclose(disp.precision, [1, 1, 2 / 3, 0, 0], rtol=1e-15)
+    assert disp.average_precision == interpolated_average_precision_score(
+        y_true, y_score, n_points=5)
+
+
+@pytest.mark.parametrize("alpha", [0.0, 0.25, 0.5, 1.0])
+def test_iso_f_alpha_lines_hold_f_constant(alpha):
+    for f in (0.2, 0.5, 0.8):
+        recall, precision = iso_f_alpha_line(alpha, f)
+        assert precision.max() <= 1 + 1e-12 and recall.max() <= 1 + 1e-12
+        if alpha == 0.0:
+            np.testing.assert_allclose(recall, f)
+            continue
+        if alpha == 1.0:
+            np.testing.assert_allclose(precision, f)
+            continue
+        value = 1 / (alpha / precision + (1 - alpha) / recall)
+        np.testing.assert_allclose(value, f, rtol=1e-12)
+    # the same measure as f_alpha_score: a confusion with P = 1/2, R = 1/4
+    y_true = [1, 1, 1, 1, 0, 0, 0, 0]
+    y_pred = [1, 0, 0, 0, 1, 0, 0, 0]
+    expected = f_alpha_score(y_true, y_pred, alpha=alpha)
+    recall, precision = iso_f_alpha_line(alpha, expected)
+    if 0 < alpha < 1:
+        assert np.interp(0.25, recall, precision) == pytest.approx(0.5, rel=1e-3)
+
+
+def test_iso_lines_are_drawn_and_labelled():
+    disp = Display.from_predictions([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1],
+                                    f_alpha=[0.5, 0.25], f_alpha_levels=[0.3, 0.6])
+    assert len(disp.f_alpha_lines_) == 4
+    assert len(disp.ax_.get_lines()) == 2 + 4  # curve, raw staircase, iso lines
+    legend = [t.get_text() for t in disp.ax_.get_legend().get_texts()]
+    assert legend == ["iAP = 0.8333", "raw", "iso-F1", "iso-F (\u03b1 = 0.25)"]
+    texts = [t.get_text() for t in disp.ax_.texts]
+    assert texts == ["0.3", "0.6", "0.3", "0.6"]
+    no_raw = Display.from_predictions([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1],
+                                      plot_raw=False)
+    assert no_raw.raw_line_ is None and no_raw.f_alpha_lines_ == []
+    assert len(no_raw.ax_.get_lines()) == 1
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(f_alpha=[0.5, 1.5]), "f_alpha"),
+    (dict(f_alpha="F1"), "f_alpha"),
+    (dict(f_alpha=[0.5], f_alpha_levels=[0.0, 0.5]), "f_alpha_levels"),
+    (dict(n_points=1), "n_points"),
+    (dict(recall_levels="trec"), "recall_levels"),
+    (dict(raw_curve_kwargs=[1]), "raw_curve_kwargs"),
+    (dict(f_alpha=0.5, f_alpha_kw="gray"), "f_alpha_kw"),
+])
+def test_bad_arguments(kwargs, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        Display.from_predictions([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1], **kwargs)
