@@ -42,10 +42,11 @@ def pyplot():
     pytest.importorskip("matplotlib")
     import matplotlib
 
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     plt.close("all")
+    if matplotlib.get_backend().lower() != "agg":
+        plt.switch_backend("Agg")
     yield plt
     plt.close("all")
 
