@@ -18,6 +18,7 @@ from ._plot import (
     GroupedRocCurveDisplay,
     InterpolatedPrecisionRecallDisplay,
 )
+from ._report import ranking_report
 from ._scorer import get_scorer, get_scorer_names, make_ranking_scorer
 
 try:  # written by setuptools_scm at install time
@@ -43,5 +44,6 @@ __all__ = [
     "mean_reciprocal_rank_score",
     "ndcg_score",
     "precision_at_k_score",
+    "ranking_report",
     "recall_at_k_score",
 ]

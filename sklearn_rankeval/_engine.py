@@ -292,6 +292,50 @@ def _group_order(codes, score, shift):
     return perm, key
 
 
+def _block_sums(x, bstarts, dtype):
+    """Sum of ``x`` over each block; the rows themselves when there is no tie."""
+    if bstarts.shape[0] == x.shape[0]:
+        return x.astype(dtype)
+    return np.add.reduceat(x, bstarts, dtype=dtype)
+
+
+def _ideal_by_counts(gid, grades, n_groups, n_grades):
+    """Ideal ordering from the count of each grade in each group: no sort.
+
+    Returns one (group, start, size, gain) block per grade present in a group,
+    best grade first.
+    """
+    counts = np.bincount(gid * n_grades + grades, minlength=n_groups * n_grades)
+    counts = counts.reshape(n_groups, n_grades)[:, ::-1]
+    start = np.cumsum(counts, axis=1) - counts
+    values = np.arange(n_grades - 1, -1, -1, dtype=np.float64)
+    keep = counts > 0
+    return (np.nonzero(keep)[0], start[keep], counts[keep],
+            np.broadcast_to(values, counts.shape)[keep])
+
+
+def _ideal_from_rows(goffsets, rel_sorted):
+    """Ideal-ordering callable for rows grouped contiguously (any order within).
+
+    Small integer grades are counted; other gains are sorted within groups.
+    """
+    n = rel_sorted.shape[0]
+    gstarts = goffsets[:-1]
+
+    def ideal_gains():
+        gid = np.repeat(np.arange(len(gstarts)), np.diff(goffsets))
+        bits = _small_grades(rel_sorted)
+        if bits is not None:
+            return _ideal_by_counts(gid, rel_sorted.astype(np.int64), len(gstarts),
+                                    1 << bits)
+        shift = max(int(n - 1).bit_length(), 1)
+        order, _ = _group_order(gid, rel_sorted, shift)
+        pos = np.arange(n) - gstarts[gid]
+        return gid, pos, 1, rel_sorted[order].astype(np.float64)
+
+    return ideal_gains
+
+
 def _from_sorted(goffsets, score_sorted, rel_sorted, w_sorted, labels, ideal_gains):
     """Tie blocks from rows already ordered by (group, score descending)."""
     n = score_sorted.shape[0]
@@ -307,8 +351,8 @@ def _from_sorted(goffsets, score_sorted, rel_sorted, w_sorted, labels, ideal_gai
     block_size = np.diff(bstarts, append=n)
     block_start = bstarts - gstarts[block_group]
     is_rel = rel_sorted > 0
-    block_n_rel = np.add.reduceat(is_rel, bstarts, dtype=np.int64)
-    block_gain = np.add.reduceat(rel_sorted, bstarts, dtype=np.float64)
+    block_n_rel = _block_sums(is_rel, bstarts, np.int64)
+    block_gain = _block_sums(rel_sorted, bstarts, np.float64)
     block_retrieved = score_sorted[bstarts] > -np.inf
     group_size = np.diff(goffsets)
     if w_sorted is None:
@@ -318,8 +362,8 @@ def _from_sorted(goffsets, score_sorted, rel_sorted, w_sorted, labels, ideal_gai
         query_weight = None
         weight_spread = None
     else:
-        block_w_pos = np.add.reduceat(np.where(is_rel, w_sorted, 0.0), bstarts)
-        block_w_neg = np.add.reduceat(np.where(is_rel, 0.0, w_sorted), bstarts)
+        block_w_pos = _block_sums(np.where(is_rel, w_sorted, 0.0), bstarts, np.float64)
+        block_w_neg = _block_sums(np.where(is_rel, 0.0, w_sorted), bstarts, np.float64)
         group_weight = np.add.reduceat(w_sorted, gstarts)
         query_weight = w_sorted[gstarts]
 
@@ -346,9 +390,13 @@ def _from_sorted(goffsets, score_sorted, rel_sorted, w_sorted, labels, ideal_gai
     )
 
 
-# Set to False to force the general (permutation) path; the tests run both.
-USE_PACKED_KEYS = True
+#: How the long layout is ranked: "auto" picks "contiguous" when the rows
+#: already come grouped (ids non-decreasing, few distinct group sizes), else
+#: "packed" for unweighted small integer grades, else "permutation".  Forcing a
+#: path (the tests run each) falls back to "permutation" where it cannot apply.
+ENGINE_PATH = "auto"
 _MAX_PACKED_GRADE = 255
+_MAX_SIZE_BUCKETS = 256
 
 
 def _small_grades(y_true):
@@ -427,19 +475,10 @@ def _rank_packed(y_true, y_score, codes, decode, rel_bits):
     else:
         block_gain = np.add.reduceat(grade, bstarts).astype(np.float64)
     group_size = np.diff(goffsets)
-    n_grades = (1 << rel_bits)
 
     def ideal_gains():
-        # items per (group, grade), best grade first: the ideal ordering
         gid = np.repeat(np.arange(len(gstarts)), group_size)
-        counts = np.bincount(gid * n_grades + grade,
-                             minlength=len(gstarts) * n_grades)
-        counts = counts.reshape(len(gstarts), n_grades)[:, ::-1]
-        start = np.cumsum(counts, axis=1) - counts
-        values = np.arange(n_grades - 1, -1, -1, dtype=np.float64)
-        keep = counts > 0
-        return (np.nonzero(keep)[0], start[keep], counts[keep],
-                np.broadcast_to(values, counts.shape)[keep])
+        return _ideal_by_counts(gid, grade, len(gstarts), 1 << rel_bits)
 
     return RankedGroups(
         labels=labels,
@@ -469,7 +508,17 @@ def _rank_long(y_true, y_score, groups, w):
             uniq, codes = np.unique(codes, return_inverse=True)
             prev = decode
             decode = lambda c: prev(uniq[c])  # noqa: E731
-    if USE_PACKED_KEYS and w is None:
+    path = ENGINE_PATH
+    if path == "contiguous" and not _is_sorted(codes):
+        # group the rows first (stable, so nothing depends on it), then rank
+        order = np.argsort(codes, kind="stable")
+        return _rank_contiguous(y_true[order], y_score[order], codes[order],
+                                None if w is None else w[order], decode)
+    if path in ("auto", "contiguous") and _is_sorted(codes):
+        ranked = _rank_contiguous(y_true, y_score, codes, w, decode)
+        if ranked is not None:
+            return ranked
+    if path in ("auto", "packed") and w is None:
         rel_bits = _small_grades(y_true)
         if rel_bits is not None:
             ranked = _rank_packed(y_true, y_score, codes, decode, rel_bits)
@@ -484,16 +533,44 @@ def _rank_long(y_true, y_score, groups, w):
     labels = decode(codes_sorted[gstarts])
     rel_sorted = y_true[perm]
     w_sorted = None if w is None else w[perm]
+    return _from_sorted(goffsets, y_score[perm], rel_sorted, w_sorted, labels,
+                        _ideal_from_rows(goffsets, rel_sorted))
 
-    def ideal_gains():
-        gid = np.cumsum(gbrk) - 1
-        order, _ = _group_order(gid, rel_sorted, shift)
-        pos = np.arange(n) - gstarts[gid]
-        return gid, pos, 1, rel_sorted[order].astype(np.float64)
 
-    return _from_sorted(
-        goffsets, y_score[perm], rel_sorted, w_sorted, labels, ideal_gains
-    )
+def _is_sorted(codes):
+    return bool((codes[1:] >= codes[:-1]).all())
+
+
+def _rank_contiguous(y_true, y_score, codes, w, decode):
+    """Rows already grouped (non-decreasing ids): sort within groups only.
+
+    Groups of equal size form one ``(n_groups, size)`` matrix whose rows are
+    argsorted at once; with several sizes, one such matrix per distinct size
+    (a loop over distinct sizes, never over groups).  Returns None when there
+    are too many distinct sizes for that to pay.
+    """
+    n = y_score.shape[0]
+    gstarts = np.concatenate([[0], np.flatnonzero(codes[1:] != codes[:-1]) + 1])
+    goffsets = np.append(gstarts, n)
+    sizes = np.diff(goffsets)
+    distinct = np.unique(sizes)
+    if len(distinct) > _MAX_SIZE_BUCKETS:
+        return None
+    if len(distinct) == 1:
+        size = int(distinct[0])
+        order = np.argsort(y_score.reshape(-1, size), axis=1)[:, ::-1]
+        order += gstarts[:, None]
+        perm = order.reshape(-1)
+    else:
+        perm = np.empty(n, dtype=np.int64)
+        for size in distinct.tolist():
+            rows = gstarts[sizes == size][:, None] + np.arange(size)
+            order = np.argsort(y_score[rows], axis=1)[:, ::-1]
+            perm[rows] = np.take_along_axis(rows, order, axis=1)
+    rel_sorted = y_true[perm]
+    return _from_sorted(goffsets, y_score[perm], rel_sorted,
+                        None if w is None else w[perm], decode(codes[gstarts]),
+                        _ideal_from_rows(goffsets, rel_sorted))
 
 
 def _rank_2d(y_true, y_score, w):
@@ -503,16 +580,8 @@ def _rank_2d(y_true, y_score, w):
     rel_sorted = np.take_along_axis(y_true, order, axis=1).ravel()
     goffsets = np.arange(0, n_queries * n_items + 1, n_items)
     w_rows = None if w is None else np.repeat(w, n_items)
-
-    def ideal_gains():
-        gains = -np.sort(-y_true, axis=1).astype(np.float64).ravel()
-        gid = np.repeat(np.arange(n_queries), n_items)
-        pos = np.tile(np.arange(n_items), n_queries)
-        return gid, pos, 1, gains
-
-    return _from_sorted(
-        goffsets, score_sorted, rel_sorted, w_rows, np.arange(n_queries), ideal_gains
-    )
+    return _from_sorted(goffsets, score_sorted, rel_sorted, w_rows,
+                        np.arange(n_queries), _ideal_from_rows(goffsets, rel_sorted))
 
 
 def _rank_multiclass(y_encoded, y_score, w):

@@ -313,6 +313,70 @@ def _all_points_ap_per_group(rg):
 
 
 # ---------------------------------------------------------------------------
+# each metric from an already ranked input (shared by the functions and by
+# ranking_report, which ranks once for many metrics)
+# ---------------------------------------------------------------------------
+def _cached(rg, key, kernel, *args):
+    """A kernel's per-group result, computed once per ranked input.
+
+    ``ranking_report`` asks for a metric's value and its number of defined
+    groups; the second request reuses the first computation.
+    """
+    return rg._cached((key, *args), lambda: kernel(rg, *args))
+
+
+def _gauc_from_ranked(rg, *, average="weighted", undefined="skip"):
+    values, defined = _cached(rg, "gauc", _gauc_per_group)
+    return _aggregate(values, defined, rg, average=average, undefined=undefined,
+                      query_weighted=False, name="GAUC")
+
+
+def _mrr_from_ranked(rg, *, k=None, average="macro", undefined="skip"):
+    rg.check_query_weights("mean_reciprocal_rank_score")
+    values, defined = _cached(rg, "rr", _rr_per_group, k)
+    return _aggregate(values, defined, rg, average=average, undefined=undefined,
+                      query_weighted=True, name="MRR")
+
+
+def _map_from_ranked(rg, *, k=None, average="macro", undefined="skip",
+                     k_denominator="min"):
+    values, defined = _cached(rg, "ap", _ap_per_group, k, k_denominator)
+    return _aggregate(values, defined, rg, average=average, undefined=undefined,
+                      query_weighted=False, name="MAP")
+
+
+def _iap_from_ranked(rg, *, n_points=11, average="macro", undefined="skip",
+                     recall_levels="exact"):
+    if n_points is None:
+        values, defined = _cached(rg, "all_points", _all_points_ap_per_group)
+    else:
+        iprec, defined = _cached(rg, "iprec", _iprec_per_group, n_points,
+                                 recall_levels)
+        values = iprec.mean(axis=1)
+    return _aggregate(values, defined, rg, average=average, undefined=undefined,
+                      query_weighted=False, name="interpolated AP")
+
+
+def _hit_rate_from_ranked(rg, *, k=10, average="micro", undefined="skip"):
+    return _hits_metric(rg, k, average, undefined, "hit_rate")
+
+
+def _precision_from_ranked(rg, *, k=10, average="macro", undefined="skip"):
+    return _hits_metric(rg, k, average, undefined, "precision")
+
+
+def _recall_from_ranked(rg, *, k=10, average="macro", undefined="skip"):
+    return _hits_metric(rg, k, average, undefined, "recall")
+
+
+def _ndcg_from_ranked(rg, *, k=None, average="macro", undefined="skip"):
+    rg.check_query_weights("ndcg_score")
+    values, defined = _cached(rg, "ndcg", _ndcg_per_group, k)
+    return _aggregate(values, defined, rg, average=average, undefined=undefined,
+                      query_weighted=True, name="NDCG")
+
+
+# ---------------------------------------------------------------------------
 # public metric functions
 # ---------------------------------------------------------------------------
 @fill_doc
@@ -388,9 +452,7 @@ def gauc_score(
     average = check_average(average, _QUERY_AVERAGES)
     undefined = check_undefined(undefined)
     rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight)
-    values, defined = _gauc_per_group(rg)
-    return _aggregate(values, defined, rg, average=average, undefined=undefined,
-                      query_weighted=False, name="GAUC")
+    return _gauc_from_ranked(rg, average=average, undefined=undefined)
 
 
 @fill_doc
@@ -453,10 +515,7 @@ def mean_reciprocal_rank_score(
     undefined = check_undefined(undefined)
     rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight,
                      labels=labels)
-    rg.check_query_weights("mean_reciprocal_rank_score")
-    values, defined = _rr_per_group(rg, k)
-    return _aggregate(values, defined, rg, average=average, undefined=undefined,
-                      query_weighted=True, name="MRR")
+    return _mrr_from_ranked(rg, k=k, average=average, undefined=undefined)
 
 
 @fill_doc
@@ -512,9 +571,14 @@ def mean_average_precision_score(
     :func:`sklearn.metrics.label_ranking_average_precision_score` over rows
     with a relevant item.  With ``k``, a tie block cut by the cutoff counts for
     the share of it ranked within the top k, so ``k`` at least the group size
-    gives MAP.  **Undefined groups**: a query with no relevant item is
-    skipped by default.  Without ties, the value equals trec_eval's ``map``
-    (and ``map_cut_k`` with ``k_denominator='relevant'``).
+    gives MAP.  **Weights with k**: the cutoff counts items, not weight; the
+    weighted sum of precisions above the cutoff is scaled by ``R / W`` (``W``
+    the relevant weight) before dividing by ``min(R, k)``, so unit weights give
+    the unweighted value, but integer weights are not the same as repeated
+    rows (repeating rows moves items across the cutoff).  **Undefined
+    groups**: a query with no relevant item is skipped by default.  Without
+    ties, the value equals trec_eval's ``map`` (and ``map_cut_k`` with
+    ``k_denominator='relevant'``).
 
     Examples
     --------
@@ -537,9 +601,8 @@ def mean_average_precision_score(
     undefined = check_undefined(undefined)
     rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight,
                      labels=labels)
-    values, defined = _ap_per_group(rg, k, k_denominator)
-    return _aggregate(values, defined, rg, average=average, undefined=undefined,
-                      query_weighted=False, name="MAP")
+    return _map_from_ranked(rg, k=k, average=average, undefined=undefined,
+                            k_denominator=k_denominator)
 
 
 @fill_doc
@@ -609,13 +672,8 @@ def interpolated_average_precision_score(
     check_option(recall_levels, "recall_levels", _RECALL_LEVELS)
     undefined = check_undefined(undefined)
     rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight)
-    if n_points is None:
-        values, defined = _all_points_ap_per_group(rg)
-    else:
-        iprec, defined = _iprec_per_group(rg, n_points, recall_levels)
-        values = iprec.mean(axis=1)
-    return _aggregate(values, defined, rg, average=average, undefined=undefined,
-                      query_weighted=False, name="interpolated AP")
+    return _iap_from_ranked(rg, n_points=n_points, average=average,
+                            undefined=undefined, recall_levels=recall_levels)
 
 
 @fill_doc
@@ -717,9 +775,14 @@ def _all_points_curve(rg):
     return np.concatenate([[smax[0]], smax[steps]]), recall
 
 
+_HITS_FUNCTIONS = {"hit_rate": "hit_rate_score", "precision": "precision_at_k_score",
+                   "recall": "recall_at_k_score"}
+
+
 def _hits_metric(rg, k, average, undefined, kind):
     """Shared tail of P@k, R@k and HR@k: expected hits over k or over R."""
-    hits = _hits_per_group(rg, k)
+    rg.check_query_weights(_HITS_FUNCTIONS[kind])
+    hits = _cached(rg, "hits", _hits_per_group, k)
     n_rel = rg.group_n_rel
     defined = n_rel > 0
     if kind == "precision":
@@ -795,8 +858,7 @@ def hit_rate_score(
     undefined = check_undefined(undefined)
     rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight,
                      labels=labels)
-    rg.check_query_weights("hit_rate_score")
-    return _hits_metric(rg, k, average, undefined, "hit_rate")
+    return _hit_rate_from_ranked(rg, k=k, average=average, undefined=undefined)
 
 
 @fill_doc
@@ -854,8 +916,7 @@ def precision_at_k_score(
     undefined = check_undefined(undefined)
     rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight,
                      labels=labels)
-    rg.check_query_weights("precision_at_k_score")
-    return _hits_metric(rg, k, average, undefined, "precision")
+    return _precision_from_ranked(rg, k=k, average=average, undefined=undefined)
 
 
 @fill_doc
@@ -913,8 +974,7 @@ def recall_at_k_score(
     undefined = check_undefined(undefined)
     rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight,
                      labels=labels)
-    rg.check_query_weights("recall_at_k_score")
-    return _hits_metric(rg, k, average, undefined, "recall")
+    return _recall_from_ranked(rg, k=k, average=average, undefined=undefined)
 
 
 @fill_doc
@@ -988,10 +1048,7 @@ def ndcg_score(
     average = check_average(average, _QUERY_AVERAGES)
     undefined = check_undefined(undefined)
     rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight)
-    rg.check_query_weights("ndcg_score")
-    values, defined = _ndcg_per_group(rg, k)
-    return _aggregate(values, defined, rg, average=average, undefined=undefined,
-                      query_weighted=True, name="NDCG")
+    return _ndcg_from_ranked(rg, k=k, average=average, undefined=undefined)
 
 
 def f_alpha_score(

@@ -5,9 +5,18 @@ Each :class:`MetricSpec` states what the metric supports, so that callers read
 capabilities from here instead of testing names.
 """
 
+import re
 from dataclasses import dataclass
 
 from ._metrics import (
+    _gauc_from_ranked,
+    _hit_rate_from_ranked,
+    _iap_from_ranked,
+    _map_from_ranked,
+    _mrr_from_ranked,
+    _ndcg_from_ranked,
+    _precision_from_ranked,
+    _recall_from_ranked,
     gauc_score,
     hit_rate_score,
     interpolated_average_precision_score,
@@ -18,7 +27,7 @@ from ._metrics import (
     recall_at_k_score,
 )
 
-__all__ = ["METRICS", "MetricSpec"]
+__all__ = ["METRICS", "MetricSpec", "parse_metric_name"]
 
 
 @dataclass(frozen=True)
@@ -54,6 +63,10 @@ class MetricSpec:
     divides_by_k : bool
         Whether the value is divided by ``k`` (so a perfect ranking of a
         query with fewer than ``k`` relevant items scores ``R / k``).
+    from_ranked : callable
+        ``from_ranked(ranked_groups, *, [k,] average, undefined)``: the metric
+        of an input the engine has already ranked (used to compute many
+        metrics from one ranking).
     """
 
     name: str
@@ -68,6 +81,7 @@ class MetricSpec:
     tie_rule: str
     needs_negative: bool = False
     divides_by_k: bool = False
+    from_ranked: object = None
 
 
 _Q = ("macro", "weighted")
@@ -77,20 +91,44 @@ METRICS = {
     spec.name: spec
     for spec in [
         MetricSpec("gauc", gauc_score, False, None, False, False, "item", _Q,
-                   "weighted", "sklearn", needs_negative=True),
+                   "weighted", "sklearn", needs_negative=True,
+                   from_ranked=_gauc_from_ranked),
         MetricSpec("mrr", mean_reciprocal_rank_score, True, None, True, False,
-                   "query", _Q, "macro", "expected"),
+                   "query", _Q, "macro", "expected", from_ranked=_mrr_from_ranked),
         MetricSpec("map", mean_average_precision_score, True, None, True, False,
-                   "item", _Q, "macro", "sklearn"),
+                   "item", _Q, "macro", "sklearn", from_ranked=_map_from_ranked),
         MetricSpec("interpolated_ap", interpolated_average_precision_score, False,
-                   None, False, False, "item", _Q, "macro", "sklearn"),
+                   None, False, False, "item", _Q, "macro", "sklearn",
+                   from_ranked=_iap_from_ranked),
         MetricSpec("hit_rate", hit_rate_score, True, 10, True, False, "query", _P,
-                   "micro", "expected"),
+                   "micro", "expected", from_ranked=_hit_rate_from_ranked),
         MetricSpec("precision", precision_at_k_score, True, 10, True, False,
-                   "query", _P, "macro", "expected", divides_by_k=True),
+                   "query", _P, "macro", "expected", divides_by_k=True,
+                   from_ranked=_precision_from_ranked),
         MetricSpec("recall", recall_at_k_score, True, 10, True, False, "query", _P,
-                   "macro", "expected"),
+                   "macro", "expected", from_ranked=_recall_from_ranked),
         MetricSpec("ndcg", ndcg_score, True, None, False, True, "query", _Q,
-                   "macro", "sklearn"),
+                   "macro", "sklearn", from_ranked=_ndcg_from_ranked),
     ]
 }
+
+
+def parse_metric_name(name):
+    """``"ndcg@10"`` -> (METRICS["ndcg"], 10); ``"map"`` -> (METRICS["map"], None).
+
+    Returns None for a name that is not a ranking metric: a cutoff on a metric
+    without ``k``, a non-positive cutoff, or a metric that needs one
+    (``hit_rate``, ``precision``, ``recall``) given without.
+    """
+    if not isinstance(name, str):
+        return None
+    match = re.fullmatch(r"([a-z_]+)@([0-9]+)", name)
+    if match is not None:
+        spec, k = METRICS.get(match.group(1)), int(match.group(2))
+        if spec is not None and spec.has_k and k >= 1:
+            return spec, k
+        return None
+    spec = METRICS.get(name)
+    if spec is not None and spec.k_default is None:
+        return spec, None
+    return None

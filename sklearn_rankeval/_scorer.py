@@ -6,14 +6,12 @@ groups=groups)`` scores each fold per group with no further call; without
 routing it refuses to score a fold of 1-D predictions as one query.
 """
 
-import re
-
 import numpy as np
 from sklearn import config_context
 from sklearn.metrics import make_scorer
 
 from ._metrics import f_alpha_score
-from ._registry import METRICS
+from ._registry import METRICS, parse_metric_name
 
 __all__ = ["get_scorer", "get_scorer_names", "make_ranking_scorer"]
 
@@ -215,13 +213,9 @@ def get_scorer(name):
         raise TypeError(f"name must be a str, got {type(name).__name__}.")
     if name == "f_alpha":
         return make_scorer(f_alpha_score, response_method="predict")
-    match = re.fullmatch(r"([a-z_]+)@([0-9]+)", name)
-    if match is not None:
-        spec = METRICS.get(match.group(1))
-        k = int(match.group(2))
-        if spec is not None and spec.has_k and k >= 1:
-            return make_ranking_scorer(spec.func, k=k)
-    elif name in METRICS and METRICS[name].k_default is None:
-        return make_ranking_scorer(METRICS[name].func)
+    parsed = parse_metric_name(name)
+    if parsed is not None:
+        spec, k = parsed
+        return make_ranking_scorer(spec.func, **({} if k is None else {"k": k}))
     raise ValueError(f"{name!r} is not a valid scorer name; valid names are "
                      f"{_valid_names_text()}.")

@@ -34,10 +34,10 @@ def grouped_data():
     return make_grouped_data()
 
 
-@pytest.fixture(params=["packed", "permutation"])
+@pytest.fixture(params=["packed", "permutation", "contiguous"])
 def engine_path(request, monkeypatch):
-    """Run a test on both long-layout engine paths (packed keys / permutation)."""
+    """Run a test on each long-layout engine path (see _engine.ENGINE_PATH)."""
     from sklearn_rankeval import _engine
 
-    monkeypatch.setattr(_engine, "USE_PACKED_KEYS", request.param == "packed")
+    monkeypatch.setattr(_engine, "ENGINE_PATH", request.param)
     return request.param

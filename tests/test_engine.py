@@ -136,7 +136,7 @@ def test_packed_path_is_used_only_for_small_integer_grades(monkeypatch):
     real = _engine._rank_packed
     monkeypatch.setattr(_engine, "_rank_packed",
                         lambda *a: calls.append(a[-1]) or real(*a))
-    monkeypatch.setattr(_engine, "USE_PACKED_KEYS", True)
+    monkeypatch.setattr(_engine, "ENGINE_PATH", "packed")
     s = np.array([0.3, 0.2, 0.1])
     rank_groups(np.array([1, 0, 3]), s)
     rank_groups(np.array([1.0, 0.0, 255.0]), s)
@@ -144,3 +144,31 @@ def test_packed_path_is_used_only_for_small_integer_grades(monkeypatch):
     rank_groups(np.array([1, 0, 256]), s)  # too many grade bits
     rank_groups(np.array([1, 0, 1]), s, sample_weight=[1, 2, 1])  # weighted
     assert calls == [2, 8]
+
+
+def test_contiguous_path_falls_back_with_many_distinct_sizes(monkeypatch):
+    y, s, g = make_grouped_data(21)
+    order = np.argsort(g, kind="stable")
+    y, s, g = y[order], s[order], g[order]  # grouped rows: the contiguous path
+    expected = rank_groups(y, s, groups=g)
+    monkeypatch.setattr(_engine, "_MAX_SIZE_BUCKETS", 1)
+    assert _engine._rank_contiguous(y, s, g.astype(np.int64), None, lambda c: c) is None
+    got = rank_groups(y, s, groups=g)
+    for name in ("block_group", "block_start", "block_size", "block_n_rel"):
+        assert_array_equal(getattr(got, name), getattr(expected, name))
+
+
+def test_fractional_gains_ideal_dcg_matches_sklearn():
+    from sklearn.metrics import ndcg_score as sk_ndcg
+
+    from sklearn_rankeval import ndcg_score
+
+    rng = np.random.default_rng(3)
+    Y = rng.random((20, 7)) * (rng.random((20, 7)) < 0.5)
+    S = rng.integers(0, 3, (20, 7)).astype(float)
+    Y[:, 0] += 0.1  # a positive gain in every row
+    for k in (None, 3):
+        assert_allclose(ndcg_score(Y, S, k=k), sk_ndcg(Y, S, k=k), rtol=1e-12)
+        assert_allclose(
+            ndcg_score(Y.ravel(), S.ravel(), groups=np.repeat(np.arange(20), 7), k=k),
+            sk_ndcg(Y, S, k=k), rtol=1e-12)

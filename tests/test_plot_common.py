@@ -41,7 +41,6 @@ parametrize_display = pytest.mark.parametrize(
 def pyplot():
     pytest.importorskip("matplotlib")
     import matplotlib
-
     import matplotlib.pyplot as plt
 
     plt.close("all")
