@@ -203,17 +203,15 @@ def _rr_per_group(rg, k=None):
     owner = np.repeat(np.arange(len(first)), n_terms)
     j = np.arange(owner.shape[0]) - np.repeat(np.cumsum(n_terms) - n_terms, n_terms) + 1
     mm, rr = m[owner], r[owner]
-    with np.errstate(over="ignore", invalid="ignore"):
-        log_p = (
-            gammaln(mm - j + 1)
-            - gammaln(rr)
-            - gammaln(mm - j - rr + 2)
-            - gammaln(mm + 1)
-            + gammaln(rr + 1)
-            + gammaln(mm - rr + 1)
-        )
-    # exact probabilities in the common cases: r == m (J = 1) and r == 1 (uniform)
-    p = np.where(rr == mm, 1.0, np.where(rr == 1, 1.0 / mm, np.exp(log_p)))
+    # exact probabilities in the common cases: r == m (J = 1) and r == 1
+    # (uniform); log-binomials only for the rest
+    p = np.where(rr == mm, 1.0, 1.0 / mm)
+    general = np.flatnonzero((rr > 1) & (rr < mm))
+    if general.size:
+        mg, rg_, jg = mm[general], rr[general], j[general]
+        log_p = (gammaln(mg - jg + 1) - gammaln(rg_) - gammaln(mg - jg - rg_ + 2)
+                 - gammaln(mg + 1) + gammaln(rg_ + 1) + gammaln(mg - rg_ + 1))
+        p[general] = np.exp(log_p)
     rr_first = np.bincount(owner, weights=p / (s[owner] + j), minlength=len(first))
     values = np.zeros(rg.n_groups)
     values[grp[is_first]] = rr_first
