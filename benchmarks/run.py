@@ -400,14 +400,13 @@ def workload_scale(args):
         n = len(y)
         input_bytes = y.nbytes + s.nbytes + g.nbytes
         ref = measure("scale", f"np.argsort(y_score), {n:,} rows",
-                      lambda: np.argsort(s), repeat=args.repeat, memory=False)["median"]
-        row = measure("scale", f"gauc_score, {n:,} rows", lambda: rk.gauc_score(
-            y, s, groups=g), repeat=args.repeat, reference=ref,
-            input_bytes=input_bytes)
+                      lambda s=s: np.argsort(s), repeat=args.repeat,
+                      memory=False)["median"]
+        row = measure("scale", f"gauc_score, {n:,} rows",
+                      lambda y=y, s=s, g=g: rk.gauc_score(y, s, groups=g),
+                      repeat=args.repeat, reference=ref, input_bytes=input_bytes)
         print(f"       peak memory / input bytes = {row['peak_over_input']:.2f}")
         medians.append((n, row["median"]))
-        del y, s, g
-        gc.collect()
     for (n0, t0), (n1, t1) in zip(medians, medians[1:]):
         print(f"       {n0:,} -> {n1:,} rows ({n1 / n0:.1f}x): time x{t1 / t0:.2f}")
 
