@@ -1,14 +1,48 @@
-"""The ``rankeval`` command line (also ``python -m sklearn_rankeval``)."""
+"""The ``rankeval`` command line (also ``python -m sklearn_rankeval``).
+
+Subcommands:
+
+* ``rankeval demo``: fit click models on a synthetic click log, tune one with
+  ``GridSearchCV`` on the GAUC scorer, print every metric for both, and a
+  multiclass ranking of the digits dataset; ``--out DIR`` writes the three
+  displays as PNG files (needs matplotlib).
+* ``rankeval trec QRELS RUN``: trec_eval's measures and output format.
+* ``rankeval evaluate FILE``: the metrics of a CSV, TSV or Parquet file of
+  predictions, as a table, JSON or CSV.
+
+Bad input files give a one-line message naming the file, the line and the
+problem, and exit status 2.
+"""
 
 import argparse
+import json
+import math
+import os
+import re
 import sys
 import time
+import warnings
+from pathlib import Path
 
 import numpy as np
 
+from ._io import InputFileError
+from ._trec import RECALL_LEVEL_RULES, TrecError
+
 __all__ = ["main"]
 
-_METRIC_ROWS = [
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+
+
+class UsageError(ValueError):
+    """A bad option value found after parsing (unknown metric name, ...)."""
+
+
+# ---------------------------------------------------------------------------
+# demo
+# ---------------------------------------------------------------------------
+_CLICK_ROWS = [
     ("AUC (global)", None),
     ("GAUC", "gauc"),
     ("MRR", "mrr"),
@@ -20,43 +54,86 @@ _METRIC_ROWS = [
     ("R@10", "recall@10"),
     ("11-point AP", "interpolated_ap"),
 ]
+_DEMO_C_GRID = (0.001, 0.01, 0.1, 1.0)
+_DEMO_PNGS = ("grouped_roc.png", "interpolated_pr.png", "eleven_point.png")
+_PLOT_HINT = 'pip install "sklearn-rankeval[plot]"'
 
 
-def _ranking_metrics(y, score, groups):
+def _click_metrics(y, score, pred, groups):
+    """Every demo metric of one model on the test users."""
     from sklearn.metrics import roc_auc_score
 
+    from . import f_alpha_score
+
+    values = {"AUC (global)": roc_auc_score(y, score)}
+    for row, name in _CLICK_ROWS[1:]:
+        func, kwargs = _metric(name)
+        values[row] = func(y, score, groups=groups, **kwargs)
+    values["F1"] = f_alpha_score(y, pred, zero_division=0.0)
+    values["F-alpha (alpha=0.25)"] = f_alpha_score(y, pred, alpha=0.25,
+                                                   zero_division=0.0)
+    return values
+
+
+def _table(title, columns, rows, digits=4):
+    width = max(len(r) for r in rows) + 2
+    out = [title] if title else []
+    out.append(" " * width + "".join(f"{c:>22s}" for c in columns))
+    for name, values in rows.items():
+        out.append(f"{name:<{width}s}"
+                   + "".join(f"{v:22.{digits}f}" for v in values))
+    return "\n".join(out)
+
+
+def _fit_click_models(X, y, groups, train):
+    """The activity-only model, and the all-features model tuned on GAUC."""
+    import sklearn
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import GridSearchCV, GroupKFold
+    from threadpoolctl import threadpool_limits
+
+    from . import get_scorer
+
+    activity = LogisticRegression().fit(X[train][:, [0]], y[train])
+    search = GridSearchCV(LogisticRegression(), {"C": list(_DEMO_C_GRID)},
+                          scoring=get_scorer("gauc"), cv=GroupKFold(5))
+    # routing sends the user ids both to GroupKFold and to the GAUC scorer
+    with threadpool_limits(1), sklearn.config_context(
+            enable_metadata_routing=True):
+        search.fit(X[train], y[train], groups=groups[train])
+    return activity, search
+
+
+def _write_pngs(out_dir, y, scores, groups):
+    """Write the three displays, both models on each; return the paths."""
+    from matplotlib.figure import Figure
+
     from . import (
-        gauc_score,
-        hit_rate_score,
-        interpolated_average_precision_score,
-        mean_average_precision_score,
-        mean_reciprocal_rank_score,
-        ndcg_score,
-        precision_at_k_score,
-        recall_at_k_score,
+        ElevenPointDisplay,
+        GroupedRocCurveDisplay,
+        InterpolatedPrecisionRecallDisplay,
     )
 
-    kw = dict(groups=groups)
-    return {
-        "AUC (global)": roc_auc_score(y, score),
-        "GAUC": gauc_score(y, score, **kw),
-        "MRR": mean_reciprocal_rank_score(y, score, **kw),
-        "MAP": mean_average_precision_score(y, score, **kw),
-        "MAP@10": mean_average_precision_score(y, score, k=10, **kw),
-        "NDCG@10": ndcg_score(y, score, k=10, **kw),
-        "HR@10": hit_rate_score(y, score, k=10, **kw),
-        "P@10": precision_at_k_score(y, score, k=10, **kw),
-        "R@10": recall_at_k_score(y, score, k=10, **kw),
-        "11-point AP": interpolated_average_precision_score(y, score, **kw),
-    }
-
-
-def _table(title, columns, rows):
-    width = max(len(r) for r in rows) + 2
-    out = [title, " " * width + "".join(f"{c:>22s}" for c in columns)]
-    for name, values in rows.items():
-        out.append(f"{name:<{width}s}" + "".join(f"{v:22.4f}" for v in values))
-    return "\n".join(out)
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    charts = [
+        (GroupedRocCurveDisplay, {}, "ROC curve within each user (averaged)"),
+        (InterpolatedPrecisionRecallDisplay, {"n_points": 101},
+         "Interpolated precision-recall, mean over users"),
+        (ElevenPointDisplay, {}, "11-point interpolated precision"),
+    ]
+    paths = []
+    for filename, (display, kwargs, title) in zip(_DEMO_PNGS, charts):
+        fig = Figure(figsize=(5.5, 5), layout="constrained")
+        ax = fig.subplots()
+        for name, score in scores.items():
+            display.from_predictions(y, score, groups=groups, name=name, ax=ax,
+                                     **kwargs)
+        ax.set_title(title)
+        path = out_dir / filename
+        fig.savefig(path, dpi=100)
+        paths.append(path)
+    return paths
 
 
 def demo(args):
@@ -66,9 +143,9 @@ def demo(args):
     from sklearn.model_selection import GroupShuffleSplit, train_test_split
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
+    from threadpoolctl import threadpool_limits
 
     from . import (
-        f_alpha_score,
         hit_rate_score,
         mean_average_precision_score,
         mean_reciprocal_rank_score,
@@ -80,31 +157,36 @@ def demo(args):
     X, y, groups = make_click_log(n_users=args.n_users, random_state=args.seed)
     train, test = next(GroupShuffleSplit(test_size=0.5, random_state=args.seed)
                        .split(X, y, groups))
+    activity, search = _fit_click_models(X, y, groups, train)
+    X_test, y_test, g_test = X[test], y[test], groups[test]
     models = {
-        "user-activity only": (LogisticRegression(), [0]),
-        "all features": (LogisticRegression(), slice(None)),
+        "activity only": (activity, X_test[:, [0]]),
+        "all features, tuned": (search.best_estimator_, X_test),
     }
-    rows = {}
-    for model, cols in models.values():
-        model.fit(X[train][:, cols], y[train])
-        score = model.predict_proba(X[test][:, cols])[:, 1]
-        metrics = _ranking_metrics(y[test], score, groups[test])
-        pred = model.predict(X[test][:, cols])
-        metrics["F1"] = f_alpha_score(y[test], pred, zero_division=0.0)
-        metrics["F-alpha (alpha=0.25)"] = f_alpha_score(y[test], pred, alpha=0.25,
-                                                        zero_division=0.0)
+    rows, scores = {}, {}
+    for name, (model, features) in models.items():
+        scores[name] = model.predict_proba(features)[:, 1]
+        metrics = _click_metrics(y_test, scores[name], model.predict(features),
+                                 g_test)
         for metric, value in metrics.items():
             rows.setdefault(metric, []).append(value)
-    print(f"Click log: {len(np.unique(groups))} users, {len(y)} impressions, "
+    print(f"Click log (sklearn_rankeval.datasets.make_click_log): "
+          f"{len(np.unique(groups))} users,\n{len(y)} impressions, "
           f"{y.mean():.1%} clicks; half of the users held out for testing.")
+    print(f"LogisticRegression tuned by GridSearchCV on the GAUC scorer, "
+          f"GroupKFold(5),\nC in {list(_DEMO_C_GRID)}: best "
+          f"C={search.best_params_['C']}, cross-validated GAUC "
+          f"{search.best_score_:.4f}.\n")
     print(_table("", list(models), rows))
-    print("\nThe user-activity feature separates active from inactive users (high "
-          "global AUC)\nbut cannot rank one user's items: its GAUC is about 0.5.")
+    print("\nThe user-activity feature separates active from inactive users "
+          "(high global AUC)\nbut cannot rank one user's items: its GAUC is 0.5.")
 
     digits_X, digits_y = load_digits(return_X_y=True)
-    Xtr, Xte, ytr, yte = train_test_split(digits_X, digits_y, random_state=args.seed)
+    Xtr, Xte, ytr, yte = train_test_split(digits_X, digits_y,
+                                          random_state=args.seed)
     classifier = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
-    proba = classifier.fit(Xtr, ytr).predict_proba(Xte)
+    with threadpool_limits(1):
+        proba = classifier.fit(Xtr, ytr).predict_proba(Xte)
     mc = {
         "MRR": mean_reciprocal_rank_score(yte, proba),
         "HR@1 (accuracy)": hit_rate_score(yte, proba, k=1),
@@ -112,25 +194,347 @@ def demo(args):
         "MAP": mean_average_precision_score(yte, proba),
         "NDCG": ndcg_score(yte, proba),
     }
-    print("\n" + _table("Digits as a multiclass ranking (true class among 10):",
+    print("\n" + _table("Digits (sklearn.datasets.load_digits) as a multiclass "
+                        "ranking (true class among 10):",
                         ["scaled LogisticRegression"],
                         {k: [v] for k, v in mc.items()}))
-    print(f"\ndone in {time.perf_counter() - t0:.1f} s")
-    return 0
+    print()
+    _demo_plots(args.out, y_test, scores, g_test)
+    print(f"done in {time.perf_counter() - t0:.1f} s")
+    return EXIT_OK
+
+
+def _demo_plots(out, y, scores, groups):
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        print(f"The three displays (PNG files) need matplotlib: {_PLOT_HINT}")
+        return
+    if out is None:
+        print("Add --out DIR to write the three displays as PNG files.")
+        return
+    for path in _write_pngs(out, y, scores, groups):
+        print(f"wrote {path}")
+
+
+# ---------------------------------------------------------------------------
+# trec
+# ---------------------------------------------------------------------------
+def trec(args):
+    """trec_eval's measures for a qrels file and a run file."""
+    from . import _trec
+
+    qrels = _trec.read_qrels(args.qrels)
+    run, run_id = _trec.read_run(args.run)
+    measures = _trec.parse_measures(args.measure)
+    arrays = _trec.build_arrays(
+        qrels, run, relevance_level=args.level, max_docs=args.max_docs,
+        complete=args.complete, run_id=run_id,
+    )
+    rows = _trec.evaluate(arrays, measures, per_query=args.per_query,
+                          recall_levels=args.recall_levels)
+    lines = _trec.format_lines(arrays, rows, digits=args.digits)
+    sys.stdout.write("\n".join(lines) + "\n")
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------
+# evaluate
+# ---------------------------------------------------------------------------
+_EVALUATE_DEFAULT = ("gauc", "mrr", "map", "map@10", "ndcg@10", "hit_rate@10",
+                     "precision@10", "recall@10", "interpolated_ap")
+
+
+def _metric(name):
+    """``(function, keyword arguments)`` of a scorer name such as ``map@10``."""
+    from ._registry import METRICS
+    from ._scorer import _valid_names_text
+
+    match = re.fullmatch(r"([a-z_]+)@([0-9]+)", name)
+    if match is not None:
+        spec = METRICS.get(match.group(1))
+        k = int(match.group(2))
+        if spec is not None and spec.has_k and k >= 1:
+            return spec.func, {"k": k}
+    elif name in METRICS and METRICS[name].k_default is None:
+        return METRICS[name].func, {}
+    raise UsageError(f"unknown metric {name!r}; the metrics are "
+                     f"{_valid_names_text()}")
+
+
+def _json_value(value):
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return None if math.isnan(value) else float(value)
+    if isinstance(value, np.str_):
+        return str(value)
+    return value
+
+
+def _evaluate_metrics(names, y_true, y_score, groups, *, threshold, per_group):
+    """``({name: value}, {name: per-group values} or None, group ids)``."""
+    from . import f_alpha_score
+
+    summary, per = {}, {} if per_group else None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # undefined metrics come back as NaN
+        for name in names:
+            if name == "f_alpha":
+                if threshold is None:
+                    raise UsageError("metric 'f_alpha' scores binary predictions: "
+                                     "pass --threshold T (predicted relevant "
+                                     "when score >= T)")
+                summary[name] = f_alpha_score(y_true > 0, y_score >= threshold,
+                                              zero_division=0.0)
+                continue
+            func, kwargs = _metric(name)
+            summary[name] = func(y_true, y_score, groups=groups, **kwargs)
+            if per_group:
+                per[name] = func(y_true, y_score, groups=groups, average=None,
+                                 **kwargs)
+    return summary, per, np.unique(groups)
+
+
+def evaluate(args):
+    """The metrics of a file of predictions."""
+    from ._io import read_table
+
+    names = list(dict.fromkeys(args.metric or _EVALUATE_DEFAULT))
+    for name in names:  # unknown names fail before the file is read
+        if name != "f_alpha":
+            _metric(name)
+    groups, y_true, y_score = read_table(
+        args.file, group=args.group, label=args.label, score=args.score,
+        delimiter=args.delimiter,
+    )
+    try:
+        summary, per, ids = _evaluate_metrics(
+            names, y_true, y_score, groups, threshold=args.threshold,
+            per_group=args.per_group,
+        )
+    except UsageError:
+        raise
+    except ValueError as exc:  # e.g. the metric's own input checks
+        raise InputFileError(args.file, str(exc)) from None
+    n_rows, n_groups = len(y_true), len(ids)
+    out = sys.stdout
+    if args.format == "json":
+        doc = {"file": str(args.file), "n_rows": n_rows, "n_groups": n_groups,
+               "metrics": {k: _json_value(v) for k, v in summary.items()}}
+        if per is not None:
+            doc["per_group"] = [
+                {"group": _json_value(g),
+                 **{k: _json_value(v[i]) for k, v in per.items()}}
+                for i, g in enumerate(ids)
+            ]
+        json.dump(doc, out, indent=2, allow_nan=False)
+        out.write("\n")
+    elif args.format == "csv":
+        import csv
+
+        writer = csv.writer(out, lineterminator="\n")
+        if per is None:
+            writer.writerow(["metric", "value"])
+            writer.writerows([k, repr(float(v))] for k, v in summary.items())
+        else:
+            writer.writerow(["group", *per])
+            writer.writerows([g, *(repr(float(v[i])) for v in per.values())]
+                             for i, g in enumerate(ids))
+    else:
+        print(f"{args.file}: {n_rows} rows, {n_groups} groups")
+        width = max(len(k) for k in summary) + 2
+        for k, v in summary.items():
+            print(f"{k:<{width}s}{v:>12.{args.digits}f}")
+        if per is not None:
+            cols = list(per)
+            gw = max(8, *(len(str(g)) for g in ids)) + 2
+            cw = max(12, *(len(c) + 2 for c in cols))
+            print("\n" + f"{'group':<{gw}s}" + "".join(f"{c:>{cw}s}" for c in cols))
+            for i, g in enumerate(ids):
+                print(f"{str(g):<{gw}s}" + "".join(
+                    f"{per[c][i]:>{cw}.{args.digits}f}" for c in cols))
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------
+# parser and entry point
+# ---------------------------------------------------------------------------
+def _int_at_least(minimum):
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") \
+                from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{text!r} is less than {minimum}")
+        return value
+
+    parse.__name__ = f"integer >= {minimum}"
+    return parse
+
+
+_positive_int = _int_at_least(1)
+_nonnegative_int = _int_at_least(0)
+
+
+_TREC_EPILOG = """\
+measures (-m, trec_eval's names and syntax; default: all of them):
+  runid num_q num_ret num_rel num_rel_ret map recip_rank
+  iprec_at_recall[.L1,L2,...]   levels with at most 2 decimals (default 0.00..1.00)
+  P[.K1,K2,...] recall[.K..] ndcg_cut[.K..] map_cut[.K..]
+                                cutoffs (default 5,10,15,20,30,100,200,500,1000)
+  11pt_avg ndcg gauc            gauc: ROC AUC within each query (not trec_eval's;
+                                the mean over the queries with both classes)
+  Also accepted: the printed names (P_10, iprec_at_recall_0.50); all_trec.
+
+As trec_eval: documents are ranked by score, ties by document id in decreasing
+order; a judged document the run did not retrieve counts as relevant-not-
+retrieved; run queries without judgments are ignored; a judged query without a
+relevant document scores 0; the 'all' line is the mean over the queries (counts:
+the sum).  iprec_at_recall and 11pt_avg reproduce trec_eval 10 (its test files
+out.test*) by default, and trec_eval 9 / pytrec_eval with --trec-eval-9: they
+differ in when a recall level counts as reached (lround(l*R) vs int(l*R+0.9)
+relevant documents).
+"""
+
+_DEMO_DESCRIPTION = f"""\
+Fit two click models on a synthetic click log (users with different base click
+rates, sklearn_rankeval.datasets.make_click_log), tune one with GridSearchCV on
+the GAUC scorer and GroupKFold, and print every metric for both (global AUC and
+GAUC side by side); then rank the classes of sklearn's digits dataset.  Needs
+no download.  With --out DIR it also writes the three displays as PNG files
+({', '.join(_DEMO_PNGS)}); without --out it writes nothing.  The PNG files need
+matplotlib ({_PLOT_HINT}); without it the demo prints the tables only.
+"""
+
+
+def _build_parser():
+    parser = argparse.ArgumentParser(
+        prog="rankeval",
+        description="Grouped ranking metrics for scikit-learn: a demo, "
+                    "trec_eval-compatible evaluation, and files of predictions.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("demo", help="fit click models and print every metric",
+                       description=_DEMO_DESCRIPTION,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--out", metavar="DIR", default=None,
+                   help="write the three displays as PNG files to DIR "
+                        "(created if needed; needs matplotlib)")
+    p.add_argument("--n-users", type=_int_at_least(20), default=2000,
+                   help="users in the synthetic click log (default 2000, at "
+                        "least 20)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.set_defaults(func=demo)
+
+    p = sub.add_parser(
+        "trec", help="trec_eval-compatible evaluation of a TREC run",
+        description="Evaluate a TREC run against qrels; print trec_eval's "
+                    "output format: measure<TAB>query|all<TAB>value.",
+        epilog=_TREC_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("qrels", metavar="QRELS",
+                   help="qrels file: query iteration document relevance")
+    p.add_argument("run", metavar="RUN",
+                   help="run file: query Q0 document rank score tag")
+    p.add_argument("-m", "--measure", action="append", metavar="MEASURE",
+                   help="measure to print, repeatable, e.g. -m map -m P.5,10 "
+                        "(default: all)")
+    p.add_argument("-q", "--per-query", action="store_true",
+                   help="also print the value of each query")
+    p.add_argument("-c", "--complete", action="store_true",
+                   help="average over every judged query, those missing from "
+                        "the run scoring 0 (trec_eval -c)")
+    p.add_argument("-M", "--max-docs", type=_positive_int, default=None,
+                   metavar="N", help="evaluate the first N documents of each "
+                                     "query only (trec_eval -M)")
+    p.add_argument("-l", "--level", type=_nonnegative_int, default=1, metavar="N",
+                   help="smallest relevance counted as relevant (default 1, "
+                        "trec_eval -l)")
+    p.add_argument("--digits", type=_nonnegative_int, default=4, metavar="N",
+                   help="decimals of the values (default 4, as trec_eval; "
+                        "e.g. 12 for exact comparisons)")
+    p.add_argument("--recall-levels", choices=RECALL_LEVEL_RULES,
+                   default="trec_eval_10",
+                   help="when iprec_at_recall / 11pt_avg count a recall level "
+                        "l as reached with R relevant documents: trec_eval_10 "
+                        "(default, lround(l*R), as trec_eval 10 and its test "
+                        "files), trec_eval_9 (int(l*R+0.9), as trec_eval 9 and "
+                        "pytrec_eval), exact (ceil(l*R))")
+    p.add_argument("--trec-eval-9", dest="recall_levels", action="store_const",
+                   const="trec_eval_9",
+                   help="short for --recall-levels trec_eval_9 (pytrec_eval's "
+                        "numbers)")
+    p.set_defaults(func=trec)
+
+    p = sub.add_parser(
+        "evaluate", help="metrics of a CSV, TSV or Parquet file of predictions",
+        description="Compute ranking metrics from a file with one row per "
+                    "item: a group (query, user) column, a relevance label "
+                    "column and a score column.  CSV and TSV need a header "
+                    "line (.gz accepted); Parquet needs pyarrow "
+                    '(pip install "sklearn-rankeval[parquet]").')
+    p.add_argument("file", metavar="FILE", help="CSV, TSV or Parquet file")
+    p.add_argument("--group", required=True, metavar="COL",
+                   help="column of the group (query, user) ids")
+    p.add_argument("--label", required=True, metavar="COL",
+                   help="column of the relevance labels (>= 0; clicks 0/1 or "
+                        "grades)")
+    p.add_argument("--score", required=True, metavar="COL",
+                   help="column of the predicted scores (-inf: not retrieved)")
+    p.add_argument("-m", "--metric", action="append", metavar="METRIC",
+                   help="metric, repeatable, named as get_scorer_names(): gauc, "
+                        "mrr, map, ndcg, interpolated_ap, f_alpha, map@K, "
+                        "ndcg@K, mrr@K, hit_rate@K, precision@K, recall@K "
+                        f"(default: {' '.join(_EVALUATE_DEFAULT)})")
+    p.add_argument("--format", choices=("table", "json", "csv"), default="table",
+                   help="output format (default table); json is "
+                        "machine-readable (NaN as null)")
+    p.add_argument("--per-group", action="store_true",
+                   help="also write the value of each group (csv: one row per "
+                        "group instead of the summary)")
+    p.add_argument("--threshold", type=float, default=None, metavar="T",
+                   help="f_alpha: an item is predicted relevant when its score "
+                        ">= T")
+    p.add_argument("--delimiter", default=None, metavar="CHAR",
+                   help="field separator of a text file (default: tab for "
+                        ".tsv, comma for .csv, else guessed from the header)")
+    p.add_argument("--digits", type=_nonnegative_int, default=4, metavar="N",
+                   help="decimals in the table (default 4)")
+    p.set_defaults(func=evaluate)
+    return parser
 
 
 def main(argv=None):
-    """Entry point of the ``rankeval`` console script."""
-    parser = argparse.ArgumentParser(
-        prog="rankeval", description="Grouped ranking metrics for scikit-learn.")
-    sub = parser.add_subparsers(dest="command", required=True)
-    p_demo = sub.add_parser("demo", help="fit two click models and print every metric")
-    p_demo.add_argument("--n-users", type=int, default=2000,
-                        help="users in the synthetic click log (default 2000)")
-    p_demo.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p_demo.set_defaults(func=demo)
-    args = parser.parse_args(argv)
-    return args.func(args)
+    """Entry point of the ``rankeval`` console script.
+
+    Parameters
+    ----------
+    argv : list of str, default=None
+        The arguments; None: ``sys.argv[1:]``.
+
+    Returns
+    -------
+    status : int
+        0 on success, 2 for bad arguments or a bad input file (after a
+        one-line message on stderr).
+    """
+    parser = _build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, or a usage error already printed
+        return exc.code if isinstance(exc.code, int) else EXIT_BAD_INPUT
+    try:
+        return args.func(args)
+    except (InputFileError, TrecError, UsageError) as exc:
+        sys.stdout.flush()
+        print(f"rankeval {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:  # e.g. rankeval trec ... | head
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,81 @@
+"""``rankeval demo``: end to end, with and without matplotlib."""
+
+import re
+import sys
+import time
+
+import pytest
+
+from sklearn_rankeval._cli import main
+
+ROWS = ("AUC (global)", "GAUC", "MRR", "MAP", "MAP@10", "NDCG@10", "HR@10", "P@10",
+        "R@10", "11-point AP", "F1", "F-alpha (alpha=0.25)")
+PNGS = ("grouped_roc.png", "interpolated_pr.png", "eleven_point.png")
+
+
+def _check_table(out):
+    assert re.search(r"^\s+activity only\s+all features, tuned$", out, re.M)
+    for row in ROWS:
+        assert re.search(rf"^{re.escape(row)}\s+[01]\.\d{{4}}\s+[01]\.\d{{4}}$",
+                         out, re.M), row
+    gauc = re.search(r"^GAUC\s+(\S+)\s+(\S+)$", out, re.M)
+    auc = re.search(r"^AUC \(global\)\s+(\S+)\s+(\S+)$", out, re.M)
+    # the activity feature: a global AUC above 1/2, a GAUC of exactly 1/2
+    assert float(gauc.group(1)) == 0.5 and float(auc.group(1)) > 0.55
+    assert float(gauc.group(2)) > 0.7
+    assert re.search(r"best C=\S+, cross-validated GAUC 0\.\d{4}", out)
+    assert re.search(r"^HR@1 \(accuracy\)\s+0\.\d{4}$", out, re.M)  # digits
+
+
+def test_demo_writes_three_pngs(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    out_dir = tmp_path / "new" / "plots"
+    assert main(["demo", "--n-users", "120", "--out", str(out_dir)]) == 0
+    out = capsys.readouterr().out
+    _check_table(out)
+    for name in PNGS:
+        data = (out_dir / name).read_bytes()
+        assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 5000
+        assert f"wrote {out_dir / name}" in out
+    assert sorted(p.name for p in out_dir.iterdir()) == sorted(PNGS)
+
+
+def test_demo_without_out_writes_nothing(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("matplotlib")
+    monkeypatch.chdir(tmp_path)
+    assert main(["demo", "--n-users", "60"]) == 0
+    out = capsys.readouterr().out
+    _check_table(out)
+    assert "Add --out DIR to write the three displays as PNG files." in out
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_demo_without_matplotlib_prints_the_table_and_a_note(tmp_path, capsys,
+                                                            monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import fails
+    assert main(["demo", "--n-users", "60", "--out", str(tmp_path / "plots")]) == 0
+    out = capsys.readouterr().out
+    _check_table(out)
+    note = ('The three displays (PNG files) need matplotlib: '
+            'pip install "sklearn-rankeval[plot]"')
+    assert note in out.splitlines()
+    assert not (tmp_path / "plots").exists()
+
+
+def test_demo_default_size_runs_well_under_a_minute(capsys):
+    start = time.perf_counter()
+    assert main(["demo"]) == 0
+    elapsed = time.perf_counter() - start
+    out = capsys.readouterr().out
+    _check_table(out)
+    assert "2000 users" in out
+    assert elapsed < 60
+
+
+def test_demo_help_and_bad_size(capsys):
+    assert main(["demo", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--out DIR" in text and "without --out it writes nothing" in text
+    assert 'pip install "sklearn-rankeval[plot]"' in text
+    assert main(["demo", "--n-users", "5"]) == 2
+    assert "less than 20" in capsys.readouterr().err
