@@ -74,13 +74,14 @@ class RankedGroups:
         block_retrieved,
         ideal_gains,
         weight_spread=None,
+        group_first_block=None,
     ):
         self.labels = labels
         self.n_groups = len(labels)
         self.group_size = group_size
         self.group_weight = group_weight
         self.query_weight = query_weight
-        self.block_group = block_group
+        self._block_group = block_group
         self.block_start = block_start
         self.block_size = block_size
         self.block_n_rel = block_n_rel
@@ -92,11 +93,23 @@ class RankedGroups:
         self.weighted = query_weight is not None
         self._ideal_gains = ideal_gains
         self._weight_spread = weight_spread
-        first = np.empty(len(block_group), dtype=bool)
-        first[:1] = True
-        np.not_equal(block_group[1:], block_group[:-1], out=first[1:])
-        self.group_first_block = np.flatnonzero(first)
+        if group_first_block is None:
+            first = np.empty(len(block_group), dtype=bool)
+            first[:1] = True
+            np.not_equal(block_group[1:], block_group[:-1], out=first[1:])
+            group_first_block = np.flatnonzero(first)
+        self.group_first_block = group_first_block
         self._cache = {}
+
+    @property
+    def block_group(self):
+        """Group of each block (built on first use from the group offsets)."""
+        if self._block_group is None:
+            n_blocks = len(self.block_size)
+            self._block_group = np.repeat(
+                np.arange(self.n_groups),
+                np.diff(self.group_first_block, append=n_blocks))
+        return self._block_group
 
     @property
     def block_gain(self):
@@ -347,9 +360,10 @@ def _from_sorted(goffsets, score_sorted, rel_sorted, w_sorted, labels, ideal_gai
     gbrk[gstarts] = True
     brk |= gbrk
     bstarts = np.flatnonzero(brk)
-    block_group = np.cumsum(gbrk[bstarts]) - 1
+    group_first_block = np.flatnonzero(gbrk[bstarts])
     block_size = np.diff(bstarts, append=n)
-    block_start = bstarts - gstarts[block_group]
+    block_start = bstarts - np.repeat(
+        gstarts, np.diff(group_first_block, append=len(bstarts)))
     is_rel = rel_sorted > 0
     block_n_rel = _block_sums(is_rel, bstarts, np.int64)
     block_gain = _block_sums(rel_sorted, bstarts, np.float64)
@@ -377,7 +391,8 @@ def _from_sorted(goffsets, score_sorted, rel_sorted, w_sorted, labels, ideal_gai
         group_size=group_size,
         group_weight=group_weight,
         query_weight=query_weight,
-        block_group=block_group,
+        block_group=None,
+        group_first_block=group_first_block,
         block_start=block_start,
         block_size=block_size,
         block_n_rel=block_n_rel,
@@ -410,7 +425,7 @@ def _small_grades(y_true):
     return max(hi.bit_length(), 1)
 
 
-def _rank_packed(y_true, y_score, codes, decode, rel_bits):
+def _rank_packed(y_true, y_score, holder, decode, rel_bits):
     """Unweighted long layout with small integer grades: no permutation at all.
 
     Each row becomes one int64 key ``group | descending dense score rank |
@@ -418,7 +433,12 @@ def _rank_packed(y_true, y_score, codes, decode, rel_bits):
     and score, and the keys themselves say where groups and tie blocks start
     and what each row's grade is, so no array is gathered through a
     permutation.  Returns None when the key does not fit in 63 bits.
+
+    ``holder`` is a one-item list holding the group codes: once the key fits,
+    the codes are taken out of it and turned into the key in place, so that
+    no other reference keeps an array of the input's size alive.
     """
+    codes = holder[0]
     n = y_score.shape[0]
     asc = np.argsort(y_score)
     s_sorted = np.sort(y_score)  # same values as y_score[asc], without a gather
@@ -439,53 +459,62 @@ def _rank_packed(y_true, y_score, codes, decode, rel_bits):
     rank_desc = np.empty(n, dtype=np.int64)
     rank_desc[asc] = d_asc
     del asc, d_asc
-    key = codes << (score_bits + rel_bits)
+    holder.clear()
+    key = codes  # the engine's own array: built in place, saving a copy
+    del codes
+    key <<= score_bits + rel_bits
     rank_desc <<= rel_bits
     key |= rank_desc
     del rank_desc
-    key |= y_true.astype(np.int64)
+    # grades cast to int64 chunk by chunk (integer-valued floats included)
+    np.bitwise_or(key, y_true, out=key, dtype=np.int64, casting="unsafe")
     key.sort()
 
-    grade = key & ((1 << rel_bits) - 1)
-    block_key = key >> rel_bits
-    group_key = key >> (score_bits + rel_bits)
-    del key
-    gbrk = np.empty(n, dtype=bool)
-    gbrk[:1] = True
-    np.not_equal(group_key[1:], group_key[:-1], out=gbrk[1:])
+    grade = (key & ((1 << rel_bits) - 1)).astype(np.uint8)
+    key >>= rel_bits  # now (group, score rank): equal within a tie block
     brk = np.empty(n, dtype=bool)
     brk[:1] = True
-    np.not_equal(block_key[1:], block_key[:-1], out=brk[1:])
-    gstarts = np.flatnonzero(gbrk)
+    np.not_equal(key[1:], key[:-1], out=brk[1:])
     bstarts = np.flatnonzero(brk)
-    labels = decode(group_key[gstarts])
-    unretrieved_rank = n_distinct - 1 if lowest_is_unretrieved else -1
-    block_retrieved = (block_key[bstarts] & ((1 << score_bits) - 1)) != unretrieved_rank
-    del group_key, block_key, brk
-    block_group = np.cumsum(gbrk[bstarts]) - 1
+    del brk
+    if lowest_is_unretrieved:  # the -inf block has the largest score rank
+        block_retrieved = (key[bstarts] & ((1 << score_bits) - 1)) != n_distinct - 1
+    else:
+        block_retrieved = np.ones(len(bstarts), dtype=bool)
+    key >>= score_bits  # now the group code
+    gbrk = np.empty(n, dtype=bool)
+    gbrk[:1] = True
+    np.not_equal(key[1:], key[:-1], out=gbrk[1:])
+    gstarts = np.flatnonzero(gbrk)
+    labels = decode(key[gstarts])
+    del key
+    group_first_block = np.flatnonzero(gbrk[bstarts])
     del gbrk
     goffsets = np.append(gstarts, n)
     block_size = np.diff(bstarts, append=n)
-    block_start = bstarts - gstarts[block_group]
+    block_start = bstarts - np.repeat(
+        gstarts, np.diff(group_first_block, append=len(bstarts)))
     block_n_rel = np.add.reduceat(grade > 0, bstarts, dtype=np.int64)
     if rel_bits == 1:  # binary relevance: the gain is the count
 
         def block_gain():
             return block_n_rel.astype(np.float64)
     else:
-        block_gain = np.add.reduceat(grade, bstarts).astype(np.float64)
+        block_gain = np.add.reduceat(grade, bstarts, dtype=np.float64)
     group_size = np.diff(goffsets)
 
     def ideal_gains():
         gid = np.repeat(np.arange(len(gstarts)), group_size)
-        return _ideal_by_counts(gid, grade, len(gstarts), 1 << rel_bits)
+        return _ideal_by_counts(gid, grade.astype(np.int64), len(gstarts),
+                                1 << rel_bits)
 
     return RankedGroups(
         labels=labels,
         group_size=group_size,
         group_weight=group_size.astype(np.float64),
         query_weight=None,
-        block_group=block_group,
+        block_group=None,
+        group_first_block=group_first_block,
         block_start=block_start,
         block_size=block_size,
         block_n_rel=block_n_rel,
@@ -521,9 +550,12 @@ def _rank_long(y_true, y_score, groups, w):
     if path in ("auto", "packed") and w is None:
         rel_bits = _small_grades(y_true)
         if rel_bits is not None:
-            ranked = _rank_packed(y_true, y_score, codes, decode, rel_bits)
+            holder = [codes]
+            del codes
+            ranked = _rank_packed(y_true, y_score, holder, decode, rel_bits)
             if ranked is not None:
                 return ranked
+            codes = holder[0]
     perm, codes_sorted = _group_order(codes, y_score, shift)
     gbrk = np.empty(n, dtype=bool)
     gbrk[:1] = True

@@ -128,7 +128,9 @@ def test_packed_keys_fall_back_when_the_key_does_not_fit():
     y = np.array([1, 0, 1])
     s = np.array([0.3, 0.2, 0.1])
     codes = np.array([0, 2**61, 2**61], dtype=np.int64)
-    assert _engine._rank_packed(y, s, codes, lambda c: c, 1) is None
+    holder = [codes]
+    assert _engine._rank_packed(y, s, holder, lambda c: c, 1) is None
+    assert holder[0] is codes  # left for the permutation path
 
 
 def test_packed_path_is_used_only_for_small_integer_grades(monkeypatch):
