@@ -133,7 +133,8 @@ class RankedGroups:
         cs = np.cumsum(x)
         first = self.group_first_block
         before = cs[first] - x[first]
-        return cs - before[self.block_group]
+        cs -= np.repeat(before, np.diff(first, append=len(x)))
+        return cs
 
     def group_suffix_max(self, x):
         """Maximum of ``x`` over the block and every later block of its group.

@@ -139,9 +139,17 @@ def _gauc_per_group(rg):
 def _retrieved_cumulative(rg):
     """Relevant weight, total weight and precision at the end of each block."""
     ret = rg.block_retrieved
-    wp = np.where(ret, rg.block_w_pos, 0)
+    every = bool(ret.all())
+    wp = rg.block_w_pos if every else np.where(ret, rg.block_w_pos, 0)
     cum_wp = rg.group_cumsum(wp)
-    cum_w = rg.group_cumsum(wp + np.where(ret, rg.block_w_neg, 0))
+    if rg.weighted:
+        wn = rg.block_w_neg if every else np.where(ret, rg.block_w_neg, 0)
+        cum_w = rg.group_cumsum(wp + wn)
+    else:
+        # items ranked through the end of the block (the unretrieved block,
+        # always last, adds no relevant item: its precision never raises a
+        # maximum, and it is 0 when nothing is retrieved)
+        cum_w = rg.block_start + rg.block_size
     return wp, cum_wp, _divide(cum_wp, cum_w)
 
 
@@ -497,6 +505,14 @@ def mean_reciprocal_rank_score(
     **Undefined groups**: a query with no relevant item is skipped by default.
     Without ties the value equals trec_eval's ``recip_rank``.
 
+    References
+    ----------
+    .. [1] E. M. Voorhees, "The TREC-8 Question Answering Track Report",
+       TREC 1999 (mean reciprocal rank).
+    .. [2] F. McSherry and M. Najork, "Computing Information Retrieval
+       Performance Measures Efficiently in the Presence of Tied Scores",
+       ECIR 2008 (the expected value under ties).
+
     Examples
     --------
     >>> from sklearn_rankeval import mean_reciprocal_rank_score
@@ -577,6 +593,15 @@ def mean_average_precision_score(
     groups**: a query with no relevant item is skipped by default.  Without
     ties, the value equals trec_eval's ``map`` (and ``map_cut_k`` with
     ``k_denominator='relevant'``).
+
+    References
+    ----------
+    .. [1] C. D. Manning, P. Raghavan and H. Schütze, "Introduction to
+       Information Retrieval", Cambridge University Press, 2008, section 8.4
+       (mean average precision).
+    .. [2] trec_eval, the evaluation program of TREC,
+       https://github.com/usnistgov/trec_eval (measures ``map`` and
+       ``map_cut``).
 
     Examples
     --------
@@ -721,6 +746,14 @@ def interpolated_precision_recall_curve(
     without a relevant item are left out; if there are none the precision is
     NaN with an ``UndefinedMetricWarning``.
 
+    References
+    ----------
+    .. [1] C. D. Manning, P. Raghavan and H. Schütze, "Introduction to
+       Information Retrieval", Cambridge University Press, 2008, section 8.4
+       (interpolated precision, the 11-point curve).
+    .. [2] M. Everingham et al., "The PASCAL Visual Object Classes (VOC)
+       Challenge", IJCV 2010 (11-point AP of VOC 2007).
+
     Examples
     --------
     >>> from sklearn_rankeval import interpolated_precision_recall_curve
@@ -840,6 +873,16 @@ def hit_rate_score(
     relevant items).  **Undefined groups**: a query without relevant items
     adds nothing to the pooled counts and is skipped by the other averages.
 
+    References
+    ----------
+    .. [1] M. Deshpande and G. Karypis, "Item-based top-N recommendation
+       algorithms", ACM TOIS 22(1), 2004 (hit rate).
+    .. [2] X. He et al., "Neural Collaborative Filtering", WWW 2017
+       (leave-one-out hit ratio).
+    .. [3] F. McSherry and M. Najork, "Computing Information Retrieval
+       Performance Measures Efficiently in the Presence of Tied Scores",
+       ECIR 2008 (the expected value under ties).
+
     Examples
     --------
     >>> from sklearn_rankeval import hit_rate_score
@@ -896,6 +939,15 @@ def precision_at_k_score(
     missing ranks count as non-relevant), as trec_eval's ``P_k``.  **Ties**:
     the expected value over all orderings of the tied items.  **Undefined
     groups**: a query with no relevant item is skipped by default.
+
+    References
+    ----------
+    .. [1] C. D. Manning, P. Raghavan and H. Schütze, "Introduction to
+       Information Retrieval", Cambridge University Press, 2008, section 8.4
+       (precision at k).
+    .. [2] F. McSherry and M. Najork, "Computing Information Retrieval
+       Performance Measures Efficiently in the Presence of Tied Scores",
+       ECIR 2008 (the expected value under ties).
 
     Examples
     --------
@@ -956,6 +1008,15 @@ def recall_at_k_score(
     **Ties**: the expected value over all orderings of the tied items.
     **Undefined groups**: a query with no relevant item is skipped by default.
     Without ties the value equals trec_eval's ``recall_k``.
+
+    References
+    ----------
+    .. [1] C. D. Manning, P. Raghavan and H. Schütze, "Introduction to
+       Information Retrieval", Cambridge University Press, 2008, section 8.4
+       (precision and recall of ranked results).
+    .. [2] F. McSherry and M. Najork, "Computing Information Retrieval
+       Performance Measures Efficiently in the Presence of Tied Scores",
+       ECIR 2008 (the expected value under ties).
 
     Examples
     --------
