@@ -1,7 +1,7 @@
 """
-=================================================
+==================================================
 Interpolated precision-recall curves of two models
-=================================================
+==================================================
 
 A precision-recall curve of a ranking is a staircase: precision drops at every
 non-relevant item and jumps back up at the next relevant one. Information

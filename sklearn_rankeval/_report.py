@@ -65,8 +65,8 @@ def ranking_report(y_true, y_score, *, groups=None, metrics=None, sample_weight=
         Metric names as the scorer names: ``"gauc"``, ``"mrr"``, ``"map"``,
         ``"ndcg"``, ``"interpolated_ap"``, and ``"<metric>@K"`` for ``mrr``,
         ``map``, ``ndcg``, ``hit_rate``, ``precision``, ``recall``.  None:
-        gauc, mrr, map, map@10, ndcg@10, hit_rate@10, precision@10,
-        recall@10 and interpolated_ap.
+        ``gauc``, ``mrr``, ``map``, ``map@10``, ``ndcg@10``, ``hit_rate@10``,
+        ``precision@10``, ``recall@10`` and ``interpolated_ap``.
     sample_weight : array-like, default=None
         One weight per row (long layout) or per query (2-D and multiclass).
         As in the metric functions: item weights for GAUC, MAP and
@@ -95,6 +95,14 @@ def ranking_report(y_true, y_score, *, groups=None, metrics=None, sample_weight=
     Undefined groups (no relevant item; for GAUC a single class) are skipped;
     a metric undefined for every group reports NaN with an
     ``UndefinedMetricWarning``.
+
+    References
+    ----------
+    .. [1] C. D. Manning, P. Raghavan and H. Schütze, "Introduction to
+       Information Retrieval", Cambridge University Press, 2008, section 8.4
+       (evaluation of ranked retrieval results).
+    .. [2] trec_eval, the evaluation program of TREC,
+       https://github.com/usnistgov/trec_eval.
 
     Examples
     --------

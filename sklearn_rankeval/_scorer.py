@@ -100,6 +100,14 @@ def make_ranking_scorer(score_func, *, response_method=RANKING_RESPONSE,
     ``scorer.set_score_request(sample_weight=True)`` (routing enabled) to
     route it.
 
+    References
+    ----------
+    .. [1] scikit-learn User Guide, "The scoring parameter: defining model
+       evaluation rules",
+       https://scikit-learn.org/stable/modules/model_evaluation.html.
+    .. [2] scikit-learn User Guide, "Metadata Routing",
+       https://scikit-learn.org/stable/metadata_routing.html.
+
     Examples
     --------
     >>> import numpy as np
@@ -147,6 +155,12 @@ def get_scorer_names():
     --------
     get_scorer : The scorer of one of these names.
 
+    References
+    ----------
+    .. [1] scikit-learn User Guide, "The scoring parameter: defining model
+       evaluation rules",
+       https://scikit-learn.org/stable/modules/model_evaluation.html.
+
     Examples
     --------
     >>> from sklearn_rankeval import get_scorer_names
@@ -193,6 +207,14 @@ def get_scorer(name):
     --------
     make_ranking_scorer : Build a scorer with other options.
     get_scorer_names : The names.
+
+    References
+    ----------
+    .. [1] scikit-learn User Guide, "The scoring parameter: defining model
+       evaluation rules",
+       https://scikit-learn.org/stable/modules/model_evaluation.html.
+    .. [2] scikit-learn User Guide, "Metadata Routing",
+       https://scikit-learn.org/stable/metadata_routing.html.
 
     Examples
     --------

@@ -70,6 +70,14 @@ class ElevenPointDisplay(RankingCurveDisplayMixin):
     value.  Pass ``curve_kwargs={"drawstyle": "default"}`` for straight lines
     between the markers, as in the TREC overview papers.
 
+    References
+    ----------
+    .. [1] C. D. Manning, P. Raghavan and H. Schütze, "Introduction to
+       Information Retrieval", Cambridge University Press, 2008, section 8.4
+       (interpolated precision, the 11-point curve).
+    .. [2] M. Everingham et al., "The PASCAL Visual Object Classes (VOC)
+       Challenge", IJCV 2010 (11-point AP of VOC 2007).
+
     Examples
     --------
     >>> import matplotlib

@@ -130,6 +130,14 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
     average, as the metrics skip it.  Recall levels are compared exactly (see
     :func:`~sklearn_rankeval.interpolated_precision_recall_curve`).
 
+    References
+    ----------
+    .. [1] C. D. Manning, P. Raghavan and H. Schütze, "Introduction to
+       Information Retrieval", Cambridge University Press, 2008, section 8.4
+       (interpolated precision).
+    .. [2] M. Everingham et al., "The PASCAL Visual Object Classes (VOC)
+       Challenge", IJCV 2010 (11-point AP of VOC 2007).
+
     Examples
     --------
     >>> import matplotlib
