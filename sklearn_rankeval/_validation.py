@@ -134,7 +134,12 @@ def column_or_2d(x, name):
 def validate_scores(y_score):
     """Scores may be -inf (not retrieved) but never NaN or +inf."""
     y_score = column_or_2d(y_score, "y_score")
+    # one pass in the common all-finite case (the sum is finite iff every score
+    # is, barring overflow, which the slower checks below then settle)
     if y_score.dtype.kind == "f":
+        with np.errstate(all="ignore"):
+            total = np.sum(y_score)
+    if y_score.dtype.kind == "f" and not np.isfinite(total):
         if np.isnan(y_score).any():
             raise ValueError("y_score contains NaN.")
         if np.isposinf(y_score).any():
