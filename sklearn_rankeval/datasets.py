@@ -46,6 +46,17 @@ def make_click_log(n_users=1000, *, n_items=(5, 40), n_features=6,
     groups : ndarray of shape (n_samples,), int
         User id of each row.
 
+    See Also
+    --------
+    sklearn_rankeval.gauc_score : The group AUC this data set illustrates.
+    sklearn.datasets.make_classification : Unstructured binary data.
+
+    References
+    ----------
+    .. [1] G. Zhou et al., "Deep Interest Network for Click-Through Rate
+       Prediction", KDD 2018 (group AUC: users' base rates make the global
+       AUC misleading for CTR models).
+
     Examples
     --------
     >>> from sklearn_rankeval.datasets import make_click_log

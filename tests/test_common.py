@@ -18,6 +18,14 @@ from .conftest import make_grouped_data
 pytestmark = pytest.mark.usefixtures("engine_path")
 
 SPECS = list(METRICS.values())
+# capabilities read from the registry: tests that apply to some metrics only
+ITEM_WEIGHTED = [s for s in SPECS if s.weights == "item"]
+QUERY_WEIGHTED = [s for s in SPECS if s.weights == "query"]
+OPTIONAL_K = [s for s in SPECS if s.has_k and s.k_default is None]
+
+
+def _ids(specs):
+    return [s.name for s in specs]
 
 
 @pytest.fixture(params=SPECS, ids=[s.name for s in SPECS])
@@ -263,9 +271,8 @@ def test_integer_weights_equal_repetition(spec):
                 spec.func(yr, sr, groups=gr, average=average), rel=1e-12)
 
 
+@pytest.mark.parametrize("spec", ITEM_WEIGHTED, ids=_ids(ITEM_WEIGHTED))
 def test_integer_item_weights_average_none(spec):
-    if spec.weights != "item":
-        pytest.skip("query-weighted metric")
     y, s, g = make_grouped_data(14)
     w = np.random.default_rng(14).integers(0, 3, len(y))
     rep = np.repeat(np.arange(len(y)), w)
@@ -277,9 +284,8 @@ def test_integer_item_weights_average_none(spec):
     assert np.isnan(got[~kept]).all()
 
 
+@pytest.mark.parametrize("spec", QUERY_WEIGHTED, ids=_ids(QUERY_WEIGHTED))
 def test_query_weights_must_be_constant_within_groups(spec):
-    if spec.weights != "query":
-        pytest.skip("item-weighted metric")
     y, s, g = make_grouped_data(15)
     w = _query_weights(g, 15)
     big = np.flatnonzero(g == g[np.argmax(np.unique(g, return_counts=True)[1][np.unique(g, return_inverse=True)[1]])])
@@ -289,9 +295,8 @@ def test_query_weights_must_be_constant_within_groups(spec):
 
 
 # -- cutoffs, bounds, perfect rankings -----------------------------------------
+@pytest.mark.parametrize("spec", OPTIONAL_K, ids=_ids(OPTIONAL_K))
 def test_k_at_least_group_size_equals_no_cutoff(spec):
-    if not spec.has_k or spec.k_default is not None:
-        pytest.skip("no k=None option")
     y, s, g = make_grouped_data(16)
     close(per_group(spec, y, s, g, k=9), per_group(spec, y, s, g))
     close(per_group(spec, y, s, g, k=1000), per_group(spec, y, s, g))
