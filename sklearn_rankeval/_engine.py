@@ -628,8 +628,12 @@ def _rank_multiclass(y_encoded, y_score, w):
     """
     n, n_classes = y_score.shape
     true_score = y_score[np.arange(n), y_encoded][:, None]
-    n_above = np.count_nonzero(y_score > true_score, axis=1)
-    n_tied = np.count_nonzero(y_score == true_score, axis=1)
+    # booleans summed as uint8 with a narrow accumulator: faster than
+    # count_nonzero(axis=1) on short rows
+    acc = np.uint16 if n_classes < (1 << 16) else np.int64
+    n_above = (y_score > true_score).view(np.uint8).sum(axis=1, dtype=acc)
+    n_tied = (y_score == true_score).view(np.uint8).sum(axis=1, dtype=acc)
+    n_above, n_tied = n_above.astype(np.int64), n_tied.astype(np.int64)
     sizes = np.stack([n_above, n_tied, n_classes - n_above - n_tied], axis=1)
     starts = np.stack([np.zeros(n, dtype=np.int64), n_above, n_above + n_tied], axis=1)
     n_rel = np.zeros((n, 3), dtype=np.int64)
@@ -695,6 +699,13 @@ def _encode_classes(y_true, n_classes, labels):
     sorted_classes = classes[order]
     if (sorted_classes[1:] == sorted_classes[:-1]).any():
         raise ValueError("labels must be unique.")
+    if (y.dtype.kind in "iu" and classes.dtype.kind in "iu"
+            and np.array_equal(classes, np.arange(n_classes))):
+        # labels 0..n_classes-1 in column order (estimator.classes_ of
+        # integer-coded targets): the labels are the column indices
+        if y.size and (y.min() < 0 or y.max() >= n_classes):
+            raise ValueError("y_true contains labels that are not in labels.")
+        return y
     idx = np.clip(np.searchsorted(sorted_classes, y), 0, n_classes - 1)
     if not (sorted_classes[idx] == y).all():
         raise ValueError("y_true contains labels that are not in labels.")

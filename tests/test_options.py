@@ -86,3 +86,21 @@ def test_interpolated_curve_all_points_single_ranking():
     with pytest.raises(ValueError, match="n_points"):
         rk.interpolated_precision_recall_curve([1, 0], [1, 0], groups=[1, 2],
                                                n_points=None)
+
+
+def test_multiclass_integer_labels_in_column_order_and_out_of_range():
+    rng = np.random.default_rng(0)
+    P = rng.random((50, 4))
+    y = rng.integers(0, 4, 50)
+    # the 0..n-1 shortcut agrees with the general label mapping
+    shuffled = np.array([2, 0, 3, 1])
+    # column i of P[:, shuffled] holds the scores of class shuffled[i]
+    expected = rk.mean_reciprocal_rank_score(y, P[:, shuffled], labels=shuffled)
+    assert rk.mean_reciprocal_rank_score(y, P, labels=np.arange(4)) == pytest.approx(
+        expected, rel=1e-12)
+    ranks = 1 + (P > P[np.arange(50), y][:, None]).sum(axis=1)
+    assert expected == pytest.approx(np.mean(1 / ranks), rel=1e-12)
+    with pytest.raises(ValueError, match="labels"):
+        rk.hit_rate_score(np.array([0, 4]), P[:2], k=1, labels=np.arange(4))
+    with pytest.raises(ValueError, match="labels"):
+        rk.hit_rate_score(np.array([-1, 0]), P[:2], k=1, labels=np.arange(4))
