@@ -18,7 +18,6 @@ import argparse
 import json
 import math
 import os
-import re
 import sys
 import time
 import warnings
@@ -27,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from ._io import InputFileError
+from ._report import DEFAULT_METRICS
 from ._trec import RECALL_LEVEL_RULES, TrecError
 
 __all__ = ["main"]
@@ -63,12 +63,13 @@ def _click_metrics(y, score, pred, groups):
     """Every demo metric of one model on the test users."""
     from sklearn.metrics import roc_auc_score
 
-    from . import f_alpha_score
+    from . import f_alpha_score, ranking_report
 
     values = {"AUC (global)": roc_auc_score(y, score)}
-    for row, name in _CLICK_ROWS[1:]:
-        func, kwargs = _metric(name)
-        values[row] = func(y, score, groups=groups, **kwargs)
+    report = ranking_report(y, score, groups=groups,
+                            metrics=[name for _, name in _CLICK_ROWS[1:]],
+                            output_dict=True)
+    values.update((row, report[name]) for row, name in _CLICK_ROWS[1:])
     values["F1"] = f_alpha_score(y, pred, zero_division=0.0)
     values["F-alpha (alpha=0.25)"] = f_alpha_score(y, pred, alpha=0.25,
                                                    zero_division=0.0)
@@ -241,25 +242,19 @@ def trec(args):
 # ---------------------------------------------------------------------------
 # evaluate
 # ---------------------------------------------------------------------------
-_EVALUATE_DEFAULT = ("gauc", "mrr", "map", "map@10", "ndcg@10", "hit_rate@10",
-                     "precision@10", "recall@10", "interpolated_ap")
-
-
 def _metric(name):
-    """``(function, keyword arguments)`` of a scorer name such as ``map@10``."""
-    from ._registry import METRICS
-    from ._scorer import _valid_names_text
+    """``(MetricSpec, keyword arguments)`` of a scorer name such as ``map@10``."""
+    from ._registry import parse_metric_name, valid_names_text
 
-    match = re.fullmatch(r"([a-z_]+)@([0-9]+)", name)
-    if match is not None:
-        spec = METRICS.get(match.group(1))
-        k = int(match.group(2))
-        if spec is not None and spec.has_k and k >= 1:
-            return spec.func, {"k": k}
-    elif name in METRICS and METRICS[name].k_default is None:
-        return METRICS[name].func, {}
-    raise UsageError(f"unknown metric {name!r}; the metrics are "
-                     f"{_valid_names_text()}")
+    parsed = parse_metric_name(name)
+    if parsed is None:
+        raise UsageError(f"unknown metric {name!r}; the metrics are "
+                         f"{valid_names_text(extra=('f_alpha',))}")
+    spec, k = parsed
+    kwargs = {"average": spec.default_average}
+    if spec.has_k:
+        kwargs["k"] = spec.k_default if k is None else k
+    return spec, kwargs
 
 
 def _json_value(value):
@@ -275,8 +270,10 @@ def _json_value(value):
 def _evaluate_metrics(names, y_true, y_score, groups, *, threshold, per_group):
     """``({name: value}, {name: per-group values} or None, group ids)``."""
     from . import f_alpha_score
+    from ._engine import rank_groups
 
     summary, per = {}, {} if per_group else None
+    ranked = None  # validated and ranked once, for every ranking metric
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # undefined metrics come back as NaN
         for name in names:
@@ -288,11 +285,12 @@ def _evaluate_metrics(names, y_true, y_score, groups, *, threshold, per_group):
                 summary[name] = f_alpha_score(y_true > 0, y_score >= threshold,
                                               zero_division=0.0)
                 continue
-            func, kwargs = _metric(name)
-            summary[name] = func(y_true, y_score, groups=groups, **kwargs)
-            if per_group:
-                per[name] = func(y_true, y_score, groups=groups, average=None,
-                                 **kwargs)
+            spec, kwargs = _metric(name)
+            if ranked is None:
+                ranked = rank_groups(y_true, y_score, groups=groups)
+            summary[name] = spec.from_ranked(ranked, **kwargs)
+            if per_group:  # the kernel's result is cached on ``ranked``
+                per[name] = spec.from_ranked(ranked, **{**kwargs, "average": None})
     return summary, per, np.unique(groups)
 
 
@@ -300,7 +298,7 @@ def evaluate(args):
     """The metrics of a file of predictions."""
     from ._io import read_table
 
-    names = list(dict.fromkeys(args.metric or _EVALUATE_DEFAULT))
+    names = list(dict.fromkeys(args.metric or DEFAULT_METRICS))
     for name in names:  # unknown names fail before the file is read
         if name != "f_alpha":
             _metric(name)
@@ -487,7 +485,7 @@ def _build_parser():
                    help="metric, repeatable, named as get_scorer_names(): gauc, "
                         "mrr, map, ndcg, interpolated_ap, f_alpha, map@K, "
                         "ndcg@K, mrr@K, hit_rate@K, precision@K, recall@K "
-                        f"(default: {' '.join(_EVALUATE_DEFAULT)})")
+                        f"(default: {' '.join(DEFAULT_METRICS)})")
     p.add_argument("--format", choices=("table", "json", "csv"), default="table",
                    help="output format (default table); json is "
                         "machine-readable (NaN as null)")

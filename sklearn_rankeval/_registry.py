@@ -27,7 +27,7 @@ from ._metrics import (
     recall_at_k_score,
 )
 
-__all__ = ["METRICS", "MetricSpec", "parse_metric_name"]
+__all__ = ["METRICS", "MetricSpec", "parse_metric_name", "valid_names_text"]
 
 
 @dataclass(frozen=True)
@@ -132,3 +132,11 @@ def parse_metric_name(name):
     if spec is not None and spec.k_default is None:
         return spec, None
     return None
+
+
+def valid_names_text(extra=()):
+    """The accepted metric names, for error messages (``extra``: more plain names)."""
+    plain = [name for name, spec in METRICS.items() if spec.k_default is None]
+    cut = [f"{name}@K" for name, spec in METRICS.items() if spec.has_k]
+    return (f"{', '.join([*plain, *extra])}, and {', '.join(cut)} for any "
+            f"positive integer K")

@@ -3,7 +3,7 @@
 import numpy as np
 
 from ._engine import rank_groups
-from ._registry import METRICS, parse_metric_name
+from ._registry import parse_metric_name, valid_names_text
 
 __all__ = ["ranking_report"]
 
@@ -30,11 +30,9 @@ def _parse(metrics):
     for name in metrics:
         spec_k = parse_metric_name(name)
         if spec_k is None:
-            cut = ", ".join(f"{n}@K" for n, s in METRICS.items() if s.has_k)
-            plain = ", ".join(n for n, s in METRICS.items() if s.k_default is None)
             raise ValueError(
                 f"metrics: {name!r} is not a ranking metric name; valid names are "
-                f"{plain}, and {cut} for any positive integer K."
+                f"{valid_names_text()}."
             )
         parsed.append((name, *spec_k))
     if not parsed:

@@ -11,7 +11,7 @@ from sklearn import config_context
 from sklearn.metrics import make_scorer
 
 from ._metrics import f_alpha_score
-from ._registry import METRICS, parse_metric_name
+from ._registry import METRICS, parse_metric_name, valid_names_text
 
 __all__ = ["get_scorer", "get_scorer_names", "make_ranking_scorer"]
 
@@ -173,13 +173,6 @@ def get_scorer_names():
     return sorted(names)
 
 
-def _valid_names_text():
-    plain = [name for name, _ in _grouped_names()] + ["f_alpha"]
-    cut = [f"{name}@K" for name, spec in METRICS.items() if spec.has_k]
-    return (f"{', '.join(plain)}, and {', '.join(cut)} for any positive "
-            f"integer K")
-
-
 def get_scorer(name):
     """The scorer of a metric name, for ``scoring=`` in model selection.
 
@@ -240,4 +233,4 @@ def get_scorer(name):
         spec, k = parsed
         return make_ranking_scorer(spec.func, **({} if k is None else {"k": k}))
     raise ValueError(f"{name!r} is not a valid scorer name; valid names are "
-                     f"{_valid_names_text()}.")
+                     f"{valid_names_text(extra=('f_alpha',))}.")
