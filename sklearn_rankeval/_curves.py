@@ -20,14 +20,14 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 from ._engine import rank_groups
 from ._metrics import (
-    _aggregate,
     _all_points_ap_per_group,
     _all_points_curve,
+    _cached,
     _divide,
-    _gauc_per_group,
+    _gauc_from_ranked,
+    _iap_from_ranked,
     _iprec_per_group,
     _retrieved_cumulative,
-    _weighted_reach,
 )
 from ._validation import check_n_points, check_option
 
@@ -131,18 +131,9 @@ def _pr_points(rg):
     down to its end), after ``(recall 0, precision 1)``.
     """
     _, _, precision = _retrieved_cumulative(rg)
-    reach, total = _weighted_reach(rg)
-    recall = _divide(reach, total)
+    recall = _divide(*rg.group_cumsum_with_total(rg.block_w_pos))
     return _points(rg, rg.block_retrieved, recall, precision, 0.0, 1.0,
                    _pr_defined(rg))
-
-
-def _cumulative_share(rg, w):
-    """Cumulative share of ``w`` at the end of each block of its group, read
-    off one cumulative sum so that the group's last block is exactly 1."""
-    cum = rg.group_cumsum(w)
-    last = np.append(rg.group_first_block[1:], len(cum)) - 1
-    return _divide(cum, cum[last][rg.block_group])
 
 
 def _roc_defined(rg):
@@ -155,8 +146,8 @@ def _roc_points(rg):
     Every tie block, unretrieved ones included (they rank below all
     retrieved items, as for GAUC), ends one point.
     """
-    fpr = _cumulative_share(rg, rg.block_w_neg)
-    tpr = _cumulative_share(rg, rg.block_w_pos)
+    fpr = _divide(*rg.group_cumsum_with_total(rg.block_w_neg))
+    tpr = _divide(*rg.group_cumsum_with_total(rg.block_w_pos))
     keep = np.ones(len(fpr), dtype=bool)
     return _points(rg, keep, fpr, tpr, 0.0, 0.0, _roc_defined(rg))
 
@@ -221,9 +212,7 @@ def _averaged_roc(rg, grid, average, band):
     if band is not None:
         lower, upper = np.percentile(matrix, band, axis=0)
         band_out = (np.concatenate([[0.0], lower]), np.concatenate([[0.0], upper]))
-    values, gauc_defined = _gauc_per_group(rg)
-    gauc = _aggregate(values, gauc_defined, rg, average=average, undefined="skip",
-                      query_weighted=False, name="GAUC")
+    gauc = _gauc_from_ranked(rg, average=average)
     return fpr_out, tpr_out, band_out, gauc, n_defined
 
 
@@ -233,9 +222,7 @@ def _single_roc(rg):
     if not _roc_defined(rg).any():
         _warn_undefined("both a relevant and a non-relevant item")
         return np.array([np.nan]), np.array([np.nan]), np.nan
-    values, defined = _gauc_per_group(rg)
-    auc = _aggregate(values, defined, rg, average="weighted", undefined="skip",
-                     query_weighted=False, name="GAUC")
+    auc = _gauc_from_ranked(rg)
     return fpr, tpr, auc
 
 
@@ -250,18 +237,18 @@ def _interpolated_pr(rg, n_points, recall_levels):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UndefinedMetricWarning)
             precision, recall = _all_points_curve(rg)
-        values, defined = _all_points_ap_per_group(rg)
+        _, defined = _cached(rg, "all_points", _all_points_ap_per_group)
     else:
-        iprec, defined = _iprec_per_group(rg, n_points, recall_levels)
+        # the same cached kernel call as the metric's, below
+        iprec, defined = _cached(rg, "iprec", _iprec_per_group, n_points,
+                                 recall_levels)
         recall = np.arange(n_points) / (n_points - 1)
         precision = (iprec[defined].mean(axis=0) if defined.any()
                      else np.full(n_points, np.nan))
-        values = iprec.mean(axis=1)
     if not defined.any():
         _warn_undefined("a relevant item")
         return precision, recall, np.nan, 0
-    ap = _aggregate(values, defined, rg, average="macro", undefined="skip",
-                    query_weighted=False, name="interpolated AP")
+    ap = _iap_from_ranked(rg, n_points=n_points, recall_levels=recall_levels)
     return precision, recall, ap, int(defined.sum())
 
 

@@ -136,6 +136,17 @@ class RankedGroups:
         cs -= np.repeat(before, np.diff(first, append=len(x)))
         return cs
 
+    def group_cumsum_with_total(self, x):
+        """Cumulative sum of ``x`` within each group, and each block's group total.
+
+        The total is read off the same cumulative sum (its value at the
+        group's last block), so that the last block's share is exactly 1 even
+        with float weights.
+        """
+        cum = self.group_cumsum(x)
+        counts = np.diff(self.group_first_block, append=len(cum))
+        return cum, np.repeat(cum[np.cumsum(counts) - 1], counts)
+
     def group_suffix_max(self, x):
         """Maximum of ``x`` over the block and every later block of its group.
 

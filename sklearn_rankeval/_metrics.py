@@ -271,7 +271,7 @@ def _iprec_per_group(rg, n_points, recall_levels="exact"):
             )
         # the group total is read off the same cumulative sum, so that the
         # recall of a block that completes the group is exactly 1
-        reach, w_rel = _weighted_reach(rg)
+        reach, w_rel = rg.group_cumsum_with_total(rg.block_w_pos)
         t = reach * (n_points - 1)
         level = np.floor(_divide(t, w_rel))
         level = np.where((level + 1) * w_rel <= t, level + 1, level)
@@ -300,14 +300,6 @@ def _iprec_per_group(rg, n_points, recall_levels="exact"):
     valid = (idx < len(key)) & (bg[idx_c] == np.repeat(groups, n_points))
     iprec = np.where(valid, smax[idx_c], 0.0).reshape(rg.n_groups, n_points)
     return iprec, (rg.group_n_rel > 0) & (rg.group_w_pos > 0)
-
-
-def _weighted_reach(rg):
-    """Cumulative relevant weight at each block and its group's total, both
-    read off one cumulative sum (so the last block's recall is exactly 1)."""
-    reach = rg.group_cumsum(rg.block_w_pos)
-    last = np.append(rg.group_first_block[1:], len(reach)) - 1
-    return reach, reach[last][rg.block_group]
 
 
 def _all_points_ap_per_group(rg):
@@ -801,7 +793,7 @@ def _all_points_curve(rg):
         )
         return np.array([np.nan]), np.array([0.0])
     steps = wp > 0
-    reach, total = _weighted_reach(rg)
+    reach, total = rg.group_cumsum_with_total(rg.block_w_pos)
     recall = np.concatenate([[0.0], reach[steps] / total[steps]])
     return np.concatenate([[smax[0]], smax[steps]]), recall
 
