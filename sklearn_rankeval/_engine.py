@@ -317,6 +317,19 @@ def _group_order(codes, score, shift):
     return perm, key
 
 
+def _block_layout(gbrk, bstarts, gstarts, n):
+    """Group offsets in blocks, block sizes and block starts within the group.
+
+    ``gbrk`` flags the rows that start a group, ``bstarts`` the rows that
+    start a block (every group start is one) and ``gstarts`` the group starts.
+    """
+    group_first_block = np.flatnonzero(gbrk[bstarts])
+    block_size = np.diff(bstarts, append=n)
+    block_start = bstarts - np.repeat(
+        gstarts, np.diff(group_first_block, append=len(bstarts)))
+    return group_first_block, block_size, block_start
+
+
 def _block_sums(x, bstarts, dtype):
     """Sum of ``x`` over each block; the rows themselves when there is no tie."""
     if bstarts.shape[0] == x.shape[0]:
@@ -372,10 +385,8 @@ def _from_sorted(goffsets, score_sorted, rel_sorted, w_sorted, labels, ideal_gai
     gbrk[gstarts] = True
     brk |= gbrk
     bstarts = np.flatnonzero(brk)
-    group_first_block = np.flatnonzero(gbrk[bstarts])
-    block_size = np.diff(bstarts, append=n)
-    block_start = bstarts - np.repeat(
-        gstarts, np.diff(group_first_block, append=len(bstarts)))
+    group_first_block, block_size, block_start = _block_layout(
+        gbrk, bstarts, gstarts, n)
     is_rel = rel_sorted > 0
     block_n_rel = _block_sums(is_rel, bstarts, np.int64)
     block_gain = _block_sums(rel_sorted, bstarts, np.float64)
@@ -500,25 +511,20 @@ def _rank_packed(y_true, y_score, holder, decode, rel_bits):
     gstarts = np.flatnonzero(gbrk)
     labels = decode(key[gstarts])
     del key
-    group_first_block = np.flatnonzero(gbrk[bstarts])
+    group_first_block, block_size, block_start = _block_layout(
+        gbrk, bstarts, gstarts, n)
     del gbrk
     goffsets = np.append(gstarts, n)
-    block_size = np.diff(bstarts, append=n)
-    block_start = bstarts - np.repeat(
-        gstarts, np.diff(group_first_block, append=len(bstarts)))
-    block_n_rel = np.add.reduceat(grade > 0, bstarts, dtype=np.int64)
+    block_n_rel = _block_sums(grade > 0, bstarts, np.int64)
     if rel_bits == 1:  # binary relevance: the gain is the count
 
         def block_gain():
             return block_n_rel.astype(np.float64)
     else:
-        block_gain = np.add.reduceat(grade, bstarts, dtype=np.float64)
+        block_gain = _block_sums(grade, bstarts, np.float64)
     group_size = np.diff(goffsets)
-
-    def ideal_gains():
-        gid = np.repeat(np.arange(len(gstarts)), group_size)
-        return _ideal_by_counts(gid, grade.astype(np.int64), len(gstarts),
-                                1 << rel_bits)
+    # rows are grouped, so the ideal ordering counts the grades of each group
+    ideal_gains = _ideal_from_rows(goffsets, grade)
 
     return RankedGroups(
         labels=labels,
