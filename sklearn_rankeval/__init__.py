@@ -1,8 +1,8 @@
 """Grouped ranking metrics for scikit-learn: GAUC, MRR, MAP, NDCG@k, HR@k, P@k,
 R@k, interpolated AP and F-alpha, on one vectorised ranking engine."""
 
+from ._f_alpha import f_alpha_score
 from ._metrics import (
-    f_alpha_score,
     gauc_score,
     hit_rate_score,
     interpolated_average_precision_score,

@@ -10,7 +10,7 @@ import numpy as np
 from sklearn import config_context
 from sklearn.metrics import make_scorer
 
-from ._metrics import f_alpha_score
+from ._f_alpha import f_alpha_score
 from ._registry import METRICS, parse_metric_name, valid_names_text
 
 __all__ = ["get_scorer", "get_scorer_names", "make_ranking_scorer"]
