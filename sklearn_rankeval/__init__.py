@@ -1,12 +1,12 @@
 """Grouped ranking metrics for scikit-learn: GAUC, MRR, MAP, NDCG@k, HR@k, P@k,
 R@k, interpolated AP and F-alpha, on one vectorised ranking engine."""
 
+from ._curves import interpolated_precision_recall_curve
 from ._f_alpha import f_alpha_score
 from ._metrics import (
     gauc_score,
     hit_rate_score,
     interpolated_average_precision_score,
-    interpolated_precision_recall_curve,
     mean_average_precision_score,
     mean_reciprocal_rank_score,
     ndcg_score,

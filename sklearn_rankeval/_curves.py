@@ -18,24 +18,26 @@ from numbers import Integral
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
+from ._docs import fill_doc
 from ._engine import rank_groups
-from ._metrics import (
-    _all_points_ap_per_group,
-    _all_points_curve,
-    _cached,
+from ._kernels import (
     _divide,
-    _gauc_from_ranked,
-    _iap_from_ranked,
-    _iprec_per_group,
-    _retrieved_cumulative,
+    all_points_curve,
+    interpolated_precision,
+    retrieved_cumulative,
 )
+from ._registry import METRICS, RECALL_LEVELS
 from ._validation import check_n_points, check_option
 
 __all__ = [
+    "RECALL_LEVELS",
     "averaged_roc_curve",
+    "interpolated_precision_recall_curve",
     "precision_recall_points",
     "roc_points",
 ]
+
+_GAUC, _IAP = METRICS["gauc"], METRICS["interpolated_ap"]
 
 
 # ---------------------------------------------------------------------------
@@ -130,7 +132,7 @@ def _pr_points(rg):
     A point per retrieved tie block (precision and recall of the items ranked
     down to its end), after ``(recall 0, precision 1)``.
     """
-    _, _, precision = _retrieved_cumulative(rg)
+    _, _, precision = retrieved_cumulative(rg)
     recall = _divide(*rg.group_cumsum_with_total(rg.block_w_pos))
     return _points(rg, rg.block_retrieved, recall, precision, 0.0, 1.0,
                    _pr_defined(rg))
@@ -212,7 +214,7 @@ def _averaged_roc(rg, grid, average, band):
     if band is not None:
         lower, upper = np.percentile(matrix, band, axis=0)
         band_out = (np.concatenate([[0.0], lower]), np.concatenate([[0.0], upper]))
-    gauc = _gauc_from_ranked(rg, average=average)
+    gauc = _GAUC.from_ranked(rg, average=average)
     return fpr_out, tpr_out, band_out, gauc, n_defined
 
 
@@ -222,7 +224,7 @@ def _single_roc(rg):
     if not _roc_defined(rg).any():
         _warn_undefined("both a relevant and a non-relevant item")
         return np.array([np.nan]), np.array([np.nan]), np.nan
-    auc = _gauc_from_ranked(rg)
+    auc = _GAUC.from_ranked(rg)
     return fpr, tpr, auc
 
 
@@ -233,22 +235,24 @@ def _interpolated_pr(rg, n_points, recall_levels):
     recall reached, after recall 0.  Returns ``precision``, ``recall``, the
     interpolated AP (the metric's value) and the number of groups averaged.
     """
+    options = _IAP.check_options(n_points=n_points, recall_levels=recall_levels)
+    defined = _IAP.partials(rg, **options).defined
     if n_points is None:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UndefinedMetricWarning)
-            precision, recall = _all_points_curve(rg)
-        _, defined = _cached(rg, "all_points", _all_points_ap_per_group)
+        curve = all_points_curve(rg)
+        precision, recall = ((np.array([np.nan]), np.array([0.0])) if curve is None
+                             else curve)
     else:
-        # the same cached kernel call as the metric's, below
-        iprec, defined = _cached(rg, "iprec", _iprec_per_group, n_points,
-                                 recall_levels)
+        # the kernel call the metric's partials cached, above
+        iprec, _ = rg.cached(("iprec", n_points, recall_levels),
+                             lambda: interpolated_precision(rg, n_points,
+                                                            recall_levels))
         recall = np.arange(n_points) / (n_points - 1)
         precision = (iprec[defined].mean(axis=0) if defined.any()
                      else np.full(n_points, np.nan))
     if not defined.any():
         _warn_undefined("a relevant item")
         return precision, recall, np.nan, 0
-    ap = _iap_from_ranked(rg, n_points=n_points, recall_levels=recall_levels)
+    ap = _IAP.from_ranked(rg, **options)
     return precision, recall, ap, int(defined.sum())
 
 
@@ -405,6 +409,105 @@ def averaged_roc_curve(y_true, y_score, *, groups=None, sample_weight=None,
     rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight)
     fpr, tpr, tpr_band, _, _ = _averaged_roc(rg, grid, average, band)
     return fpr, tpr, tpr_band
+
+
+@fill_doc
+def interpolated_precision_recall_curve(
+    y_true, y_score, *, groups=None, n_points=11, sample_weight=None,
+    recall_levels="exact",
+):
+    """Interpolated precision at fixed recall levels, averaged over queries.
+
+    The interpolated precision of a query at recall :math:`r` is the highest
+    precision it reaches at any recall :math:`\\geq r` (0 if it never reaches
+    :math:`r`); it is taken at the recall levels :math:`0, \\frac{1}{N-1},
+    \\dots, 1` and averaged over queries, which is the TREC recall-precision
+    graph (``N=11``).
+
+    Parameters
+    ----------
+    %(y_true_binary)s
+    %(y_score)s
+    %(groups)s
+    n_points : int >= 2 or None, default=11
+        Number of equally spaced recall levels from 0 to 1.  ``None`` returns
+        the whole interpolated curve of a single ranking (one point per
+        distinct recall reached, after recall 0); it is not available with
+        several groups.
+    sample_weight : array-like, default=None
+        Item weights, as for :func:`mean_average_precision_score`.
+    %(recall_levels)s
+
+    Returns
+    -------
+    precision : ndarray of shape (n_points,)
+        Interpolated precision at each recall level, averaged over the queries
+        that have a relevant item (each query counts once).
+    recall : ndarray of shape (n_points,)
+        The recall levels, increasing from 0 to 1.
+
+    See Also
+    --------
+    interpolated_average_precision_score : The mean of ``precision``.
+    sklearn.metrics.precision_recall_curve : The raw curve of one ranking.
+
+    Notes
+    -----
+    The mean of ``precision`` is
+    ``interpolated_average_precision_score(..., average="macro")``.  Queries
+    without a relevant item are left out; if there are none the precision is
+    NaN with an ``UndefinedMetricWarning``.
+
+    References
+    ----------
+    .. [1] C. D. Manning, P. Raghavan and H. Schütze, "Introduction to
+       Information Retrieval", Cambridge University Press, 2008, section 8.4
+       (interpolated precision, the 11-point curve).
+    .. [2] M. Everingham et al., "The PASCAL Visual Object Classes (VOC)
+       Challenge", IJCV 2010 (11-point AP of VOC 2007).
+
+    Examples
+    --------
+    >>> from sklearn_rankeval import interpolated_precision_recall_curve
+    >>> y_true = [1, 0, 1, 0]
+    >>> y_score = [0.9, 0.8, 0.7, 0.1]
+    >>> precision, recall = interpolated_precision_recall_curve(
+    ...     y_true, y_score, n_points=5)
+    >>> recall.tolist()
+    [0.0, 0.25, 0.5, 0.75, 1.0]
+    >>> precision.round(4).tolist()
+    [1.0, 1.0, 1.0, 0.6667, 0.6667]
+    """
+    n_points = check_n_points(n_points)
+    check_option(recall_levels, "recall_levels", RECALL_LEVELS)
+    rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight)
+    if n_points is None:
+        if rg.n_groups != 1:
+            raise ValueError(
+                "n_points=None (the whole curve) needs a single ranking; with "
+                f"{rg.n_groups} groups pass a number of recall levels, e.g. 101."
+            )
+        curve = all_points_curve(rg)
+        if curve is None:
+            warnings.warn(
+                "y_true has no relevant item: the interpolated precision is "
+                "undefined; returning NaN.",
+                UndefinedMetricWarning,
+                stacklevel=2,
+            )
+            return np.array([np.nan]), np.array([0.0])
+        return curve
+    iprec, defined = interpolated_precision(rg, n_points, recall_levels)
+    recall = np.arange(n_points) / (n_points - 1)
+    if not defined.any():
+        warnings.warn(
+            "No group has a relevant item: the interpolated precision is "
+            "undefined; returning NaN.",
+            UndefinedMetricWarning,
+            stacklevel=2,
+        )
+        return np.full(n_points, np.nan), recall
+    return iprec[defined].mean(axis=0), recall
 
 
 def check_curve_n_points(n_points, *, allow_none):

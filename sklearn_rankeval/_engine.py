@@ -45,6 +45,15 @@ class RankedGroups:
         Sum of the sample weights of the group's rows (its size if unweighted).
     query_weight : ndarray of shape (n_groups,) or None
         The weight of the group's first row; None when unweighted.
+    item_weighted : bool
+        Whether the blocks carry float item weights (``block_w_pos``,
+        ``block_w_neg``).  Within each group they are the rows' weights divided
+        by the group's largest weight, so that every per-group value is
+        computed on the same scale whatever the other groups hold, and a
+        weight constant within a group is exactly 1 (the unweighted counts).
+    per_query_weights : bool
+        Whether ``sample_weight`` gave one weight per query (2-D and
+        multiclass layouts): then it weights the query in every average.
     block_group, block_start, block_size, block_n_rel : ndarray of shape (n_blocks,)
         Group of the block, number of items of the group ranked strictly above
         it, its number of items, and its number of relevant (``y_true > 0``)
@@ -75,6 +84,8 @@ class RankedGroups:
         ideal_gains,
         weight_spread=None,
         group_first_block=None,
+        item_weighted=None,
+        per_query_weights=False,
     ):
         self.labels = labels
         self.n_groups = len(labels)
@@ -90,7 +101,9 @@ class RankedGroups:
         # these two may be given as callables, computed on first use only
         self._block_gain = block_gain
         self._block_w_neg = block_w_neg
-        self.weighted = query_weight is not None
+        self.item_weighted = (query_weight is not None if item_weighted is None
+                              else item_weighted)
+        self.per_query_weights = per_query_weights
         self._ideal_gains = ideal_gains
         self._weight_spread = weight_spread
         if group_first_block is None:
@@ -129,12 +142,20 @@ class RankedGroups:
         return np.add.reduceat(x, self.group_first_block)
 
     def group_cumsum(self, x):
-        """Inclusive cumulative sum of a block-level array within each group."""
-        cs = np.cumsum(x)
-        first = self.group_first_block
-        before = cs[first] - x[first]
-        cs -= np.repeat(before, np.diff(first, append=len(x)))
-        return cs
+        """Inclusive cumulative sum of a block-level array within each group.
+
+        Integers: one cumulative sum over all blocks, differenced at the group
+        offsets (exact).  Floats: summed within each group only, left to right
+        (:func:`segmented_cumsum`), so that no other group's values enter a
+        group's sums through rounding.
+        """
+        if x.dtype.kind in "iub":
+            cs = np.cumsum(x, dtype=np.int64)
+            first = self.group_first_block
+            before = cs[first] - x[first]
+            cs -= np.repeat(before, np.diff(first, append=len(x)))
+            return cs
+        return segmented_cumsum(x, self.group_first_block)
 
     def group_cumsum_with_total(self, x):
         """Cumulative sum of ``x`` within each group, and each block's group total.
@@ -164,10 +185,13 @@ class RankedGroups:
         return uniq[suffix - shift]
 
     # -- cached group-level totals ------------------------------------------
-    def _cached(self, name, fn):
-        if name not in self._cache:
-            self._cache[name] = fn()
-        return self._cache[name]
+    def cached(self, key, fn):
+        """``fn()``, computed once per ranked input and ``key``."""
+        if key not in self._cache:
+            self._cache[key] = fn()
+        return self._cache[key]
+
+    _cached = cached
 
     @property
     def group_n_rel(self):
@@ -180,7 +204,7 @@ class RankedGroups:
 
     @property
     def group_w_neg(self):
-        if not self.weighted:
+        if not self.item_weighted:
             return self._cached("w_neg", lambda: self.group_size - self.group_w_pos)
         return self._cached("w_neg", lambda: self.group_sum(self.block_w_neg))
 
@@ -203,6 +227,42 @@ class RankedGroups:
         disc = discount_cumsum(self.max_group_size, k)
         contrib = np.broadcast_to(gain * (disc[start + size] - disc[start]), gid.shape)
         return np.bincount(gid, weights=contrib, minlength=self.n_groups)
+
+
+def segmented_cumsum(x, first):
+    """Cumulative sum of ``x`` restarted at each offset of ``first``.
+
+    Each segment is summed left to right from its own first value, so a
+    segment's result depends on its own values only.  Segments are bucketed
+    by the power of two at or above their length; a bucket is one zero-padded
+    ``(n_segments, 2**b)`` matrix summed along its rows (a loop over at most
+    ~40 buckets, never over segments), at most twice the input's size.
+    """
+    n = x.shape[0]
+    out = np.empty(n, dtype=np.float64)
+    if n == 0:
+        return out
+    first = np.asarray(first, dtype=np.int64)
+    counts = np.diff(first, append=n)
+    bits = np.zeros(len(counts), dtype=np.int64)
+    big = counts > 1
+    bits[big] = np.ceil(np.log2(counts[big])).astype(np.int64)
+    # guard the float log2 against rounding: 2**bits must cover the count
+    bits += (np.left_shift(1, bits) < counts)
+    for b in np.unique(bits).tolist():
+        sel = np.flatnonzero(bits == b)
+        starts, cnt = first[sel], counts[sel]
+        if b == 0:
+            out[starts] = x[starts]
+            continue
+        width = 1 << b
+        col = np.arange(width)
+        idx = starts[:, None] + col
+        mask = col < cnt[:, None]
+        vals = np.where(mask, x[np.minimum(idx, n - 1)], 0.0)
+        np.cumsum(vals, axis=1, out=vals)
+        out[idx[mask]] = vals[mask]
+    return out
 
 
 def discounts(n_items, k=None):
@@ -399,8 +459,13 @@ def _from_sorted(goffsets, score_sorted, rel_sorted, w_sorted, labels, ideal_gai
         query_weight = None
         weight_spread = None
     else:
-        block_w_pos = _block_sums(np.where(is_rel, w_sorted, 0.0), bstarts, np.float64)
-        block_w_neg = _block_sums(np.where(is_rel, 0.0, w_sorted), bstarts, np.float64)
+        # item weights on the group's own scale: divided by its largest weight
+        w_max = np.maximum.reduceat(w_sorted, gstarts)
+        w_max[w_max == 0] = 1.0
+        w_item = w_sorted / np.repeat(w_max, group_size)
+        block_w_pos = _block_sums(np.where(is_rel, w_item, 0.0), bstarts, np.float64)
+        block_w_neg = _block_sums(np.where(is_rel, 0.0, w_item), bstarts, np.float64)
+        del w_item
         group_weight = np.add.reduceat(w_sorted, gstarts)
         query_weight = w_sorted[gstarts]
 
@@ -629,9 +694,20 @@ def _rank_2d(y_true, y_score, w):
     score_sorted = np.take_along_axis(y_score, order, axis=1).ravel()
     rel_sorted = np.take_along_axis(y_true, order, axis=1).ravel()
     goffsets = np.arange(0, n_queries * n_items + 1, n_items)
-    w_rows = None if w is None else np.repeat(w, n_items)
-    return _from_sorted(goffsets, score_sorted, rel_sorted, w_rows,
-                        np.arange(n_queries), _ideal_from_rows(goffsets, rel_sorted))
+    rg = _from_sorted(goffsets, score_sorted, rel_sorted, None,
+                      np.arange(n_queries), _ideal_from_rows(goffsets, rel_sorted))
+    return _with_query_weights(rg, w)
+
+
+def _with_query_weights(rg, w):
+    """One weight per query (2-D and multiclass layouts): it weights the query
+    in every average, and a query's total weight is ``w * n_items``."""
+    if w is None:
+        return rg
+    rg.query_weight = w
+    rg.group_weight = w * rg.group_size
+    rg.per_query_weights = True
+    return rg
 
 
 def _rank_multiclass(y_encoded, y_score, w):
@@ -662,32 +738,26 @@ def _rank_multiclass(y_encoded, y_score, w):
     block_size = sizes.ravel()[keep].astype(np.int64)
     block_n_rel = n_rel.ravel()[keep]
     group_size = np.full(n, n_classes, dtype=np.int64)
-    if w is None:
-        block_w_pos, block_w_neg = block_n_rel, block_size - block_n_rel
-        group_weight = group_size.astype(np.float64)
-    else:
-        block_w_pos = block_n_rel * w[block_group]
-        block_w_neg = (block_size - block_n_rel) * w[block_group]
-        group_weight = w * n_classes
 
     def ideal_gains():
         return np.arange(n), 0, 1, 1.0
 
-    return RankedGroups(
+    rg = RankedGroups(
         labels=np.arange(n),
         group_size=group_size,
-        group_weight=group_weight,
-        query_weight=w,
+        group_weight=group_size.astype(np.float64),
+        query_weight=None,
         block_group=block_group,
         block_start=starts.ravel()[keep].astype(np.int64),
         block_size=block_size,
         block_n_rel=block_n_rel,
         block_gain=block_n_rel.astype(np.float64),
-        block_w_pos=block_w_pos,
-        block_w_neg=block_w_neg,
+        block_w_pos=block_n_rel,
+        block_w_neg=block_size - block_n_rel,
         block_retrieved=retrieved.ravel()[keep],
         ideal_gains=ideal_gains,
     )
+    return _with_query_weights(rg, w)
 
 
 def _encode_classes(y_true, n_classes, labels):

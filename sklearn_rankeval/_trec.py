@@ -36,7 +36,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 from ._engine import rank_groups
 from ._io import InputFileError, iter_text_lines
-from ._metrics import _iprec_per_group
+from ._kernels import interpolated_precision
 from ._registry import METRICS
 
 __all__ = [
@@ -374,7 +374,8 @@ def _level_grid(levels):
 def _iprec_per_query(arr, params, opts):
     """Interpolated precision at each level, per query, for all queries at once."""
     n_points, idx = _level_grid(params)
-    iprec, defined = _iprec_per_group(arr.ranked(), n_points, opts["recall_levels"])
+    iprec, defined = interpolated_precision(arr.ranked(), n_points,
+                                            opts["recall_levels"])
     # queries without a relevant document: 0, as in trec_eval
     return np.where(defined[:, None], iprec, 0.0)[:, idx].T
 

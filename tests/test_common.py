@@ -132,16 +132,39 @@ def test_2d_layout_equals_grouped_layout(spec):
     rng = np.random.default_rng(7)
     Y = rng.integers(0, 3, (15, 6))
     S = rng.integers(0, 3, (15, 6)).astype(float)
-    wq = rng.integers(1, 4, 15).astype(float)
     groups = np.repeat(np.arange(15), 6)
-    for w2d, wlong in ((None, None), (wq, np.repeat(wq, 6))):
-        close(spec.func(Y, S, average=None, sample_weight=w2d),
-              spec.func(Y.ravel(), S.ravel(), groups=groups, average=None,
-                        sample_weight=wlong))
-        for average in spec.averages:
-            assert spec.func(Y, S, average=average, sample_weight=w2d) == pytest.approx(
-                spec.func(Y.ravel(), S.ravel(), groups=groups, average=average,
-                          sample_weight=wlong), rel=1e-12)
+    close(spec.func(Y, S, average=None),
+          spec.func(Y.ravel(), S.ravel(), groups=groups, average=None))
+    for average in spec.averages:
+        assert spec.func(Y, S, average=average) == pytest.approx(
+            spec.func(Y.ravel(), S.ravel(), groups=groups, average=average),
+            rel=1e-12)
+
+
+def test_2d_weights_are_query_weights(spec):
+    # API.md: in the 2-D layout a weight is one query's, for every metric
+    # (as in sklearn's ndcg_score): integer weights = repeating the query
+    rng = np.random.default_rng(7)
+    Y = rng.integers(0, 3, (15, 6))
+    S = rng.integers(0, 3, (15, 6)).astype(float)
+    wq = rng.integers(1, 4, 15)
+    rep = np.repeat(np.arange(15), wq)
+    close(spec.func(Y, S, average=None, sample_weight=wq.astype(float)),
+          spec.func(Y, S, average=None))
+    for average in spec.averages:
+        assert spec.func(Y, S, average=average, sample_weight=wq) == pytest.approx(
+            spec.func(Y[rep], S[rep], average=average), rel=1e-12)
+
+
+def test_2d_weights_regression_map_macro():
+    # the example: the second query's weight 3 must count
+    Y = np.array([[1, 0, 1, 1], [0, 0, 0, 1]])
+    S = np.array([[1, 1, 0.5, 0], [0.5, -1, 1.5, 1]])
+    for spec in (METRICS["map"], METRICS["interpolated_ap"]):
+        weighted = spec.func(Y, S, sample_weight=[1, 3])
+        assert weighted == pytest.approx(spec.func(Y[[0, 1, 1, 1]], S[[0, 1, 1, 1]]),
+                                         rel=1e-12)
+        assert weighted != pytest.approx(spec.func(Y, S), rel=1e-6)
 
 
 def test_multiclass_layout_equals_one_hot_2d(spec):

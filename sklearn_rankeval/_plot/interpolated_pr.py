@@ -4,9 +4,9 @@ from numbers import Real
 
 import numpy as np
 
+from .._curves import RECALL_LEVELS as _RECALL_LEVELS
 from .._curves import _interpolated_pr, _pr_points, check_curve_n_points
 from .._engine import rank_groups
-from .._metrics import _RECALL_LEVELS
 from .._validation import check_option
 from ._base import (
     RankingCurveDisplayMixin,
