@@ -44,7 +44,7 @@ def test_raw_points_are_sklearn_precision_recall_curve(ties, weighted):
 
 def test_envelope_is_the_curve_function_and_the_max_over_higher_recall():
     y_true, y_score = _one_ranking()
-    disp = Display.from_predictions(y_true, y_score, name="run")
+    disp = Display.from_predictions(y_true, y_score, name="run", n_points=None)
     precision, recall = interpolated_precision_recall_curve(y_true, y_score,
                                                             n_points=None)
     np.testing.assert_array_equal(disp.precision, precision)
@@ -60,9 +60,11 @@ def test_envelope_is_the_curve_function_and_the_max_over_higher_recall():
     assert disp.line_.get_drawstyle() == "steps-pre"
 
 
-def test_one_ranking_at_recall_levels():
+def test_one_ranking_at_recall_levels_by_default():
+    # the default is the 11 levels of interpolated_average_precision_score
     y_true, y_score = _one_ranking()
-    disp = Display.from_predictions(y_true, y_score, n_points=11)
+    disp = Display.from_predictions(y_true, y_score)
+    assert disp.n_points == 11
     precision, recall = interpolated_precision_recall_curve(y_true, y_score)
     np.testing.assert_array_equal(disp.precision, precision)
     np.testing.assert_array_equal(disp.recall, recall)
@@ -73,13 +75,15 @@ def test_one_ranking_at_recall_levels():
     assert disp.raw_line_ is not None
 
 
-@pytest.mark.parametrize("n_points, recall_levels", [(None, "exact"), (11, "exact"),
+@pytest.mark.parametrize("n_points, recall_levels", [("default", "exact"),
+                                                     (101, "exact"),
                                                      (11, "trec_eval_9")])
 def test_grouped_curve_is_the_mean_over_queries(n_points, recall_levels):
     y_true, y_score, groups = make_grouped_data(seed=3, n_groups=20)
+    kwargs = {} if n_points == "default" else {"n_points": n_points}
     disp = Display.from_predictions(y_true, y_score, groups=groups,
-                                    n_points=n_points, recall_levels=recall_levels)
-    levels = 101 if n_points is None else n_points
+                                    recall_levels=recall_levels, **kwargs)
+    levels = 11 if n_points == "default" else n_points
     precision, recall = interpolated_precision_recall_curve(
         y_true, y_score, groups=groups, n_points=levels, recall_levels=recall_levels)
     np.testing.assert_array_equal(disp.precision, precision)
@@ -93,6 +97,23 @@ def test_grouped_curve_is_the_mean_over_queries(n_points, recall_levels):
     assert disp.n_groups == n_with_relevant
     assert disp.raw_precision is None and disp.raw_line_ is None
     assert disp.ax_.get_ylabel() == "Mean interpolated precision"
+    # the legend names the number of levels, and it is the metric's value
+    assert disp.line_.get_label() == f"{levels}-pt iAP = {ap:.4f}"
+    if n_points == "default" and recall_levels == "exact":
+        assert ap == interpolated_average_precision_score(y_true, y_score,
+                                                          groups=groups)
+
+
+def test_grouped_exact_envelope_is_refused():
+    y_true, y_score, groups = make_grouped_data(seed=3, n_groups=5)
+    with pytest.raises(ValueError, match="n_points=None"):
+        Display.from_predictions(y_true, y_score, groups=groups, n_points=None)
+
+
+def test_grid_is_drawn():
+    disp = Display.from_predictions([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
+    gridlines = disp.ax_.xaxis.get_gridlines() + disp.ax_.yaxis.get_gridlines()
+    assert gridlines and all(line.get_visible() for line in gridlines)
 
 
 def test_precision_recall_points_per_group_match_sklearn():
@@ -146,7 +167,8 @@ def test_iso_f_alpha_lines_hold_f_constant(alpha):
 
 def test_iso_lines_are_drawn_and_labelled():
     disp = Display.from_predictions([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1],
-                                    f_alpha=[0.5, 0.25], f_alpha_levels=[0.3, 0.6])
+                                    n_points=None, f_alpha=[0.5, 0.25],
+                                    f_alpha_levels=[0.3, 0.6])
     assert len(disp.f_alpha_lines_) == 4
     assert len(disp.ax_.get_lines()) == 2 + 4  # curve, raw staircase, iso lines
     legend = [t.get_text() for t in disp.ax_.get_legend().get_texts()]
@@ -171,3 +193,46 @@ def test_iso_lines_are_drawn_and_labelled():
 def test_bad_arguments(kwargs, match):
     with pytest.raises((ValueError, TypeError), match=match):
         Display.from_predictions([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1], **kwargs)
+
+
+@pytest.mark.parametrize("beta", [1.0, 2.0, 0.5])
+def test_iso_f_beta_lines_are_fbeta_score(beta):
+    # f_beta=[beta] draws the lines of alpha = 1 / (1 + beta**2): on each,
+    # sklearn's fbeta_score of a confusion with those P and R is the level
+    from sklearn.metrics import fbeta_score
+
+    by_beta = Display.from_predictions([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1],
+                                       f_beta=[beta], f_alpha_levels=[0.5])
+    by_alpha = Display.from_predictions([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1],
+                                        f_alpha=[1 / (1 + beta**2)],
+                                        f_alpha_levels=[0.5])
+    (line,), (same,) = by_beta.f_alpha_lines_, by_alpha.f_alpha_lines_
+    np.testing.assert_allclose(line.get_xydata(), same.get_xydata(), rtol=1e-12)
+    recall, precision = line.get_xdata(), line.get_ydata()
+    # P = 1/2 on this line: a confusion with tp=1, fp=1 and fn chosen for R
+    r_at_half = np.interp(-0.5, -precision, recall)  # precision decreases
+    f = (1 + beta**2) * 0.5 * r_at_half / (beta**2 * 0.5 + r_at_half)
+    assert f == pytest.approx(0.5, rel=1e-3)
+    assert fbeta_score([1, 1, 0], [1, 0, 1], beta=beta) == pytest.approx(
+        (1 + beta**2) * 0.5 * 0.5 / (beta**2 * 0.5 + 0.5))
+    legend = [t.get_text() for t in by_beta.ax_.get_legend().get_texts()]
+    assert legend[-1] == ("iso-F1" if beta == 1.0 else f"iso-F (\u03b2 = {beta:g})")
+
+
+def test_f_beta_one_is_f1_not_precision():
+    # f_alpha=[1] is the precision (horizontal lines); f_beta=[1] is F1
+    disp = Display.from_predictions([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1],
+                                    f_beta=[1.0], f_alpha_levels=[0.5])
+    horizontal = Display.from_predictions([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1],
+                                          f_alpha=[1.0], f_alpha_levels=[0.5])
+    assert np.ptp(horizontal.f_alpha_lines_[0].get_ydata()) == 0.0
+    recall, precision = disp.f_alpha_lines_[0].get_data()
+    np.testing.assert_allclose(2 * precision * recall / (precision + recall), 0.5,
+                               rtol=1e-12)
+
+
+def test_f_alpha_and_f_beta_together_raise():
+    with pytest.raises(ValueError, match="f_alpha or f_beta, not both"):
+        Display.from_predictions([1, 0], [0.9, 0.1], f_alpha=[0.5], f_beta=[1.0])
+    with pytest.raises(ValueError, match="f_beta"):
+        Display.from_predictions([1, 0], [0.9, 0.1], f_beta=[-1.0])

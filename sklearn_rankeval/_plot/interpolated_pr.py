@@ -20,11 +20,31 @@ from ._base import (
 __all__ = ["InterpolatedPrecisionRecallDisplay"]
 
 _ISO_LINESTYLES = ("-", "--", ":", "-.")
-_GROUPED_N_POINTS = 101
 
 
-def _check_f_alpha(f_alpha):
-    """None, one alpha or a list of alphas in [0, 1] -> list of floats."""
+def _check_f_alpha(f_alpha, f_beta=None):
+    """The iso-line parameters as ``[(alpha, label), ...]``.
+
+    ``f_alpha``: None, one alpha or a list of alphas in [0, 1]; ``f_beta``:
+    the same with F-beta's ``beta >= 0`` (``alpha = 1 / (1 + beta**2)``).
+    """
+    if f_alpha is not None and f_beta is not None:
+        raise ValueError(
+            f"Give f_alpha or f_beta, not both; got f_alpha={f_alpha!r} and "
+            f"f_beta={f_beta!r} (alpha = 1 / (1 + beta**2); f_beta=[1] is F1)."
+        )
+    if f_beta is not None:
+        values = [f_beta] if np.ndim(f_beta) == 0 else list(np.ravel(f_beta))
+        for b in values:
+            if (isinstance(b, (bool, np.bool_)) or not isinstance(b, Real)
+                    or not b >= 0.0):
+                raise ValueError(
+                    f"f_beta must be None or a list of beta values >= 0 (1 is F1), "
+                    f"got {f_beta!r}."
+                )
+        return [(1.0 / (1.0 + float(b) ** 2),
+                 "iso-F1" if b == 1.0 else f"iso-F (\u03b2 = {float(b):g})")
+                for b in values]
     if f_alpha is None:
         return []
     values = [f_alpha] if np.ndim(f_alpha) == 0 else list(np.ravel(f_alpha))
@@ -35,7 +55,8 @@ def _check_f_alpha(f_alpha):
                 f"f_alpha must be None or a list of alpha values in [0, 1] (0.5 is "
                 f"F1), got {f_alpha!r}."
             )
-    return [float(a) for a in values]
+    return [(float(a), "iso-F1" if a == 0.5 else f"iso-F (\u03b1 = {float(a):g})")
+            for a in values]
 
 
 def _check_levels(levels):
@@ -71,10 +92,15 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
     any recall :math:`\\geq r`.  For one ranking the display draws the raw
     precision-recall staircase (thin) and its interpolated envelope (thick);
     with groups it draws the interpolated precision averaged over queries at
-    fixed recall levels (the TREC recall-precision graph).  The legend gives
-    the interpolated AP, the mean (or, for the exact envelope, the area) of
-    the drawn curve.  Optional iso-F-alpha lines show where the F-alpha
-    measure is constant.
+    fixed recall levels (the TREC recall-precision graph).  By default both
+    use the 11 recall levels 0, 0.1, ..., 1 of
+    :func:`~sklearn_rankeval.interpolated_average_precision_score`, so the
+    legend's "11-pt iAP" is that function's default value; ``n_points=None``
+    draws the exact envelope of one ranking, whose area ("iAP", the
+    all-points interpolated AP) is in the legend.  Optional iso-F lines
+    (``f_beta=[1]`` for F1) show where the F measure is constant.
+
+    Read more in the :ref:`User Guide <displays-interpolated-pr>`.
 
     Use :meth:`from_estimator` or :meth:`from_predictions` to build it; all
     parameters are stored as attributes.
@@ -96,7 +122,7 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
         Interpolated AP shown in the legend; None: not shown.
     n_points : int, default=None
         Number of recall levels of ``recall``; None: the exact envelope
-        (all-points interpolation).
+        (all-points interpolation) of one ranking.
     n_groups : int, default=None
         Number of queries averaged; None for one ranking.
     name : str, default=None
@@ -149,10 +175,17 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
     >>> y_score = [0.9, 0.8, 0.7, 0.1]
     >>> disp = InterpolatedPrecisionRecallDisplay.from_predictions(
     ...     y_true, y_score, name="run A")
-    >>> disp.recall.tolist()
-    [0.0, 0.5, 1.0]
+    >>> disp.recall.round(1).tolist()
+    [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]
     >>> disp.precision.round(4).tolist()
-    [1.0, 1.0, 0.6667]
+    [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.6667, 0.6667, 0.6667, 0.6667, 0.6667]
+    >>> disp.line_.get_label()
+    'run A (11-pt iAP = 0.8485)'
+    >>> # the exact envelope: one point per recall reached
+    >>> disp = InterpolatedPrecisionRecallDisplay.from_predictions(
+    ...     y_true, y_score, name="run A", n_points=None)
+    >>> disp.recall.tolist(), disp.precision.round(4).tolist()
+    ([0.0, 0.5, 1.0], [1.0, 1.0, 0.6667])
     >>> disp.line_.get_label()
     'run A (iAP = 0.8333)'
     >>> plt.close("all")
@@ -173,7 +206,7 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
 
     def plot(self, ax=None, *, name=None, curve_kwargs=None, plot_raw=True,
              raw_curve_kwargs=None, f_alpha=None, f_alpha_levels=(0.2, 0.4, 0.6, 0.8),
-             f_alpha_kw=None):
+             f_alpha_kw=None, f_beta=None):
         """Plot the curves.
 
         Draws the interpolated curve (``line_``, labelled with the interpolated
@@ -202,6 +235,10 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
             The F values of the iso lines, each in (0, 1).
         f_alpha_kw : dict, default=None
             Keyword arguments of matplotlib's ``plot`` for the iso lines.
+        f_beta : float or list of float, default=None
+            Draw iso-F lines for these ``beta`` values of
+            :func:`sklearn.metrics.fbeta_score` instead (``1`` is F1,
+            ``alpha = 1 / (1 + beta**2)``); not with ``f_alpha``.
 
         Returns
         -------
@@ -222,11 +259,11 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
         >>> disp = InterpolatedPrecisionRecallDisplay(
         ...     precision=[1.0, 1.0, 0.5], recall=[0.0, 0.5, 1.0],
         ...     average_precision=0.75, name="run")
-        >>> disp.plot(plot_raw=False, f_alpha=0.5).line_.get_label()
+        >>> disp.plot(plot_raw=False, f_beta=1.0).line_.get_label()
         'run (iAP = 0.7500)'
         >>> plt.close("all")
         """
-        alphas = _check_f_alpha(f_alpha)
+        alphas = _check_f_alpha(f_alpha, f_beta)
         levels = _check_levels(f_alpha_levels)
         self.ax_, self.figure_, name = self._validate_plot_params(ax=ax, name=name)
         metric = "iAP" if self.n_points is None else f"{self.n_points}-pt iAP"
@@ -252,6 +289,7 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
         self.f_alpha_lines_ = self._plot_iso_f(alphas, levels, f_alpha_kw)
 
         grouped = self.n_groups is not None
+        self.ax_.grid(True, alpha=0.3)
         finish_axes(
             self.ax_,
             xlabel=axis_label("Recall", self.pos_label),
@@ -264,13 +302,12 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
 
     def _plot_iso_f(self, alphas, levels, f_alpha_kw):
         lines = []
-        for i, alpha in enumerate(alphas):
+        for i, (alpha, label) in enumerate(alphas):
             kw = validate_style_kwargs(
                 {"color": "gray", "alpha": 0.5, "linewidth": 0.8, "zorder": 1,
                  "linestyle": _ISO_LINESTYLES[i % len(_ISO_LINESTYLES)]},
                 f_alpha_kw, "f_alpha_kw",
             )
-            label = "iso-F1" if alpha == 0.5 else f"iso-F (\u03b1 = {alpha:g})"
             for j, f in enumerate(levels):
                 recall, precision = iso_f_alpha_line(alpha, f)
                 (line,) = self.ax_.plot(recall, precision,
@@ -288,10 +325,11 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
     @classmethod
     @fill_plot_doc
     def from_estimator(cls, estimator, X, y, *, groups=None, sample_weight=None,
-                       n_points=None, recall_levels="exact", response_method="auto",
+                       n_points=11, recall_levels="exact", response_method="auto",
                        pos_label=None, name=None, ax=None, curve_kwargs=None,
                        plot_raw=True, raw_curve_kwargs=None, f_alpha=None,
-                       f_alpha_levels=(0.2, 0.4, 0.6, 0.8), f_alpha_kw=None):
+                       f_alpha_levels=(0.2, 0.4, 0.6, 0.8), f_alpha_kw=None,
+                       f_beta=None):
         """Plot the interpolated precision-recall curve of an estimator.
 
         The estimator scores ``X`` (see ``response_method``); the scores are
@@ -304,9 +342,12 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
         %(y)s
         %(groups)s
         %(sample_weight)s
-        n_points : int >= 2, default=None
-            Number of equally spaced recall levels.  None: the exact envelope
-            of one ranking; with groups, 101 levels (COCO).
+        n_points : int >= 2 or None, default=11
+            Number of equally spaced recall levels: 11 (TREC, PASCAL VOC
+            2007, the default of
+            :func:`~sklearn_rankeval.interpolated_average_precision_score`),
+            101 (COCO)...  None: the exact envelope of one ranking (a
+            ``ValueError`` with groups, whose recall values differ).
         recall_levels : {'exact', 'trec_eval_9', 'trec_eval_10'}, default='exact'
             When a query reaches a recall level, as in
             :func:`~sklearn_rankeval.interpolated_precision_recall_curve`.
@@ -325,6 +366,9 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
             The F values of the iso lines.
         f_alpha_kw : dict, default=None
             Keyword arguments of matplotlib's ``plot`` for the iso lines.
+        f_beta : float or list of float, default=None
+            Draw iso-F lines for these F-beta ``beta`` values instead (1 is
+            F1); not with ``f_alpha``.
 
         Returns
         -------
@@ -348,7 +392,7 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
         >>> disp = InterpolatedPrecisionRecallDisplay.from_estimator(
         ...     clf, X, y, groups=groups)
         >>> disp.n_points, disp.line_.get_label().startswith("LogisticRegression")
-        (101, True)
+        (11, True)
         >>> plt.close("all")
         """
         y_score, pos_label, name = cls._get_response_values(
@@ -360,21 +404,22 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
             n_points=n_points, recall_levels=recall_levels, pos_label=pos_label,
             name=name, ax=ax, curve_kwargs=curve_kwargs, plot_raw=plot_raw,
             raw_curve_kwargs=raw_curve_kwargs, f_alpha=f_alpha,
-            f_alpha_levels=f_alpha_levels, f_alpha_kw=f_alpha_kw,
+            f_alpha_levels=f_alpha_levels, f_alpha_kw=f_alpha_kw, f_beta=f_beta,
         )
 
     @classmethod
     @fill_plot_doc
     def from_predictions(cls, y_true, y_score, *, groups=None, sample_weight=None,
-                         n_points=None, recall_levels="exact", pos_label=None,
+                         n_points=11, recall_levels="exact", pos_label=None,
                          name=None, ax=None, curve_kwargs=None, plot_raw=True,
                          raw_curve_kwargs=None, f_alpha=None,
-                         f_alpha_levels=(0.2, 0.4, 0.6, 0.8), f_alpha_kw=None):
+                         f_alpha_levels=(0.2, 0.4, 0.6, 0.8), f_alpha_kw=None,
+                         f_beta=None):
         """Plot the interpolated precision-recall curve of scores.
 
-        One ranking (``groups=None``): the raw staircase and its exact envelope
-        (or the envelope at ``n_points`` levels).  With groups: the mean over
-        queries of the interpolated precision at fixed recall levels.
+        One ranking (``groups=None``): the raw staircase and its envelope at
+        ``n_points`` recall levels (or its exact envelope).  With groups: the
+        mean over queries of the interpolated precision at those levels.
 
         Parameters
         ----------
@@ -382,9 +427,12 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
         %(y_score)s
         %(groups)s
         %(sample_weight)s
-        n_points : int >= 2, default=None
-            Number of equally spaced recall levels.  None: the exact envelope
-            of one ranking; with groups, 101 levels (COCO).
+        n_points : int >= 2 or None, default=11
+            Number of equally spaced recall levels: 11 (TREC, PASCAL VOC
+            2007, the default of
+            :func:`~sklearn_rankeval.interpolated_average_precision_score`),
+            101 (COCO)...  None: the exact envelope of one ranking (a
+            ``ValueError`` with groups, whose recall values differ).
         recall_levels : {'exact', 'trec_eval_9', 'trec_eval_10'}, default='exact'
             When a query reaches a recall level, as in
             :func:`~sklearn_rankeval.interpolated_precision_recall_curve`.
@@ -402,6 +450,9 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
             The F values of the iso lines.
         f_alpha_kw : dict, default=None
             Keyword arguments of matplotlib's ``plot`` for the iso lines.
+        f_beta : float or list of float, default=None
+            Draw iso-F lines for these F-beta ``beta`` values instead (1 is
+            F1); not with ``f_alpha``.
 
         Returns
         -------
@@ -423,7 +474,7 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
         >>> y_score = [0.9, 0.8, 0.7, 0.5, 0.5, 0.2]
         >>> groups = ["q1", "q1", "q1", "q2", "q2", "q2"]
         >>> disp = InterpolatedPrecisionRecallDisplay.from_predictions(
-        ...     y_true, y_score, groups=groups, n_points=11, f_alpha=[0.5])
+        ...     y_true, y_score, groups=groups, f_beta=[1.0])
         >>> disp.precision.round(4).tolist()
         [0.75, 0.75, 0.75, 0.75, 0.75, 0.75, 0.5833, 0.5833, 0.5833, 0.5833, 0.5833]
         >>> disp.line_.get_label()
@@ -437,7 +488,12 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
         rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight)
         raw_precision = raw_recall = n_groups = None
         if grouped:
-            n_points = _GROUPED_N_POINTS if n_points is None else n_points
+            if n_points is None:
+                raise ValueError(
+                    "n_points=None draws the exact envelope of one ranking; with "
+                    "groups the queries' recall values differ: pass a number of "
+                    "recall levels, such as n_points=11 or n_points=101."
+                )
             precision, recall, ap, n_groups = _interpolated_pr(
                 rg, n_points, recall_levels
             )
@@ -452,5 +508,5 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
         return display.plot(
             ax=ax, curve_kwargs=curve_kwargs, plot_raw=plot_raw,
             raw_curve_kwargs=raw_curve_kwargs, f_alpha=f_alpha,
-            f_alpha_levels=f_alpha_levels, f_alpha_kw=f_alpha_kw,
+            f_alpha_levels=f_alpha_levels, f_alpha_kw=f_alpha_kw, f_beta=f_beta,
         )
