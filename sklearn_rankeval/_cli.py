@@ -105,6 +105,10 @@ def _fit_click_models(X, y, groups, train):
     return activity, search
 
 
+#: 5.5 x 5 inches at 180 dpi: 990 x 900 pixels, sharp on slides
+_DEMO_DPI = 180
+
+
 def _write_pngs(out_dir, y, scores, groups):
     """Write the three displays, both models on each; return the paths."""
     from matplotlib.figure import Figure
@@ -132,7 +136,7 @@ def _write_pngs(out_dir, y, scores, groups):
                                      **kwargs)
         ax.set_title(title)
         path = out_dir / filename
-        fig.savefig(path, dpi=100)
+        fig.savefig(path, dpi=_DEMO_DPI)
         paths.append(path)
     return paths
 

@@ -36,6 +36,9 @@ def test_demo_writes_three_pngs(tmp_path, capsys):
     for name in PNGS:
         data = (out_dir / name).read_bytes()
         assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 5000
+        # IHDR: width and height; 5.5 x 5 inches at 150-200 dpi (slides)
+        width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+        assert 5.5 * 150 <= width <= 5.5 * 200 and 5 * 150 <= height <= 5 * 200
         assert f"wrote {out_dir / name}" in out
     assert sorted(p.name for p in out_dir.iterdir()) == sorted(PNGS)
 
