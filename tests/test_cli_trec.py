@@ -3,7 +3,7 @@
 Two sources of truth, as in test_trec_eval.py:
 
 * trec_eval 10's own expected outputs ``out.test*`` (in
-  ``../shared/trec_eval_test``, see SOURCES.md there for the flags of each),
+  ``tests/data/trec_eval``, see SOURCES.md there for the flags of each),
   printed with 4 decimals: compared line by line;
 * ``pytrec_eval`` (trec_eval 9) on generated collections with score ties,
   relevant documents not retrieved, judged non-relevant documents, judged
@@ -22,7 +22,8 @@ from sklearn.metrics import roc_auc_score
 from sklearn_rankeval import _trec
 from sklearn_rankeval._cli import main
 
-TREC_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "trec_eval_test"
+# trec_eval's own test files (data/trec_eval/SOURCES.md: origin, licence)
+TREC_DIR = Path(__file__).resolve().parent / "data" / "trec_eval"
 ATOL_OUT = 5.01e-5  # out.test* values have 4 decimals
 LEVELS = [f"{j / 10:.2f}" for j in range(11)]
 PYTREC_MEASURES = {
@@ -59,8 +60,8 @@ def _supported(measure):
 
 
 def _need_trec_dir():
-    if not TREC_DIR.is_dir():
-        pytest.skip(f"trec_eval test files not found at {TREC_DIR}")
+    # part of the repository: a missing folder is a failure, never a skip
+    assert TREC_DIR.is_dir(), f"trec_eval test files not found at {TREC_DIR}"
 
 
 # ==========================================================================

@@ -5,7 +5,7 @@ Two sources of truth:
 * ``pytrec_eval`` (package ``pytrec-eval-terrier``), which wraps trec_eval 9.0.x,
   on random tie-free collections, compared per query at ``rtol=1e-12``;
 * the expected outputs of trec_eval 10's own test suite, copied unchanged into
-  ``../shared/trec_eval_test`` (see SOURCES.md there: ``out.test*`` were made
+  ``tests/data/trec_eval`` (see SOURCES.md there: ``out.test*`` were made
   with ``trec_eval -m all_trec [-q] [-c] [-M100] [-l2]``), printed with 4
   decimals, so compared with ``atol=5e-5``.
 
@@ -46,7 +46,8 @@ NEG_INF = -np.inf
 RTOL = 1e-12
 ATOL_OUT = 5e-5  # out.test* values are printed with 4 decimals
 CUTOFFS = [5, 10, 15, 20, 30, 100, 200, 500, 1000]
-TREC_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "trec_eval_test"
+# trec_eval's own test files (data/trec_eval/SOURCES.md: origin, licence)
+TREC_DIR = Path(__file__).resolve().parent / "data" / "trec_eval"
 LEVELS_11 = [f"{j / 10:.2f}" for j in range(11)]
 
 
@@ -428,8 +429,8 @@ def test_recall_levels_9_vs_10_by_hand_against_pytrec_eval():
 # part 2: trec_eval 10's own test files
 # ==========================================================================
 def _need_trec_dir():
-    if not TREC_DIR.is_dir():
-        pytest.skip(f"trec_eval test files not found at {TREC_DIR}")
+    # part of the repository: a missing folder is a failure, never a skip
+    assert TREC_DIR.is_dir(), f"trec_eval test files not found at {TREC_DIR}"
 
 
 # (out file, qrels, run, -l level, -M, -c, undefined) -- commands from SOURCES.md
