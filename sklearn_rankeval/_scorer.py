@@ -4,10 +4,16 @@ Built from the metric registry.  A grouped scorer requests ``groups`` through
 scikit-learn's metadata routing, so ``GridSearchCV(...).fit(X, y,
 groups=groups)`` scores each fold per group with no further call; without
 routing it refuses to score a fold of 1-D predictions as one query.
+:func:`get_scorer` also returns scikit-learn's scorers for their names, so one
+``scoring`` dict can mix both.
 """
+
+import difflib
 
 import numpy as np
 from sklearn import config_context
+from sklearn.metrics import get_scorer as _sklearn_get_scorer
+from sklearn.metrics import get_scorer_names as _sklearn_get_scorer_names
 from sklearn.metrics import make_scorer
 
 from ._f_alpha import f_alpha_score
@@ -64,6 +70,8 @@ def make_ranking_scorer(score_func, *, response_method=RANKING_RESPONSE,
     ``ValueError`` explaining how to enable routing, instead of scoring the
     fold as one query.
 
+    Read more in the :ref:`User Guide <model-selection>`.
+
     Parameters
     ----------
     score_func : callable
@@ -85,6 +93,12 @@ def make_ranking_scorer(score_func, *, response_method=RANKING_RESPONSE,
     -------
     scorer : callable
         A scikit-learn scorer, ``scorer(estimator, X, y, **metadata)``.
+
+    Raises
+    ------
+    TypeError
+        If ``score_func`` is not callable (a metric name goes to
+        :func:`get_scorer`).
 
     See Also
     --------
@@ -124,6 +138,13 @@ def make_ranking_scorer(score_func, *, response_method=RANKING_RESPONSE,
     ...     print(scorer(model, X, y, groups=groups))
     1.0
     """
+    if not callable(score_func):
+        hint = (f"; for a metric name use get_scorer({score_func!r})"
+                if isinstance(score_func, str) else "")
+        raise TypeError(
+            f"score_func must be a callable metric such as gauc_score, got "
+            f"{score_func!r} of type {type(score_func).__name__}{hint}."
+        )
     func = _GroupedScoreFunc(score_func) if requires_groups else score_func
     scorer = make_scorer(func, response_method=response_method, **kwargs)
     if requires_groups:
@@ -141,7 +162,13 @@ def _grouped_names():
 
 
 def get_scorer_names():
-    """Names accepted by :func:`get_scorer`.
+    """The scorer names of this package, for :func:`get_scorer`.
+
+    Only this package's names: :func:`get_scorer` also accepts every name of
+    :func:`sklearn.metrics.get_scorer_names` (``"roc_auc"``, ``"accuracy"``
+    ...), which this list leaves out.
+
+    Read more in the :ref:`User Guide <scorer-names>`.
 
     Returns
     -------
@@ -154,6 +181,8 @@ def get_scorer_names():
     See Also
     --------
     get_scorer : The scorer of one of these names.
+    sklearn.metrics.get_scorer_names : scikit-learn's names, also accepted by
+        :func:`get_scorer`.
 
     References
     ----------
@@ -176,13 +205,21 @@ def get_scorer_names():
 def get_scorer(name):
     """The scorer of a metric name, for ``scoring=`` in model selection.
 
+    This package's names first; any other name goes to
+    :func:`sklearn.metrics.get_scorer`, so that one import serves a mixed
+    ``scoring={"gauc": get_scorer("gauc"), "auc": get_scorer("roc_auc")}``.
+
+    Read more in the :ref:`User Guide <scorer-names>`.
+
     Parameters
     ----------
     name : str
         ``"gauc"``, ``"mrr"``, ``"map"``, ``"ndcg"``, ``"interpolated_ap"``,
         ``"f_alpha"``, or a cutoff name ``"mrr@K"``, ``"map@K"``,
         ``"ndcg@K"``, ``"hit_rate@K"``, ``"precision@K"``, ``"recall@K"`` for
-        any positive integer K.
+        any positive integer K; or a name of
+        :func:`sklearn.metrics.get_scorer_names` (``"roc_auc"``,
+        ``"accuracy"`` ...).
 
     Returns
     -------
@@ -190,16 +227,20 @@ def get_scorer(name):
         A new scikit-learn scorer.  Ranking scorers request ``groups``
         through metadata routing (see :func:`make_ranking_scorer`);
         ``"f_alpha"`` scores ``predict`` with :func:`f_alpha_score` (F1).
+        scikit-learn's names give :func:`sklearn.metrics.get_scorer`'s
+        scorer, which requests no ``groups``.
 
     Raises
     ------
     ValueError
-        For an unknown name; the message lists the valid names.
+        For a name that neither package knows; the message suggests the
+        closest valid names (``"NDCG@10"``: did you mean ``"ndcg@10"``?).
 
     See Also
     --------
     make_ranking_scorer : Build a scorer with other options.
-    get_scorer_names : The names.
+    get_scorer_names : The names of this package.
+    sklearn.metrics.get_scorer : scikit-learn's scorers, the fallback.
 
     References
     ----------
@@ -223,6 +264,10 @@ def get_scorer(name):
     ...     search = search.fit(X, y, groups=groups)
     >>> sorted(search.best_params_)
     ['C']
+    >>> # scikit-learn's names give scikit-learn's scorers
+    >>> from sklearn.metrics import get_scorer as sklearn_get_scorer
+    >>> repr(get_scorer("roc_auc")) == repr(sklearn_get_scorer("roc_auc"))
+    True
     """
     if not isinstance(name, str):
         raise TypeError(f"name must be a str, got {type(name).__name__}.")
@@ -232,5 +277,33 @@ def get_scorer(name):
     if parsed is not None:
         spec, k = parsed
         return make_ranking_scorer(spec.func, **({} if k is None else {"k": k}))
-    raise ValueError(f"{name!r} is not a valid scorer name; valid names are "
-                     f"{valid_names_text(extra=('f_alpha',))}.")
+    if name in _sklearn_get_scorer_names():
+        return _sklearn_get_scorer(name)
+    raise ValueError(
+        f"{name!r} is not a scorer name of sklearn_rankeval or scikit-learn."
+        f"{_did_you_mean(name)} Valid names are "
+        f"{valid_names_text(extra=('f_alpha',))}, and those of "
+        f"sklearn.metrics.get_scorer_names()."
+    )
+
+
+def _did_you_mean(name):
+    """`` Did you mean 'ndcg@10'?`` for a near miss, or ``""``."""
+    lowered = name.strip().lower().replace(" ", "").replace("-", "_")
+    if lowered != name and (lowered == "f_alpha"
+                            or parse_metric_name(lowered) is not None
+                            or lowered in _sklearn_get_scorer_names()):
+        return f" Did you mean {lowered!r}?"
+    ours = get_scorer_names()
+    # a cutoff name with any K: compare the metric part, keep the K
+    base, at, k = lowered.partition("@")
+    if at:
+        candidates = difflib.get_close_matches(
+            base, sorted({n.partition("@")[0] for n in ours if "@" in n}), n=1)
+        if candidates and parse_metric_name(f"{candidates[0]}@{k}") is not None:
+            return f" Did you mean {candidates[0] + '@' + k!r}?"
+    close = difflib.get_close_matches(
+        lowered, ours + sorted(_sklearn_get_scorer_names()), n=3, cutoff=0.6)
+    if close:
+        return " Did you mean " + " or ".join(repr(c) for c in close) + "?"
+    return ""

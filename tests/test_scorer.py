@@ -228,7 +228,97 @@ def test_scorer_names():
         get_scorer(name)
     assert get_scorer("ndcg@7")._kwargs == {"k": 7}
     for bad in ("auc", "gauc@5", "hit_rate", "ndcg@0", "ndcg@", "map@-1", "NDCG"):
-        with pytest.raises(ValueError, match="valid names are gauc, mrr, map"):
+        with pytest.raises(ValueError, match="Valid names are gauc, mrr, map"):
             get_scorer(bad)
+    # our names only (documented): scikit-learn's are accepted but not listed
+    assert "roc_auc" not in names and "accuracy" not in names
     with pytest.raises(TypeError, match="name"):
         get_scorer(5)
+
+
+@pytest.mark.parametrize("typo, suggestion", [
+    ("NDCG@10", "ndcg@10"), ("ndgc@10", "ndcg@10"), ("hitrate@5", "hit_rate@5"),
+    ("precison@7", "precision@7"), ("gaux", "gauc"), ("MAP", "map"),
+    ("Roc_Auc", "roc_auc"),
+])
+def test_unknown_name_suggests_the_closest(typo, suggestion):
+    with pytest.raises(ValueError, match=f"Did you mean '{suggestion}'"):
+        get_scorer(typo)
+
+
+def test_unknown_name_without_a_close_match_suggests_nothing():
+    with pytest.raises(ValueError) as info:
+        get_scorer("xyzzy")
+    assert "Did you mean" not in str(info.value)
+    assert "sklearn.metrics.get_scorer_names()" in str(info.value)
+
+
+def test_sklearn_names_fall_back_to_sklearn_scorers(routing, click_log):
+    from sklearn.metrics import get_scorer as sklearn_get_scorer
+    from sklearn.metrics import roc_auc_score
+
+    X, y, groups = click_log
+    model = LogisticRegression().fit(X, y)
+    assert get_scorer("roc_auc")(model, X, y) == sklearn_get_scorer("roc_auc")(model, X, y)
+    assert get_scorer("roc_auc")(model, X, y) == pytest.approx(
+        roc_auc_score(y, model.predict_proba(X)[:, 1]), rel=1e-12)
+    # one import for a mixed scoring dict: GAUC per user beside the pooled AUC
+    search = GridSearchCV(model, {"C": [0.1, 1.0]}, cv=GroupKFold(3), refit="gauc",
+                          scoring={"gauc": get_scorer("gauc"),
+                                   "auc": get_scorer("roc_auc")})
+    search.fit(X, y, groups=groups)
+    cv = GroupKFold(3)
+    for i, c in enumerate([0.1, 1.0]):
+        est = LogisticRegression(C=c)
+        gauc = fold_scores(est, X, y, groups, cv, gauc_score)
+        auc = [roc_auc_score(y[te], clone(est).fit(X[tr], y[tr]).predict_proba(X[te])[:, 1])
+               for tr, te in cv.split(X, y, groups)]
+        assert search.cv_results_["mean_test_gauc"][i] == pytest.approx(gauc.mean(), rel=1e-12)
+        assert search.cv_results_["mean_test_auc"][i] == pytest.approx(np.mean(auc), rel=1e-12)
+        assert gauc.mean() != pytest.approx(np.mean(auc), rel=1e-3)
+
+
+@pytest.mark.parametrize("bad", [42, None, "gauc", [gauc_score]])
+def test_make_ranking_scorer_rejects_a_non_callable(bad):
+    with pytest.raises(TypeError, match="score_func must be a callable"):
+        make_ranking_scorer(bad)
+
+
+def test_without_routing_grid_search_records_nan_unless_error_score_raise(click_log):
+    # what model_selection.rst and README.rst say happens without routing
+    X, y, groups = click_log
+    search = GridSearchCV(LogisticRegression(), {"C": [0.1, 1.0]},
+                          scoring=get_scorer("gauc"), cv=GroupKFold(3))
+    with pytest.warns(UserWarning, match="enable_metadata_routing=True"):
+        search.fit(X, y, groups=groups)
+    assert np.isnan(search.cv_results_["mean_test_score"]).all()
+    search.set_params(error_score="raise")
+    with pytest.raises(ValueError, match="enable_metadata_routing=True"):
+        search.fit(X, y, groups=groups)
+
+
+def test_xgb_ranker_recipe_with_qid_routing(routing):
+    # the LGBMRanker/XGBRanker recipe of model_selection.rst: XGBRanker takes
+    # a query id per row (qid), which GridSearchCV slices per fold
+    xgboost = pytest.importorskip("xgboost")
+    rng = np.random.default_rng(0)
+    n_queries, n_docs = 30, 10
+    qid = np.repeat(np.arange(n_queries), n_docs)  # sorted, as XGBoost requires
+    X = rng.normal(size=(len(qid), 4))
+    relevance = np.clip(np.round(X[:, 0] + rng.normal(0, 0.5, len(qid))), 0, 3).astype(int)
+    ranker = xgboost.XGBRanker(n_estimators=10, max_depth=3, n_jobs=1)
+    ranker.set_fit_request(qid=True)
+    search = GridSearchCV(ranker, {"learning_rate": [0.1, 0.3]}, cv=GroupKFold(3),
+                          scoring=get_scorer("ndcg@5"))
+    search.fit(X, relevance, groups=qid, qid=qid)
+    cv = GroupKFold(3)
+    for i, lr in enumerate([0.1, 0.3]):
+        expected = []
+        for tr, te in cv.split(X, relevance, qid):
+            model = xgboost.XGBRanker(n_estimators=10, max_depth=3, n_jobs=1,
+                                      learning_rate=lr)
+            model.fit(X[tr], relevance[tr], qid=qid[tr])
+            expected.append(ndcg_score(relevance[te], model.predict(X[te]),
+                                       groups=qid[te], k=5))
+        assert search.cv_results_["mean_test_score"][i] == pytest.approx(
+            np.mean(expected), rel=1e-6)
