@@ -4,6 +4,9 @@ R@k, interpolated AP and F-alpha, on one vectorised ranking engine."""
 from ._curves import interpolated_precision_recall_curve
 from ._f_alpha import f_alpha_score
 from ._metrics import (
+    bpref_score,
+    dcg_score,
+    expected_reciprocal_rank_score,
     gauc_score,
     hit_rate_score,
     interpolated_average_precision_score,
@@ -11,7 +14,10 @@ from ._metrics import (
     mean_reciprocal_rank_score,
     ndcg_score,
     precision_at_k_score,
+    r_precision_score,
+    rank_biased_precision_score,
     recall_at_k_score,
+    success_at_k_score,
 )
 from ._plot import (
     ElevenPointDisplay,
@@ -32,6 +38,9 @@ __all__ = [
     "ElevenPointDisplay",
     "GroupedRocCurveDisplay",
     "InterpolatedPrecisionRecallDisplay",
+    "bpref_score",
+    "dcg_score",
+    "expected_reciprocal_rank_score",
     "f_alpha_score",
     "gauc_score",
     "get_scorer",
@@ -44,6 +53,9 @@ __all__ = [
     "mean_reciprocal_rank_score",
     "ndcg_score",
     "precision_at_k_score",
+    "r_precision_score",
+    "rank_biased_precision_score",
     "ranking_report",
     "recall_at_k_score",
+    "success_at_k_score",
 ]

@@ -64,6 +64,9 @@ class RankedGroups:
         Sample weight of the relevant / non-relevant items of the block (the
         counts, as int64, when unweighted).
     block_retrieved : ndarray of shape (n_blocks,), bool
+    block_exp2_gain : ndarray of shape (n_blocks,), float64
+        Sum of ``2**y_true - 1`` over the block (the exponential gain, from
+        which ERR's stopping probabilities are summed); computed on first use.
     """
 
     def __init__(
@@ -86,6 +89,7 @@ class RankedGroups:
         group_first_block=None,
         item_weighted=None,
         per_query_weights=False,
+        block_exp2_gain=None,
     ):
         self.labels = labels
         self.n_groups = len(labels)
@@ -101,6 +105,7 @@ class RankedGroups:
         # these two may be given as callables, computed on first use only
         self._block_gain = block_gain
         self._block_w_neg = block_w_neg
+        self._block_exp2_gain = block_exp2_gain
         self.item_weighted = (query_weight is not None if item_weighted is None
                               else item_weighted)
         self.per_query_weights = per_query_weights
@@ -129,6 +134,25 @@ class RankedGroups:
         if callable(self._block_gain):
             self._block_gain = self._block_gain()
         return self._block_gain
+
+    @property
+    def block_exp2_gain(self):
+        if self._block_exp2_gain is None:  # binary relevance: 2**1 - 1 = 1
+            self._block_exp2_gain = self.block_n_rel.astype(np.float64)
+        elif callable(self._block_exp2_gain):
+            self._block_exp2_gain = self._block_exp2_gain()
+        return self._block_exp2_gain
+
+    @property
+    def max_grade(self):
+        """The largest ``y_true`` of each group, shape (n_groups,)."""
+        def compute():
+            gid, _, _, gain = self._ideal_gains()
+            out = np.zeros(self.n_groups)
+            gid, gain = np.broadcast_arrays(gid, gain)
+            np.maximum.at(out, gid, gain)
+            return out
+        return self._cached("max_grade", compute)
 
     @property
     def block_w_neg(self):
@@ -490,6 +514,8 @@ def _from_sorted(goffsets, score_sorted, rel_sorted, w_sorted, labels, ideal_gai
         block_retrieved=block_retrieved,
         ideal_gains=ideal_gains,
         weight_spread=weight_spread,
+        block_exp2_gain=lambda: _block_sums(np.exp2(rel_sorted) - 1.0, bstarts,
+                                            np.float64),
     )
 
 
@@ -606,6 +632,8 @@ def _rank_packed(y_true, y_score, holder, decode, rel_bits):
         block_w_neg=lambda: block_size - block_n_rel,
         block_retrieved=block_retrieved,
         ideal_gains=ideal_gains,
+        block_exp2_gain=None if rel_bits == 1 else (
+            lambda: _block_sums(np.exp2(grade) - 1.0, bstarts, np.float64)),
     )
 
 

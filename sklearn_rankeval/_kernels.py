@@ -30,15 +30,21 @@ __all__ = [
     "aggregate",
     "all_points_curve",
     "average_precision",
+    "bpref",
+    "dcg",
+    "expected_reciprocal_rank",
     "gauc",
     "hit_rate",
     "interpolated_ap",
     "interpolated_precision",
     "ndcg",
     "precision_at_k",
+    "r_precision",
+    "rank_biased_precision",
     "recall_at_k",
     "reciprocal_rank",
     "retrieved_cumulative",
+    "success_at_k",
 ]
 
 #: Relative tolerance of a recall-level decision made on float weight sums.
@@ -455,3 +461,156 @@ def all_points_curve(rg):
     reach, total = rg.group_cumsum_with_total(rg.block_w_pos)
     recall = np.concatenate([[0.0], reach[steps] / total[steps]])
     return np.concatenate([[smax[0]], smax[steps]]), recall
+
+
+# -- issue 13: success@k, R-precision, DCG, ERR, RBP, bpref --------------------
+def _first_relevant_block(rg):
+    """Index of each group's first retrieved block holding a relevant item.
+
+    Returns ``(blocks, groups)``: one block per group that has one.
+    """
+    candidate = np.flatnonzero(rg.block_retrieved & (rg.block_n_rel > 0))
+    grp = rg.block_group[candidate]
+    is_first = np.empty(len(candidate), dtype=bool)
+    is_first[:1] = True
+    np.not_equal(grp[1:], grp[:-1], out=is_first[1:])
+    return candidate[is_first], grp[is_first]
+
+
+def success_at_k(rg, k=10):
+    """Probability that the top k holds a relevant item (ties in random order).
+
+    Only the group's first block with a relevant item matters: ``s`` items
+    above it, ``m`` in it, ``r`` relevant.  If ``t = k - s`` of its items fit
+    in the top k, the top k misses every relevant item with the hypergeometric
+    probability ``C(m - r, t) / C(m, t)``.
+    """
+    first, grp = _first_relevant_block(rg)
+    s, m = rg.block_start[first], rg.block_size[first]
+    r = rg.block_n_rel[first]
+    t = np.clip(k - s, 0, m)
+    miss = np.zeros(len(first))
+    partial = np.flatnonzero((t > 0) & (t < m) & (t <= m - r))
+    if partial.size:
+        mp, rp, tp = m[partial], r[partial], t[partial]
+        miss[partial] = np.exp(gammaln(mp - rp + 1) - gammaln(mp - rp - tp + 1)
+                               - gammaln(mp + 1) + gammaln(mp - tp + 1))
+    miss[t == 0] = 1.0
+    values = np.zeros(rg.n_groups)
+    values[grp] = 1.0 - miss
+    return Partials(values, rg.group_n_rel > 0)
+
+
+def r_precision(rg):
+    """Expected precision at rank R, R the group's number of relevant items."""
+    n_rel = rg.group_n_rel
+    cut = n_rel[rg.block_group]
+    frac = np.clip((cut - rg.block_start) / rg.block_size, 0.0, 1.0)
+    frac[~rg.block_retrieved] = 0.0
+    hits = rg.group_sum(rg.block_n_rel * frac)
+    return Partials(_divide(hits, n_rel), n_rel > 0)
+
+
+def _log_discounts(n_items, k, log_base):
+    """Cumulative DCG discounts ``1/log_b(rank + 1)``, as sklearn writes them."""
+    if log_base == 2:
+        return discount_cumsum(n_items, k)
+    discount = 1 / (np.log(np.arange(n_items) + 2) / np.log(log_base))
+    if k is not None:
+        discount[k:] = 0.0
+    out = np.zeros(n_items + 1)
+    np.cumsum(discount, out=out[1:])
+    return out
+
+
+def dcg(rg, k=None, log_base=2):
+    """sklearn's tie-averaged DCG (defined for every group, 0 without gain)."""
+    disc = _log_discounts(rg.max_group_size, k, log_base)
+    block_disc = disc[rg.block_start + rg.block_size] - disc[rg.block_start]
+    gain = np.where(rg.block_retrieved, rg.block_gain / rg.block_size, 0.0)
+    return Partials(rg.group_sum(gain * block_disc), np.ones(rg.n_groups, bool))
+
+
+def _expand_positions(rg, n_terms):
+    """One row per (block, j), ``j = 1..n_terms[block]``: (block index, j)."""
+    owner = np.repeat(np.arange(len(n_terms)), n_terms)
+    j = (np.arange(owner.shape[0])
+         - np.repeat(np.cumsum(n_terms) - n_terms, n_terms) + 1)
+    return owner, j
+
+
+def expected_reciprocal_rank(rg, k=None, max_grade=4):
+    """ERR with tie-averaged stopping probabilities.
+
+    An item of grade ``g`` stops the user with probability
+    ``(2**g - 1) / 2**max_grade``.  The items of a tie block all get the
+    block's mean stopping probability ``R_b``; then the block's ``j``-th rank
+    contributes ``C_b (1 - R_b)**(j-1) R_b / (s_b + j)``, with ``C_b`` the
+    probability of reaching the block (the product of ``(1 - R)`` over the
+    ranks above it, summed in logs within the group).
+    """
+    too_high = rg.max_grade > max_grade
+    if too_high.any():
+        raise ValueError(
+            f"y_true must be at most max_grade={max_grade} for ERR (stopping "
+            f"probability (2**g - 1) / 2**max_grade); got "
+            f"{rg.max_grade[too_high].max():g} in group "
+            f"{_plain(rg.labels[np.flatnonzero(too_high)[0]])!r}."
+        )
+    stop = np.where(rg.block_retrieved,
+                    rg.block_exp2_gain / (rg.block_size * 2.0 ** max_grade), 0.0)
+    log_cont = np.log1p(-stop)
+    block_log = rg.block_size * log_cont
+    before = rg.group_cumsum(block_log) - block_log  # log C_b, group-local
+    n_terms = rg.block_size * (stop > 0)
+    if k is not None:
+        n_terms = np.clip(np.minimum(n_terms, k - rg.block_start), 0, None)
+    owner, j = _expand_positions(rg, n_terms)
+    contrib = (np.exp(before[owner] + (j - 1) * log_cont[owner]) * stop[owner]
+               / (rg.block_start[owner] + j))
+    per_block = np.bincount(owner, weights=contrib, minlength=len(n_terms))
+    return Partials(rg.group_sum(per_block), rg.group_n_rel > 0)
+
+
+def rank_biased_precision(rg, p=0.8):
+    """RBP: ``(1 - p) sum_i rel_i p**(i-1)``; tied items share their ranks' weights.
+
+    A block of ``m`` items below ``s`` others holds ranks ``s+1..s+m``, whose
+    weights ``(1 - p) p**(i-1)`` average to ``p**s (1 - p**m) / m``: each of
+    its relevant items gets that (the expected value under a random order).
+    """
+    rel = np.where(rg.block_retrieved, rg.block_n_rel, 0)
+    m = rg.block_size
+    weight = np.power(p, rg.block_start) * (-np.expm1(m * np.log(p))) / m
+    return Partials(rg.group_sum(rel * weight), rg.group_n_rel > 0)
+
+
+def _sum_min(x, cap):
+    """``sum(min(n, cap) for n in range(x))``, elementwise, in integers."""
+    x = np.asarray(x, dtype=np.int64)
+    below = np.minimum(x, cap + 1)
+    return below * (below - 1) // 2 + np.maximum(x - cap - 1, 0) * cap
+
+
+def bpref(rg):
+    """bpref (Buckley & Voorhees 2004), as trec_eval computes it.
+
+    Each retrieved relevant item scores ``1 - min(n, R) / min(N, R)``, ``n``
+    the non-relevant items ranked above it, ``N`` the group's non-relevant
+    items (retrieved or not), ``R`` its relevant items; the sum is divided by
+    ``R``.  Under a random order of a tie block with ``q`` non-relevant items
+    below ``n0`` others, the number of them above a given relevant item is
+    uniform on ``0..q``, so the block's expected term is exact in integers.
+    """
+    n_rel = rg.group_n_rel
+    n_non = rg.group_size - n_rel
+    cap = np.minimum(n_non, n_rel)  # min(N, R)
+    ret = rg.block_retrieved
+    q = np.where(ret, rg.block_size - rg.block_n_rel, 0)
+    r = np.where(ret, rg.block_n_rel, 0)
+    n0 = rg.group_cumsum(q) - q
+    cap_b = cap[rg.block_group]
+    ranked_above = _sum_min(n0 + q + 1, cap_b) - _sum_min(n0, cap_b)
+    penalty = _divide(ranked_above, (q + 1) * cap_b)
+    total = rg.group_sum(r * (1.0 - penalty))
+    return Partials(_divide(total, n_rel), n_rel > 0)

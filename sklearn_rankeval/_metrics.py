@@ -11,6 +11,9 @@ from ._docs import fill_doc
 from ._registry import compute
 
 __all__ = [
+    "bpref_score",
+    "dcg_score",
+    "expected_reciprocal_rank_score",
     "gauc_score",
     "hit_rate_score",
     "interpolated_average_precision_score",
@@ -18,7 +21,10 @@ __all__ = [
     "mean_reciprocal_rank_score",
     "ndcg_score",
     "precision_at_k_score",
+    "r_precision_score",
+    "rank_biased_precision_score",
     "recall_at_k_score",
+    "success_at_k_score",
 ]
 
 
@@ -595,3 +601,444 @@ def ndcg_score(
     return compute("ndcg", y_true, y_score, groups=groups,
                    sample_weight=sample_weight, average=average, undefined=undefined,
                    k=k)
+
+
+@fill_doc
+def success_at_k_score(
+    y_true, y_score, *, groups=None, k=10, labels=None, sample_weight=None,
+    average="macro", undefined="skip",
+):
+    """Success at k: the share of queries with a relevant item in the top k.
+
+    .. math::
+
+        \\mathrm{success}@k = \\frac{1}{|Q|} \\sum_{q \\in Q}
+        [\\,\\text{a relevant item of } q \\text{ is in its top } k\\,]
+
+    This is what ranx, torchmetrics (``RetrievalHitRate``) and RecBole call
+    the hit rate, and trec_eval ``success_k``.
+
+    Parameters
+    ----------
+    %(y_true_binary)s
+    %(y_score)s
+    %(groups)s
+    %(k_10)s
+    %(labels)s
+    %(sample_weight_query)s
+    %(average_query)s
+    %(undefined)s
+
+    Returns
+    -------
+    score : float or ndarray of shape (n_groups,)
+        %(returns)s
+
+    See Also
+    --------
+    hit_rate_score : Relevant items in the top k over all relevant items (pooled).
+    mean_reciprocal_rank_score : Reciprocal rank of the first relevant item.
+
+    Notes
+    -----
+    **Ties**: the probability that the top k holds a relevant item when the
+    tied items are put in a uniformly random order.  Only the first tie block
+    holding a relevant item matters: with ``s`` items above it, ``m`` items in
+    it of which ``r`` are relevant, and ``t = k - s`` of its ranks inside the
+    top k, the value is ``1 - C(m - r, t) / C(m, t)`` (hypergeometric).  It
+    is not ``mean(recall_at_k > 0)``, which counts a relevant item tied across
+    the cutoff as a sure hit.  **Undefined groups**: a query with no relevant
+    item is skipped by default.  Without ties the value equals trec_eval's
+    ``success_k``.
+
+    References
+    ----------
+    .. [1] trec_eval, the evaluation program of TREC,
+       https://github.com/usnistgov/trec_eval (measure ``success``, by Stephen
+       Tomlinson).
+    .. [2] F. McSherry and M. Najork, "Computing Information Retrieval
+       Performance Measures Efficiently in the Presence of Tied Scores",
+       ECIR 2008 (values under ties).
+
+    Examples
+    --------
+    >>> from sklearn_rankeval import success_at_k_score
+    >>> # query "a": its relevant item is at rank 2 -> a success at k=2;
+    >>> # query "b": its relevant item ties with two others for ranks 1-3, so
+    >>> # it lands in the top 2 with probability 2/3
+    >>> y_true = [0, 1, 0, 0, 1, 0]
+    >>> y_score = [0.9, 0.8, 0.1, 0.5, 0.5, 0.5]
+    >>> groups = ["a", "a", "a", "b", "b", "b"]
+    >>> success_at_k_score(y_true, y_score, groups=groups, k=2, average=None).round(4)
+    array([1.    , 0.6667])
+    >>> round(success_at_k_score(y_true, y_score, groups=groups, k=2), 4)
+    0.8333
+    """
+    return compute("success", y_true, y_score, groups=groups, labels=labels,
+                   sample_weight=sample_weight, average=average, undefined=undefined,
+                   k=k)
+
+
+@fill_doc
+def r_precision_score(
+    y_true, y_score, *, groups=None, labels=None, sample_weight=None,
+    average="macro", undefined="skip",
+):
+    """R-precision: the precision at rank R, R the query's relevant items.
+
+    .. math::
+
+        \\mathrm{R\\text{-}prec} = \\frac{|\\{\\text{relevant items in the top }
+        R\\}|}{R}
+
+    where :math:`R` counts every relevant item of the query, retrieved or not.
+    At rank :math:`R` precision equals recall.
+
+    Parameters
+    ----------
+    %(y_true_binary)s
+    %(y_score)s
+    %(groups)s
+    %(labels)s
+    %(sample_weight_query)s
+    %(average_query)s
+    %(undefined)s
+
+    Returns
+    -------
+    score : float or ndarray of shape (n_groups,)
+        %(returns)s
+
+    See Also
+    --------
+    precision_at_k_score : Precision at a fixed rank k.
+
+    Notes
+    -----
+    **Ties**: the expected value over all orderings of the tied items (a
+    block of ``m`` tied items of which ``R - s`` fit in the top R contributes
+    ``(R - s)/m`` of its relevant items).  **Undefined groups**: a query with
+    no relevant item is skipped by default.  Without ties the value equals
+    trec_eval's ``Rprec``.
+
+    References
+    ----------
+    .. [1] C. Buckley and E. M. Voorhees, "Retrieval System Evaluation", in
+       TREC: Experiment and Evaluation in Information Retrieval, MIT Press,
+       2005.
+    .. [2] F. McSherry and M. Najork, "Computing Information Retrieval
+       Performance Measures Efficiently in the Presence of Tied Scores",
+       ECIR 2008 (the expected value under ties).
+
+    Examples
+    --------
+    >>> from sklearn_rankeval import r_precision_score
+    >>> # query 1 has R = 2 relevant items, one in its top 2 -> 1/2;
+    >>> # query 2 has R = 1 and its relevant item ties with another for the
+    >>> # top rank -> 1/2
+    >>> y_true = [1, 0, 1, 1, 0]
+    >>> y_score = [3, 2, 1, 5, 5]
+    >>> groups = [1, 1, 1, 2, 2]
+    >>> r_precision_score(y_true, y_score, groups=groups, average=None).tolist()
+    [0.5, 0.5]
+    """
+    return compute("r_precision", y_true, y_score, groups=groups, labels=labels,
+                   sample_weight=sample_weight, average=average, undefined=undefined)
+
+
+@fill_doc
+def dcg_score(
+    y_true, y_score, *, groups=None, k=None, log_base=2, sample_weight=None,
+    average="macro", undefined="skip",
+):
+    """Discounted cumulative gain, per query, averaged.
+
+    .. math::
+
+        \\mathrm{DCG}@k = \\sum_{i=1}^{k} \\frac{\\mathrm{rel}_i}{\\log_b(i + 1)}
+
+    with the graded relevance ``y_true`` as gain and :math:`b` = ``log_base``,
+    as :func:`sklearn.metrics.dcg_score`, for every query of the long layout.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_queries, n_items)
+        Graded relevance (``>= 0``), used as the gain.  1-D class labels when
+        ``y_score`` is 2-D multiclass scores.
+    %(y_score)s
+    %(groups)s
+    %(k_none)s
+    log_base : float, default=2
+        Base of the logarithm of the discount, as in
+        :func:`sklearn.metrics.dcg_score`.
+    %(sample_weight_query)s
+    %(average_query)s
+    %(undefined)s
+
+    Returns
+    -------
+    score : float or ndarray of shape (n_groups,)
+        %(returns)s
+
+    See Also
+    --------
+    sklearn.metrics.dcg_score : The same value on 2-D input.
+    ndcg_score : DCG over the DCG of the ideal ordering.
+
+    Notes
+    -----
+    **Ties**: the gains of tied items are averaged over the ranks they share
+    (McSherry & Najork), as scikit-learn does, so on 2-D input the value
+    equals :func:`sklearn.metrics.dcg_score` (``ignore_ties=False``).
+    **Undefined groups**: none; a query without gain scores 0 and counts, as
+    in scikit-learn (``undefined`` has no effect).  Items with score ``-inf``
+    are not retrieved and add nothing.  DCG is not normalized: its scale grows
+    with the gains and the number of relevant items, so queries with more
+    relevant items weigh more in the average.
+
+    References
+    ----------
+    .. [1] K. Järvelin and J. Kekäläinen, "Cumulated gain-based evaluation of
+       IR techniques", ACM TOIS 20(4), 2002.
+    .. [2] F. McSherry and M. Najork, "Computing Information Retrieval
+       Performance Measures Efficiently in the Presence of Tied Scores",
+       ECIR 2008.
+
+    Examples
+    --------
+    >>> from sklearn_rankeval import dcg_score
+    >>> # gains 3, 2, 0 at ranks 1-3: 3/log2(2) + 2/log2(3)
+    >>> round(dcg_score([3, 0, 2], [0.9, 0.1, 0.5]), 4)
+    4.2619
+    >>> # 2-D layout, as sklearn.metrics.dcg_score: the tie at ranks 2-3
+    >>> # shares the gains 1 and 0 over both ranks
+    >>> round(dcg_score([[1, 0, 2]], [[0.3, 0.3, 0.9]]), 4)
+    2.5655
+    """
+    return compute("dcg", y_true, y_score, groups=groups,
+                   sample_weight=sample_weight, average=average, undefined=undefined,
+                   k=k, log_base=log_base)
+
+
+@fill_doc
+def expected_reciprocal_rank_score(
+    y_true, y_score, *, groups=None, k=None, max_grade=4, sample_weight=None,
+    average="macro", undefined="skip",
+):
+    """Expected reciprocal rank (ERR) of graded relevance, per query, averaged.
+
+    .. math::
+
+        \\mathrm{ERR}@k = \\sum_{i=1}^{k} \\frac{1}{i} R_i \\prod_{j<i} (1 - R_j),
+        \\qquad R_i = \\frac{2^{g_i} - 1}{2^{g_{\\max}}}
+
+    the cascade model of Chapelle et al.: a user reads down the ranking and
+    stops at rank :math:`i` with probability :math:`R_i`, given by the grade
+    :math:`g_i` of the item; ERR is the expected reciprocal rank where the
+    user stops.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_queries, n_items)
+        Relevance grades, integers or not, in ``[0, max_grade]``.  1-D class
+        labels when ``y_score`` is 2-D multiclass scores (grade 1 for the true
+        class).
+    %(y_score)s
+    %(groups)s
+    %(k_none)s
+    max_grade : int, default=4
+        :math:`g_{\\max}`, the highest possible grade (4 in the paper's 0-4
+        scale).  It is fixed, not read from ``y_true``, so that a query's
+        value never depends on the other queries; a larger grade in
+        ``y_true`` is a ``ValueError``.
+    %(sample_weight_query)s
+    %(average_query)s
+    %(undefined)s
+
+    Returns
+    -------
+    score : float or ndarray of shape (n_groups,)
+        %(returns)s
+
+    See Also
+    --------
+    mean_reciprocal_rank_score : Reciprocal rank of the first relevant item.
+    ndcg_score : Normalized DCG of graded relevance.
+
+    Notes
+    -----
+    **Ties**: tie-averaged, not the expected value over orderings (which
+    needs every item's grade, not only block totals).  Each item of a tie
+    block gets the block's mean stopping probability, and the formula runs
+    over the ranks the block holds.  This is order-independent, exact without
+    ties, and equal to the expected value when the tied items share one
+    grade; otherwise it differs slightly from the expectation.
+    **Undefined groups**: a query with no relevant item (``y_true > 0``) is
+    skipped by default (its ERR would be 0).  Items with score ``-inf`` are
+    not retrieved and stop no one.  A grade-0 item never stops the user and a
+    ``max_grade`` item stops them with probability ``1 - 2**-max_grade``.
+
+    References
+    ----------
+    .. [1] O. Chapelle, D. Metzler, Y. Zhang and P. Grinspan, "Expected
+       Reciprocal Rank for Graded Relevance", CIKM 2009.
+
+    Examples
+    --------
+    >>> from sklearn_rankeval import expected_reciprocal_rank_score
+    >>> # grades 4 then 2: R = 15/16 at rank 1, then 3/16 at rank 2
+    >>> # ERR = 15/16 + (1/16) * (3/16) / 2
+    >>> round(expected_reciprocal_rank_score([2, 4], [0.1, 0.9]), 4)
+    0.9434
+    >>> # binary relevance with max_grade=1: a relevant item stops the user
+    >>> # with probability 1/2; the only one is at rank 2 -> (1/2) / 2
+    >>> round(expected_reciprocal_rank_score([0, 1, 0], [3, 2, 1], max_grade=1), 4)
+    0.25
+    """
+    return compute("err", y_true, y_score, groups=groups,
+                   sample_weight=sample_weight, average=average, undefined=undefined,
+                   k=k, max_grade=max_grade)
+
+
+@fill_doc
+def rank_biased_precision_score(
+    y_true, y_score, *, groups=None, p=0.8, labels=None, sample_weight=None,
+    average="macro", undefined="skip",
+):
+    """Rank-biased precision (RBP) with persistence ``p``.
+
+    .. math::
+
+        \\mathrm{RBP} = (1 - p) \\sum_{i \\geq 1} \\mathrm{rel}_i \\, p^{i-1}
+
+    the expected rate of relevant items seen by a user who reads rank
+    :math:`i + 1` after rank :math:`i` with probability :math:`p`.
+
+    Parameters
+    ----------
+    %(y_true_binary)s
+    %(y_score)s
+    %(groups)s
+    p : float, default=0.8
+        Persistence, in (0, 1): the probability of reading on to the next rank.
+        ``0.5`` impatient, ``0.8`` about ten ranks, ``0.95`` patient.
+    %(labels)s
+    %(sample_weight_query)s
+    %(average_query)s
+    %(undefined)s
+
+    Returns
+    -------
+    score : float or ndarray of shape (n_groups,)
+        %(returns)s
+
+    See Also
+    --------
+    precision_at_k_score : Precision at a fixed rank k.
+    dcg_score : A logarithmic discount instead of a geometric one.
+
+    Notes
+    -----
+    **Ties**: the expected value over all orderings of the tied items: the
+    value is linear in the rank weights, so each relevant item of a block of
+    ``m`` tied items below ``s`` others counts the mean weight of the ranks
+    they share, ``p**s (1 - p**m) / m``.  **Undefined groups**: a query with
+    no relevant item is skipped by default (its RBP would be 0).  Items with
+    score ``-inf`` are not retrieved.  The residual (the weight ``p**n`` of
+    the ranks beyond the ``n`` retrieved items, plus that of unjudged items)
+    bounds the error of the value when the ranking is incomplete; ``rankeval
+    trec`` prints it as ``rbp_resid``.  trec_eval's ``rbp`` uses ``p=0.9``.
+
+    References
+    ----------
+    .. [1] A. Moffat and J. Zobel, "Rank-Biased Precision for Measurement of
+       Retrieval Effectiveness", ACM TOIS 27(1), 2008.
+
+    Examples
+    --------
+    >>> from sklearn_rankeval import rank_biased_precision_score
+    >>> # relevant items at ranks 1 and 3: (1 - 0.5) * (1 + 0.5**2)
+    >>> round(rank_biased_precision_score([1, 0, 1], [3, 2, 1], p=0.5), 4)
+    0.625
+    >>> # a relevant item tied with another for ranks 1-2: the mean weight of
+    >>> # the two ranks, (0.5 + 0.25) / 2
+    >>> round(rank_biased_precision_score([1, 0], [1, 1], p=0.5), 4)
+    0.375
+    """
+    return compute("rbp", y_true, y_score, groups=groups, labels=labels,
+                   sample_weight=sample_weight, average=average, undefined=undefined,
+                   p=p)
+
+
+@fill_doc
+def bpref_score(
+    y_true, y_score, *, groups=None, judged=None, sample_weight=None,
+    average="macro", undefined="skip",
+):
+    """Binary preference (bpref): relevant items ranked above judged non-relevant ones.
+
+    .. math::
+
+        \\mathrm{bpref} = \\frac{1}{R} \\sum_{r} \\left(1 -
+        \\frac{\\min(n_r, R)}{\\min(N, R)}\\right)
+
+    summed over the retrieved relevant items :math:`r`, where :math:`n_r` is
+    the number of judged non-relevant items ranked above :math:`r`, :math:`R`
+    the query's relevant items and :math:`N` its judged non-relevant items
+    (retrieved or not).  Items that were not judged count nowhere, which
+    makes bpref robust to incomplete judgments.
+
+    Parameters
+    ----------
+    %(y_true_binary)s
+    %(y_score)s
+    %(groups)s
+    judged : array-like of bool of the shape of ``y_score``, default=None
+        Whether each item was judged.  Unjudged items are neither relevant nor
+        non-relevant: they are left out before ranking.  None: every item is
+        judged (``y_true == 0`` is judged non-relevant).
+    %(sample_weight_query)s
+    %(average_query)s
+    %(undefined)s
+
+    Returns
+    -------
+    score : float or ndarray of shape (n_groups,)
+        %(returns)s
+
+    See Also
+    --------
+    mean_average_precision_score : Average precision (all unjudged items non-relevant).
+
+    Notes
+    -----
+    The normaliser is ``min(N, R)``, as trec_eval's ``bpref`` (the paper's
+    ``R`` alone gives "bpref-10"-like variants); a relevant item with no
+    non-relevant item above it (or a query without judged non-relevant items)
+    scores 1.  **Ties**: the expected value over all orderings of the tied
+    items: the number of a block's ``q`` non-relevant items ranked above a
+    given relevant item of the block is uniform on ``0..q``.  **Undefined
+    groups**: a query without a judged relevant item (or none of whose items
+    is judged) is skipped by default.  Without ties the value equals
+    trec_eval's ``bpref`` (retrieved documents missing from the qrels being
+    unjudged).
+
+    References
+    ----------
+    .. [1] C. Buckley and E. M. Voorhees, "Retrieval Evaluation with
+       Incomplete Information", SIGIR 2004.
+
+    Examples
+    --------
+    >>> from sklearn_rankeval import bpref_score
+    >>> # ranking: non-relevant, relevant, unjudged, relevant, non-relevant;
+    >>> # R = 2, N = 2: the first relevant item has 1 non-relevant above it
+    >>> # (1 - 1/2), the second too: (0.5 + 0.5) / 2
+    >>> y_true = [0, 1, 0, 1, 0]
+    >>> y_score = [5, 4, 3, 2, 1]
+    >>> judged = [True, True, False, True, True]
+    >>> round(bpref_score(y_true, y_score, judged=judged), 4)
+    0.5
+    """
+    return compute("bpref", y_true, y_score, groups=groups, judged=judged,
+                   sample_weight=sample_weight, average=average, undefined=undefined)

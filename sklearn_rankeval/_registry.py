@@ -12,6 +12,9 @@ new metric is one kernel plus one entry here (plus its public function in
 import importlib
 import re
 from dataclasses import dataclass, field
+from numbers import Integral, Real
+
+import numpy as np
 
 from . import _kernels
 from ._engine import rank_groups
@@ -22,6 +25,9 @@ from ._validation import (
     check_n_points,
     check_option,
     check_undefined,
+    validate_relevance,
+    validate_sample_weight,
+    validate_scores,
 )
 
 __all__ = [
@@ -41,6 +47,26 @@ def _choice(name, options):
         return check_option(value, name, options)
 
     return check
+
+
+def check_log_base(value):
+    if (isinstance(value, bool) or not isinstance(value, Real)
+            or not np.isfinite(value) or value <= 1):
+        raise ValueError(f"log_base must be a number > 1, got {value!r}.")
+    return float(value) if value != 2 else 2
+
+
+def check_max_grade(value):
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
+        raise ValueError(f"max_grade must be an integer >= 1, got {value!r}.")
+    return int(value)
+
+
+def check_persistence(value):
+    if (isinstance(value, bool) or not isinstance(value, Real)
+            or not 0 < value < 1):
+        raise ValueError(f"p must be a number in (0, 1), got {value!r}.")
+    return float(value)
 
 
 _K_OPTIONAL = ("k", None, check_k)
@@ -85,6 +111,16 @@ class MetricSpec:
     divides_by_k : bool
         Whether the value is divided by ``k`` (so a perfect ranking of a
         query with fewer than ``k`` relevant items scores ``R / k``).
+    perfect_score : {"one", "min(R,k)/k", "min(R,k)/R", "at_most_one", "unbounded"}
+        What a perfect ranking scores: 1; ``min(R, k) / k`` (P@k);
+        ``min(R, k) / R`` (R@k, HR@k); at most 1 (RBP, ERR: the value is in
+        [0, 1] but its maximum depends on the query); or no fixed bound (DCG).
+    always_defined : bool
+        Whether every group has a value, relevant items or not (DCG, as in
+        scikit-learn's ``dcg_score``).
+    accepts_judged : bool
+        Whether the function takes ``judged=`` (rows not judged are left out
+        before ranking, as bpref needs).
     """
 
     name: str
@@ -100,6 +136,9 @@ class MetricSpec:
     tie_rule: str = "expected"
     needs_negative: bool = False
     divides_by_k: bool = False
+    perfect_score: str = "one"
+    always_defined: bool = False
+    accepts_judged: bool = False
     _defaults: dict = field(default=None, repr=False, compare=False)
 
     # -- capabilities read by callers ---------------------------------------
@@ -173,13 +212,74 @@ def group_info(rg):
     return rg.cached("group_info", lambda: GroupInfo.from_ranked(rg))
 
 
+def drop_unjudged(y_true, y_score, groups, sample_weight, judged):
+    """The rows with ``judged`` True, in the long layout.
+
+    2-D input (one query per row) becomes the long layout with the row index
+    as group and the query weight repeated on its items.  A group none of
+    whose rows is judged keeps its first row, made non-relevant, so that it
+    still has a place (an undefined one) in the per-group output.
+    """
+    y_score = validate_scores(y_score)
+    mask = np.asarray(judged)
+    if mask.dtype != bool:
+        raise TypeError(f"judged must be an array of booleans, got dtype "
+                        f"{mask.dtype}.")
+    if mask.shape != y_score.shape:
+        raise ValueError(f"judged must have the shape of y_score "
+                         f"{y_score.shape}, got {mask.shape}.")
+    y_true = validate_relevance(y_true)
+    if y_true.shape != y_score.shape:
+        raise ValueError(
+            f"judged needs y_true of the shape of y_score {y_score.shape} (no "
+            f"multiclass input), got {y_true.shape}.")
+    if y_score.ndim == 2:
+        if groups is not None:
+            raise ValueError("groups must be None when y_score is 2-D.")
+        n_queries, n_items = y_score.shape
+        groups = np.repeat(np.arange(n_queries), n_items)
+        if sample_weight is not None:
+            sample_weight = np.repeat(
+                validate_sample_weight(sample_weight, n_queries, "query (row)"),
+                n_items)
+        y_true, y_score, mask = y_true.ravel(), y_score.ravel(), mask.ravel()
+    elif groups is None:
+        groups = np.zeros(y_score.shape[0], dtype=np.int64)
+    else:
+        if hasattr(groups, "to_numpy") and not isinstance(groups, np.ndarray):
+            groups = groups.to_numpy()
+        groups = np.asarray(groups)
+        if groups.shape != y_score.shape:
+            raise ValueError(f"groups must be 1-D with one id per row of y_score "
+                             f"({y_score.shape[0]}), got shape {groups.shape}.")
+    if sample_weight is not None:
+        sample_weight = validate_sample_weight(sample_weight, y_score.shape[0], "row")
+    # a group without any judged row keeps its first row, as non-relevant
+    codes = np.unique(groups, return_index=True, return_inverse=True)
+    _, first, inverse = codes
+    has_judged = np.bincount(inverse.reshape(-1), weights=mask,
+                             minlength=len(first)) > 0
+    placeholder = first[~has_judged]
+    keep = mask.copy()
+    keep[placeholder] = True
+    y_true = y_true.astype(np.float64)
+    y_true[placeholder] = 0.0
+    return (y_true[keep], y_score[keep], groups[keep],
+            None if sample_weight is None else sample_weight[keep])
+
+
 def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=None,
-            average, undefined="skip", **options):
+            average, undefined="skip", judged=None, **options):
     """A metric function's body: check the options, rank once, aggregate."""
     spec = METRICS[name]
     options = spec.check_options(**options)
     average = spec.check_average(average)
     undefined = check_undefined(undefined)
+    if judged is not None:
+        if not spec.accepts_judged:
+            raise TypeError(f"{spec.func_name}() got an unexpected argument judged.")
+        y_true, y_score, groups, sample_weight = drop_unjudged(
+            y_true, y_score, groups, sample_weight, judged)
     rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight,
                      labels=labels)
     return spec.aggregate(spec.partials(rg, **options), group_info(rg),
@@ -210,15 +310,35 @@ METRICS = {
                    has_labels=False, weights="item", tie_rule="sklearn"),
         MetricSpec("hit_rate", "hit_rate_score", _kernels.hit_rate, "HR@k",
                    options=(_K_REQUIRED,), averages=_POOLED,
-                   default_average="micro"),
+                   default_average="micro", perfect_score="min(R,k)/R"),
         MetricSpec("precision", "precision_at_k_score", _kernels.precision_at_k,
                    "P@k", options=(_K_REQUIRED,), averages=_POOLED,
-                   divides_by_k=True),
+                   divides_by_k=True, perfect_score="min(R,k)/k"),
         MetricSpec("recall", "recall_at_k_score", _kernels.recall_at_k, "R@k",
-                   options=(_K_REQUIRED,), averages=_POOLED),
+                   options=(_K_REQUIRED,), averages=_POOLED,
+                   perfect_score="min(R,k)/R"),
         MetricSpec("ndcg", "ndcg_score", _kernels.ndcg, "NDCG",
                    options=(_K_OPTIONAL,), has_labels=False, graded=True,
                    tie_rule="sklearn"),
+        MetricSpec("success", "success_at_k_score", _kernels.success_at_k,
+                   "success@k", options=(_K_REQUIRED,)),
+        MetricSpec("r_precision", "r_precision_score", _kernels.r_precision,
+                   "R-precision"),
+        MetricSpec("dcg", "dcg_score", _kernels.dcg, "DCG",
+                   options=(_K_OPTIONAL, ("log_base", 2, check_log_base)),
+                   has_labels=False, graded=True, tie_rule="sklearn",
+                   perfect_score="unbounded", always_defined=True),
+        MetricSpec("err", "expected_reciprocal_rank_score",
+                   _kernels.expected_reciprocal_rank, "ERR",
+                   options=(_K_OPTIONAL, ("max_grade", 4, check_max_grade)),
+                   has_labels=False, graded=True, tie_rule="averaged",
+                   perfect_score="at_most_one"),
+        MetricSpec("rbp", "rank_biased_precision_score",
+                   _kernels.rank_biased_precision, "RBP",
+                   options=(("p", 0.8, check_persistence),),
+                   perfect_score="at_most_one"),
+        MetricSpec("bpref", "bpref_score", _kernels.bpref, "bpref",
+                   has_labels=False, accepts_judged=True),
     ]
 }
 

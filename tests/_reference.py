@@ -374,3 +374,101 @@ def interpolated_average_precision(y_true, y_score, n_points=11, rule="exact"):
     if values is None:
         return NAN
     return math.fsum(values) / n_points
+
+
+# --------------------------------------------------------------------------
+# issue 13: success@k, R-precision, ERR, RBP, bpref (one group each)
+# --------------------------------------------------------------------------
+def success_at_k(y_true, y_score, k):
+    """Expected [some relevant item in the top k] over all tie orderings."""
+    if n_relevant(y_true) == 0:
+        return NAN
+    return float(expected_over_orderings(
+        lambda ranking: 1 if hits_of_ranking(ranking, k) > 0 else 0,
+        y_true, y_score))
+
+
+def r_precision(y_true, y_score):
+    """Expected hits in the top R over R, R counting unretrieved items too."""
+    R = n_relevant(y_true)
+    if R == 0:
+        return NAN
+    return float(expected_over_orderings(
+        lambda ranking: Fraction(hits_of_ranking(ranking, R), R), y_true, y_score))
+
+
+def rbp_of_ranking(ranking, p):
+    p = Fraction(p)
+    total = Fraction(0)
+    for rank, y in enumerate(ranking, start=1):
+        if y > 0:
+            total += (1 - p) * p ** (rank - 1)
+    return total
+
+
+def rank_biased_precision(y_true, y_score, p=0.8):
+    """Expected RBP over all tie orderings (exact, in fractions)."""
+    if n_relevant(y_true) == 0:
+        return NAN
+    return float(expected_over_orderings(lambda r: rbp_of_ranking(r, p),
+                                         y_true, y_score))
+
+
+def err_of_stops(stops, k=None):
+    """ERR of a ranking given each rank's stopping probability."""
+    total, reach = 0.0, 1.0
+    for rank, stop in enumerate(stops, start=1):
+        if k is not None and rank > k:
+            break
+        total += reach * stop / rank
+        reach *= 1.0 - stop
+    return total
+
+
+def err_expected(y_true, y_score, k=None, max_grade=4):
+    """ERR averaged over every tie ordering (the expectation)."""
+    if n_relevant(y_true) == 0:
+        return NAN
+    values = [err_of_stops([(2 ** g - 1) / 2 ** max_grade for g in ranking], k)
+              for ranking in all_orderings(y_true, y_score)]
+    return sum(values) / len(values)
+
+
+def err_tie_averaged(y_true, y_score, k=None, max_grade=4):
+    """ERR where each tied item gets its block's mean stopping probability."""
+    if n_relevant(y_true) == 0:
+        return NAN
+    stops = []
+    for block in retrieved_tie_blocks(y_true, y_score):
+        mean = sum((2 ** g - 1) / 2 ** max_grade for g in block) / len(block)
+        stops += [mean] * len(block)
+    return err_of_stops(stops, k)
+
+
+def bpref_of_ranking(ranking, R, N):
+    """trec_eval's bpref of one ordering of the judged retrieved items."""
+    total = Fraction(0)
+    nonrel_above = 0
+    for y in ranking:
+        if y > 0:
+            if nonrel_above > 0:
+                total += 1 - Fraction(min(nonrel_above, R), min(N, R))
+            else:
+                total += 1
+        else:
+            nonrel_above += 1
+    return total / R
+
+
+def bpref(y_true, y_score, judged=None):
+    """Expected bpref over tie orderings; unjudged items are dropped first."""
+    if judged is not None:
+        kept = [(y, s) for y, s, j in zip(y_true, y_score, judged) if j]
+        y_true = [y for y, _ in kept]
+        y_score = [s for _, s in kept]
+    R = n_relevant(y_true)
+    if R == 0:
+        return NAN
+    N = len(y_true) - R
+    return float(expected_over_orderings(lambda r: bpref_of_ranking(r, R, N),
+                                         y_true, y_score))

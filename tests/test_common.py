@@ -22,6 +22,7 @@ SPECS = list(METRICS.values())
 ITEM_WEIGHTED = [s for s in SPECS if s.weights == "item"]
 QUERY_WEIGHTED = [s for s in SPECS if s.weights == "query"]
 OPTIONAL_K = [s for s in SPECS if s.has_k and s.k_default is None]
+SOMETIMES_UNDEFINED = [s for s in SPECS if not s.always_defined]
 
 
 def _ids(specs):
@@ -47,7 +48,9 @@ def defined_groups(spec, y, g):
     out = []
     for gid in ids:
         rel = y[g == gid] > 0
-        if spec.needs_negative:
+        if spec.always_defined:
+            out.append(True)
+        elif spec.needs_negative:
             out.append(rel.any() and not rel.all())
         else:
             out.append(rel.any())
@@ -231,6 +234,7 @@ def test_averages_from_per_group_values(spec):
         expected[spec.default_average], rel=1e-12)
 
 
+@pytest.mark.parametrize("spec", SOMETIMES_UNDEFINED, ids=_ids(SOMETIMES_UNDEFINED))
 def test_undefined_policies(spec):
     y, s, g = make_grouped_data(11)
     values = per_group(spec, y, s, g)
@@ -329,19 +333,26 @@ def test_bounds_and_perfect_ranking(spec):
     y, s, g = make_grouped_data(17)
     values = per_group(spec, y, s, g)
     ok = ~np.isnan(values)
-    assert ((values[ok] >= 0) & (values[ok] <= 1)).all()
+    if spec.perfect_score != "unbounded":
+        assert ((values[ok] >= 0) & (values[ok] <= 1)).all()
+    else:
+        assert (values[ok] >= 0).all()
     kw = {"k": 2} if spec.has_k else {}
     perfect = per_group(spec, y, y.astype(float), g, **kw)
-    if spec.divides_by_k:
+    n_rel = np.array([(y[g == i] > 0).sum() for i in np.unique(g)])
+    if spec.perfect_score == "min(R,k)/k":
         # P@k of a perfect ranking is min(R, k) / k
-        n_rel = np.array([(y[g == i] > 0).sum() for i in np.unique(g)])
         close(perfect[ok], np.minimum(n_rel[ok], 2) / 2)
-    elif spec.has_k and not spec.graded and spec.k_default is not None:
+    elif spec.perfect_score == "min(R,k)/R":
         # R@k / HR@k of a perfect ranking: min(R, k) / R
-        n_rel = np.array([(y[g == i] > 0).sum() for i in np.unique(g)])
         close(perfect[ok], np.minimum(n_rel[ok], 2) / n_rel[ok])
-    else:
+    elif spec.perfect_score == "one":
         close(perfect[ok], np.ones(ok.sum()))
+    else:  # at most 1 (RBP, ERR) or unbounded (DCG): no ranking does better
+        rng = np.random.default_rng(17)
+        for _ in range(5):
+            other = per_group(spec, y, rng.permutation(len(y)).astype(float), g, **kw)
+            assert (other[ok] <= perfect[ok] + 1e-12).all()
     worst = per_group(spec, y, -y.astype(float), g, **kw)
     assert (worst[ok] < perfect[ok]).any()
 
