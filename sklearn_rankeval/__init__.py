@@ -1,6 +1,7 @@
 """Grouped ranking metrics for scikit-learn: GAUC, MRR, MAP, NDCG@k, HR@k, P@k,
 R@k, interpolated AP and F-alpha, on one vectorised ranking engine."""
 
+from ._accumulate import RankingAccumulator
 from ._curves import interpolated_precision_recall_curve
 from ._f_alpha import f_alpha_score
 from ._metrics import (
@@ -19,6 +20,7 @@ from ._metrics import (
     recall_at_k_score,
     success_at_k_score,
 )
+from ._per_group import per_group_scores
 from ._plot import (
     ElevenPointDisplay,
     GroupedRocCurveDisplay,
@@ -38,6 +40,7 @@ __all__ = [
     "ElevenPointDisplay",
     "GroupedRocCurveDisplay",
     "InterpolatedPrecisionRecallDisplay",
+    "RankingAccumulator",
     "bpref_score",
     "dcg_score",
     "expected_reciprocal_rank_score",
@@ -52,6 +55,7 @@ __all__ = [
     "mean_average_precision_score",
     "mean_reciprocal_rank_score",
     "ndcg_score",
+    "per_group_scores",
     "precision_at_k_score",
     "r_precision_score",
     "rank_biased_precision_score",

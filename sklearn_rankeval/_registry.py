@@ -31,12 +31,14 @@ from ._validation import (
 )
 
 __all__ = [
+    "DEFAULT_METRICS",
     "METRICS",
     "RECALL_LEVELS",
     "MetricSpec",
     "compute",
     "group_info",
     "metric_options",
+    "parse_metrics",
     "parse_metric_name",
     "valid_names_text",
 ]
@@ -367,6 +369,55 @@ def parse_metric_name(name):
 def metric_options(spec, k):
     """The options of a parsed metric name: its cutoff, if any."""
     return {"k": k if k is not None else spec.k_default} if spec.has_k else {}
+
+
+#: The metrics of a report (and of per-group frames) when none are named.
+DEFAULT_METRICS = (
+    "gauc",
+    "mrr",
+    "map",
+    "map@10",
+    "ndcg@10",
+    "hit_rate@10",
+    "precision@10",
+    "recall@10",
+    "interpolated_ap",
+)
+
+
+def parse_metrics(metrics, argument="metrics"):
+    """Metric names -> list of ``(name, spec, options)`` (options checked).
+
+    None gives :data:`DEFAULT_METRICS`; a single string is one metric.
+    Repeated names are kept once.
+    """
+    if metrics is None:
+        metrics = DEFAULT_METRICS
+    elif isinstance(metrics, str):
+        metrics = [metrics]
+    try:
+        metrics = list(metrics)
+    except TypeError:
+        raise TypeError(
+            f"{argument} must be a metric name or a list of names, got "
+            f"{type(metrics).__name__}."
+        ) from None
+    parsed, seen = [], set()
+    for name in metrics:
+        spec_k = parse_metric_name(name)
+        if spec_k is None:
+            raise ValueError(
+                f"{argument}: {name!r} is not a ranking metric name; valid names "
+                f"are {valid_names_text()}."
+            )
+        if name in seen:
+            continue
+        seen.add(name)
+        spec, k = spec_k
+        parsed.append((name, spec, spec.check_options(**metric_options(spec, k))))
+    if not parsed:
+        raise ValueError(f"{argument} must name at least one metric.")
+    return parsed
 
 
 def valid_names_text(extra=()):

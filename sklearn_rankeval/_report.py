@@ -1,47 +1,121 @@
-"""``ranking_report``: many metrics from one validation and one sort."""
+"""``ranking_report``: many metrics from one validation and one sort.
+
+The values come from the metrics' per-group partials (``_per_group.evaluate``),
+aggregated with each metric's default ``average``; ``segments`` aggregates the
+same partials within each segment's groups.
+"""
 
 import numpy as np
 
-from ._engine import rank_groups
-from ._registry import parse_metric_name, valid_names_text
+from ._engine import encode_rows, rank_groups
+from ._per_group import evaluate, make_frame
+from ._registry import DEFAULT_METRICS, parse_metrics
+from ._validation import check_option
 
-__all__ = ["ranking_report"]
+__all__ = ["DEFAULT_METRICS", "ranking_report"]
 
-#: The metrics of a report when none are named.
-DEFAULT_METRICS = (
-    "gauc",
-    "mrr",
-    "map",
-    "map@10",
-    "ndcg@10",
-    "hit_rate@10",
-    "precision@10",
-    "recall@10",
-    "interpolated_ap",
-)
+OUTPUTS = ("text", "dict", "frame")
 
 
-def _parse(metrics):
-    if metrics is None:
-        metrics = DEFAULT_METRICS
-    elif isinstance(metrics, str):
-        metrics = [metrics]
-    parsed = []
-    for name in metrics:
-        spec_k = parse_metric_name(name)
-        if spec_k is None:
-            raise ValueError(
-                f"metrics: {name!r} is not a ranking metric name; valid names are "
-                f"{valid_names_text()}."
-            )
-        parsed.append((name, *spec_k))
-    if not parsed:
-        raise ValueError("metrics must name at least one metric.")
-    return parsed
+def _summaries(info, parts, parsed, stacklevel=6):
+    """``{name: (value, number of groups where it is defined)}``."""
+    out = {}
+    for name, spec, _ in parsed:
+        p = parts[name]
+        value = spec.aggregate(p, info, average=spec.default_average,
+                               stacklevel=stacklevel)
+        out[name] = (value, int(np.count_nonzero(p.defined)))
+    return out
+
+
+def _segment_of_groups(segments, groups, rg, y_score):
+    """The segment of each group (constant within a group), and the segments.
+
+    Returns ``(codes, labels)``: ``labels[codes[i]]`` is group ``i``'s segment.
+    """
+    if hasattr(segments, "to_numpy") and not isinstance(segments, np.ndarray):
+        segments = segments.to_numpy()
+    seg = np.asarray(segments)
+    per_query = np.ndim(y_score) == 2
+    n = rg.n_groups if per_query else int(np.shape(y_score)[0])
+    if seg.ndim != 1 or seg.shape[0] != n:
+        what = "query (row of y_score)" if per_query else "row"
+        raise ValueError(
+            f"segments must hold one label per {what} ({n}), got shape {seg.shape}."
+        )
+    seg_index, seg_labels = encode_rows(seg, n)
+    if per_query:
+        return seg_index, seg_labels
+    if groups is None:
+        row_group = np.zeros(n, dtype=np.int64)
+    else:
+        row_group, _ = encode_rows(groups, n)
+    lo = np.full(rg.n_groups, np.iinfo(np.int64).max)
+    hi = np.full(rg.n_groups, -1)
+    np.minimum.at(lo, row_group, seg_index)
+    np.maximum.at(hi, row_group, seg_index)
+    if (lo != hi).any():
+        bad = rg.labels[np.flatnonzero(lo != hi)[0]]
+        raise ValueError(
+            f"segments must be constant within each group; group "
+            f"{bad.item() if isinstance(bad, np.generic) else bad!r} has rows in "
+            f"several segments."
+        )
+    return lo, seg_labels
+
+
+def _plain(x):
+    return x.item() if isinstance(x, np.generic) else x
+
+
+def _text(rows, digits, segment_header=False):
+    """``rows``: (segment or None, name, value, support) -> an aligned table."""
+    names = [r[1] for r in rows]
+    width = max(len("metric"), *(len(name) for name in names)) + 2
+    value_width = max(digits + 3, len("value"))
+    seg_width = 0
+    if segment_header:
+        seg_width = max(len("segment"), *(len(str(r[0])) for r in rows)) + 2
+    head = (f"{'segment':<{seg_width}s}" if segment_header else "")
+    lines = [f"{head}{'metric':<{width}s}{'value':>{value_width}s}  groups"]
+    for seg, name, value, support in rows:
+        lead = f"{str(seg):<{seg_width}s}" if segment_header else ""
+        lines.append(f"{lead}{name:<{width}s}{value:>{value_width}.{digits}f}"
+                     f"  {support:>6d}")
+    return "\n".join(lines)
+
+
+def _format(summaries, output, digits):
+    """One report (``{name: (value, support)}``) in the requested output."""
+    if output == "dict":
+        return {name: value for name, (value, _) in summaries.items()}
+    if output == "frame":
+        return make_frame({
+            "metric": np.array(list(summaries), dtype=object),
+            "value": np.array([v for v, _ in summaries.values()], dtype=float),
+            "n_groups": np.array([n for _, n in summaries.values()], dtype=np.int64),
+        }, "pandas", index=None)
+    return _text([(None, name, v, n) for name, (v, n) in summaries.items()], digits)
+
+
+def _format_segments(by_segment, output, digits):
+    if output == "dict":
+        return {seg: {name: v for name, (v, _) in summ.items()}
+                for seg, summ in by_segment.items()}
+    rows = [(seg, name, v, n) for seg, summ in by_segment.items()
+            for name, (v, n) in summ.items()]
+    if output == "frame":
+        return make_frame({
+            "segment": np.array([r[0] for r in rows], dtype=object),
+            "metric": np.array([r[1] for r in rows], dtype=object),
+            "value": np.array([r[2] for r in rows], dtype=float),
+            "n_groups": np.array([r[3] for r in rows], dtype=np.int64),
+        }, "pandas", index=None)
+    return _text(rows, digits, segment_header=True)
 
 
 def ranking_report(y_true, y_score, *, groups=None, metrics=None, sample_weight=None,
-                   output_dict=False, digits=4):
+                   output_dict=False, digits=4, segments=None, output="text"):
     """Report many ranking metrics computed from one validation and one sort.
 
     What :func:`sklearn.metrics.classification_report` is to classification:
@@ -71,20 +145,32 @@ def ranking_report(y_true, y_score, *, groups=None, metrics=None, sample_weight=
         interpolated AP; query weights, constant within a group, for the
         others.
     output_dict : bool, default=False
-        Return a flat dict ``{metric name: value}`` instead of text.
+        The same as ``output="dict"`` (kept from scikit-learn's
+        ``classification_report``).
     digits : int, default=4
         Digits of the values in the text report.
+    segments : array-like of shape (n_samples,) or (n_queries,), default=None
+        A segment label per row (country, new or returning user, activity
+        bucket), constant within each group; or one per query for 2-D and
+        multiclass input.  Every metric is then reported within each segment
+        (over the groups of that segment), all from the one ranking.
+    output : {'text', 'dict', 'frame'}, default='text'
+        A text table; a flat dict ``{metric name: value}`` (with
+        ``segments``: ``{segment: {metric name: value}}``); or a tidy pandas
+        DataFrame with the columns ``metric``, ``value``, ``n_groups`` (and
+        ``segment`` first with ``segments``).
 
     Returns
     -------
-    report : str or dict
+    report : str, dict or pandas.DataFrame
         A table with one line per metric (its value and the number of groups
-        where it is defined), or the dict of values.
+        where it is defined), the dict of values, or the frame.
 
     See Also
     --------
     sklearn.metrics.classification_report : The same idea for classification.
     get_scorer_names : The metric names.
+    per_group_scores : The value of every metric in every group.
 
     Notes
     -----
@@ -92,7 +178,8 @@ def ranking_report(y_true, y_score, *, groups=None, metrics=None, sample_weight=
     ``report["ndcg@10"] == ndcg_score(y_true, y_score, groups=groups, k=10)``.
     Undefined groups (no relevant item; for GAUC a single class) are skipped;
     a metric undefined for every group reports NaN with an
-    ``UndefinedMetricWarning``.
+    ``UndefinedMetricWarning``.  With ``segments``, each segment's values
+    equal the report of that segment's rows alone.
 
     References
     ----------
@@ -117,28 +204,33 @@ def ranking_report(y_true, y_score, *, groups=None, metrics=None, sample_weight=
     precision@2   0.5000       2
     >>> # query "b" ties its relevant item with another at the top: MRR 3/4
     >>> ranking_report(y_true, y_score, groups=groups, metrics=["map", "mrr"],
-    ...                output_dict=True)
+    ...                output="dict")
     {'map': 0.6666666666666666, 'mrr': 0.875}
+    >>> # per segment: "a" is a new user, "b" a returning one
+    >>> segment = ["new"] * 4 + ["returning"] * 4
+    >>> ranking_report(y_true, y_score, groups=groups, metrics=["mrr"],
+    ...                segments=segment, output="dict")
+    {'new': {'mrr': 1.0}, 'returning': {'mrr': 0.75}}
     """
-    parsed = _parse(metrics)
+    check_option(output, "output", OUTPUTS)
+    if output_dict:
+        if output not in ("text", "dict"):
+            raise ValueError(
+                f"output_dict=True asks for output='dict', but output={output!r}."
+            )
+        output = "dict"
+    parsed = parse_metrics(metrics)
     if isinstance(digits, bool) or not isinstance(digits, (int, np.integer)) \
             or digits < 0:
         raise ValueError(f"digits must be a non-negative integer, got {digits!r}.")
     rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight)
-    values, supports = {}, {}
-    for name, spec, k in parsed:
-        kwargs = {"average": spec.default_average}
-        if spec.has_k:
-            kwargs["k"] = spec.k_default if k is None else k
-        values[name] = spec.from_ranked(rg, **kwargs)
-        per_group = spec.from_ranked(rg, **{**kwargs, "average": None})
-        supports[name] = int(np.count_nonzero(~np.isnan(per_group)))
-    if output_dict:
-        return values
-    width = max(len("metric"), *(len(name) for name in values)) + 2
-    value_width = max(digits + 3, len("value"))
-    lines = [f"{'metric':<{width}s}{'value':>{value_width}s}  groups"]
-    for name, value in values.items():
-        lines.append(f"{name:<{width}s}{value:>{value_width}.{digits}f}"
-                     f"  {supports[name]:>6d}")
-    return "\n".join(lines)
+    info, parts = evaluate(rg, parsed)
+    if segments is None:
+        return _format(_summaries(info, parts, parsed), output, digits)
+    seg_of_group, seg_labels = _segment_of_groups(segments, groups, rg, y_score)
+    by_segment = {}
+    for code, label in enumerate(seg_labels):
+        index = np.flatnonzero(seg_of_group == code)
+        sub = {name: p.take(index) for name, p in parts.items()}
+        by_segment[_plain(label)] = _summaries(info.take(index), sub, parsed)
+    return _format_segments(by_segment, output, digits)

@@ -22,6 +22,8 @@ API = {
     "f_alpha_score": "y_true, y_pred, *, alpha=0.5, labels=None, pos_label=1, average='binary', sample_weight=None, zero_division='warn'",
     "interpolated_precision_recall_curve": "y_true, y_score, *, groups=None, n_points=11, sample_weight=None",
     "ranking_report": "y_true, y_score, *, groups=None, metrics=None, sample_weight=None, output_dict=False, digits=4",
+    # Wave 2
+    "per_group_scores": "y_true, y_score, *, groups=None, metrics=None, sample_weight=None, output='pandas'",
 }
 
 
@@ -43,7 +45,7 @@ def test_all_lists_the_registry_the_curve_and_f_alpha():
     expected = {spec.func.__name__ for spec in METRICS.values()}
     expected |= {"f_alpha_score", "interpolated_precision_recall_curve"}
     expected |= {"get_scorer", "get_scorer_names", "make_ranking_scorer"}
-    expected |= {"ranking_report"}
+    expected |= {"ranking_report", "per_group_scores", "RankingAccumulator"}
     expected |= {"ElevenPointDisplay", "GroupedRocCurveDisplay", "InterpolatedPrecisionRecallDisplay"}
     assert set(sklearn_rankeval.__all__) == expected
     assert sklearn_rankeval.__all__ == sorted(sklearn_rankeval.__all__)

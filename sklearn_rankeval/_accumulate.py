@@ -1,0 +1,397 @@
+"""``RankingAccumulator``: the metrics of data seen in batches.
+
+Every metric's per-group partials (value, defined, numerator/denominator)
+depend only on the group's own rows, so the partials of batches holding whole
+groups concatenate, and one aggregation at the end gives exactly what one
+call on all the rows gives.  Groups cut by a batch boundary are completed
+first: in ``"sorted"`` mode only the open (last) group is held back, in
+``"any"`` mode every row is held until the end.
+"""
+
+import numpy as np
+
+from ._engine import _encode_groups, check_group_ids, group_ids_array, rank_groups
+from ._kernels import GroupInfo, Partials
+from ._per_group import evaluate, frame_columns, make_frame
+from ._registry import parse_metrics
+from ._report import _summaries
+from ._validation import (
+    check_option,
+    validate_relevance,
+    validate_sample_weight,
+    validate_scores,
+)
+
+__all__ = ["RankingAccumulator"]
+
+GROUP_ROWS = ("complete", "sorted", "any")
+
+
+def _plain(x):
+    return x.item() if isinstance(x, np.generic) else x
+
+
+def _min_max(ids):
+    """The smallest and the largest id (strings through hashing, no sort)."""
+    if ids.dtype.kind in "biufMm":
+        return ids.min(), ids.max()
+    codes, decode = _encode_groups(ids, ids.shape[0], 1)
+    lo, hi = decode(np.array([codes.min(), codes.max()]))
+    return lo, hi
+
+
+class _SeenIds:
+    """The ids of the closed groups: sorted runs merged as they grow.
+
+    A run is merged into the one before it while it is at least half as long,
+    so there are O(log n_groups) runs and each id is copied O(log) times.
+    """
+
+    def __init__(self):
+        self.runs = []
+
+    def find_repeated(self, ids):
+        """The first of the (sorted, unique) ``ids`` already seen, or None."""
+        for run in self.runs:
+            idx = np.minimum(np.searchsorted(run, ids), len(run) - 1)
+            hit = np.flatnonzero(run[idx] == ids)
+            if hit.size:
+                return ids[hit[0]]
+        return None
+
+    def add(self, ids):
+        self.runs.append(np.asarray(ids))
+        while len(self.runs) > 1 and 2 * len(self.runs[-1]) >= len(self.runs[-2]):
+            last = self.runs.pop()
+            self.runs[-1] = np.sort(np.concatenate([self.runs[-1], last]))
+
+    @property
+    def empty(self):
+        return not self.runs
+
+
+class RankingAccumulator:
+    """Ranking metrics of data that arrive in batches, with bounded memory.
+
+    ``update`` with each batch (rows of a training loop, Parquet row groups,
+    chunks of a CSV file), ``merge`` accumulators built on disjoint rows
+    (workers, partitions), then ``result()`` gives what
+    :func:`ranking_report` gives on all the rows (``output="dict"``) and
+    ``per_group()`` what :func:`per_group_scores` gives, to 1e-12, however
+    the rows were cut.
+
+    Read more in the :ref:`User Guide <per_group>`.
+
+    Parameters
+    ----------
+    metrics : list of str, default=None
+        Metric names, as the scorer names; None: :func:`ranking_report`'s
+        default metrics.
+    group_rows : {'complete', 'sorted', 'any'}, default='complete'
+        How a group's rows may be spread over batches.
+
+        - ``'complete'``: every batch holds whole groups (a group id seen in
+          two batches is a ``ValueError`` naming it).  The state is O(number
+          of groups): each batch is ranked and reduced to per-group partials.
+        - ``'sorted'``: rows arrive ordered by group id across batches (a file
+          sorted by user): a group may span batches, and only the open group
+          (the largest id so far) is held back.  An id smaller than one seen
+          in an earlier batch is a ``ValueError``.  State O(number of groups).
+        - ``'any'``: groups may span batches in any order; every row is held
+          until ``result()`` (state O(number of rows)).
+
+        2-D and multiclass batches hold one complete query per row in every
+        mode; a query's id is its row number counted over all batches.
+
+    Attributes
+    ----------
+    n_rows_ : int
+        Rows (queries, for 2-D input) seen so far.
+
+    See Also
+    --------
+    ranking_report : The same values from one call.
+    per_group_scores : The same frame from one call.
+
+    Notes
+    -----
+    Values are exact, not approximate: per-group values are computed from the
+    group's own rows (the same numbers as in one call), and the aggregation
+    runs once over all groups in sorted id order, as one call does.  The
+    accumulator pickles, so it can be built on workers and merged.
+
+    Examples
+    --------
+    >>> from sklearn_rankeval import RankingAccumulator, ranking_report
+    >>> y_true = [1, 0, 0, 1, 0, 1, 1, 0]
+    >>> y_score = [0.9, 0.8, 0.3, 0.2, 0.7, 0.7, 0.6, 0.1]
+    >>> groups = ["a", "a", "a", "a", "b", "b", "b", "b"]
+    >>> acc = RankingAccumulator(["mrr", "ndcg@3"], group_rows="sorted")
+    >>> # three batches that cut both groups
+    >>> for lo, hi in [(0, 3), (3, 6), (6, 8)]:
+    ...     _ = acc.update(y_true[lo:hi], y_score[lo:hi], groups=groups[lo:hi])
+    >>> acc.result() == ranking_report(y_true, y_score, groups=groups,
+    ...                                metrics=["mrr", "ndcg@3"], output="dict")
+    True
+    >>> {name: round(value, 4) for name, value in acc.result().items()}
+    {'mrr': 0.875, 'ndcg@3': 0.7099}
+    """
+
+    def __init__(self, metrics=None, *, group_rows="complete"):
+        check_option(group_rows, "group_rows", GROUP_ROWS)
+        # kept as names (the parsed specs hold closures, which do not pickle)
+        self._names = [name for name, _, _ in parse_metrics(metrics)]
+        self.metrics = metrics
+        self.group_rows = group_rows
+        self._infos, self._parts = [], []
+        self._seen = _SeenIds()
+        self._held = None  # rows not yet evaluated: dict of arrays
+        self._layout = None
+        self.n_rows_ = 0
+
+    # -- input ------------------------------------------------------------------
+    @property
+    def _parsed(self):
+        return parse_metrics(self._names)
+
+    def _check_layout(self, layout):
+        if self._layout not in (None, layout):
+            raise ValueError(
+                f"y_score: this accumulator was fed {self._layout} batches; a "
+                f"{layout} batch cannot be added to it."
+            )
+
+    def _add(self, info, parts):
+        self._infos.append(info)
+        self._parts.append(parts)
+
+    def _check_new_ids(self, labels):
+        try:
+            repeated = self._seen.find_repeated(labels)
+        except TypeError as exc:
+            raise TypeError(
+                f"groups: the ids of this batch cannot be compared with earlier "
+                f"ones ({exc})."
+            ) from None
+        if repeated is not None:
+            raise ValueError(
+                f"groups: group {_plain(repeated)!r} was already seen in an "
+                f"earlier batch; with group_rows='complete' every batch must "
+                f"hold whole groups (use group_rows='sorted' or 'any' for "
+                f"groups that span batches)."
+            )
+
+    def _rows(self, y_true, y_score, groups, sample_weight):
+        """Validated 1-D rows (as arrays) of a batch, before any state change."""
+        y_score = validate_scores(y_score)
+        y_true = validate_relevance(y_true)
+        n = y_score.shape[0]
+        if y_true.ndim != 1 or y_true.shape[0] != n:
+            raise ValueError(
+                f"y_true and y_score have inconsistent lengths: "
+                f"{y_true.shape[0]} and {n}."
+            )
+        w = validate_sample_weight(sample_weight, n, "row")
+        if groups is None:
+            raise ValueError(
+                f"groups is required with group_rows={self.group_rows!r}: the "
+                f"rows of a group are matched across batches by their id."
+            )
+        ids = group_ids_array(groups)
+        if ids.ndim != 1 or ids.shape[0] != n:
+            raise ValueError(
+                f"groups must be 1-D with one id per row of y_score ({n}), got "
+                f"shape {ids.shape}."
+            )
+        check_group_ids(ids)
+        return {"y_true": y_true, "y_score": y_score, "groups": ids,
+                "sample_weight": w}
+
+    @staticmethod
+    def _concat(a, b):
+        if a is None:
+            return b
+        if (a["sample_weight"] is None) != (b["sample_weight"] is None):
+            for rows in (a, b):
+                if rows["sample_weight"] is None:
+                    rows["sample_weight"] = np.ones(rows["y_score"].shape[0])
+        return {key: None if a[key] is None else np.concatenate([a[key], b[key]])
+                for key in a}
+
+    def _evaluate_rows(self, rows):
+        rg = rank_groups(rows["y_true"], rows["y_score"], groups=rows["groups"],
+                         sample_weight=rows["sample_weight"])
+        return evaluate(rg, self._parsed)
+
+    def update(self, y_true, y_score, *, groups=None, sample_weight=None):
+        """Add a batch of rows (any of the metric functions' layouts).
+
+        Parameters
+        ----------
+        y_true, y_score, groups, sample_weight
+            As for :func:`ranking_report`.  ``groups`` is required with
+            ``group_rows='sorted'`` or ``'any'``.
+
+        Returns
+        -------
+        self : RankingAccumulator
+            The accumulator, updated.  A rejected batch (an error) leaves it
+            unchanged.
+        """
+        if np.ndim(y_score) == 2:
+            self._check_layout("2-D (one query per row)")
+            rg = rank_groups(y_true, y_score, groups=groups,
+                             sample_weight=sample_weight)
+            info, parts = evaluate(rg, self._parsed)
+            info = info._replace(labels=self.n_rows_ + np.arange(rg.n_groups))
+            self._layout = "2-D (one query per row)"
+            self._add(info, parts)
+            self.n_rows_ += rg.n_groups
+            return self
+        self._check_layout("1-D")
+        if np.shape(y_score)[:1] == (0,):
+            return self
+        if self.group_rows == "complete":
+            rg = rank_groups(y_true, y_score, groups=groups,
+                             sample_weight=sample_weight)
+            self._check_new_ids(rg.labels)
+            info, parts = evaluate(rg, self._parsed)
+            self._seen.add(rg.labels)
+            self._layout = "1-D"
+            self._add(info, parts)
+            self.n_rows_ += int(np.shape(y_score)[0])
+            return self
+        rows = self._rows(y_true, y_score, groups, sample_weight)
+        n = rows["y_score"].shape[0]
+        if n == 0:
+            return self
+        if self.group_rows == "any":
+            self._held = self._concat(self._held, rows)
+        else:
+            self._update_sorted(rows)
+        self._layout = "1-D"
+        self.n_rows_ += n
+        return self
+
+    def _update_sorted(self, rows):
+        ids = rows["groups"]
+        try:
+            lo, hi = _min_max(ids)
+            if self._held is not None and lo < self._held["groups"][0]:
+                open_id = self._held["groups"][0]
+                raise ValueError(
+                    f"groups: with group_rows='sorted' rows must arrive ordered by "
+                    f"group id, but group {_plain(lo)!r} comes after group "
+                    f"{_plain(open_id)!r}."
+                )
+        except TypeError as exc:
+            raise TypeError(
+                f"groups: the ids of this batch cannot be compared with earlier "
+                f"ones ({exc})."
+            ) from None
+        rows = self._concat(self._held, rows)
+        is_open = rows["groups"] == hi
+        closed = {key: None if v is None else v[~is_open] for key, v in rows.items()}
+        held = {key: None if v is None else v[is_open] for key, v in rows.items()}
+        if closed["y_score"].shape[0]:
+            info, parts = self._evaluate_rows(closed)
+            self._add(info, parts)
+            self._seen.add(info.labels)
+        self._held = held
+
+    def merge(self, other):
+        """Add the rows of another accumulator built on disjoint rows.
+
+        Both must have the same metrics and ``group_rows``; in ``'sorted'``
+        mode the two open groups may be one group cut in two.  Returns self;
+        a rejected merge (an error) leaves it unchanged.
+        """
+        if not isinstance(other, RankingAccumulator):
+            raise TypeError(
+                f"other must be a RankingAccumulator, got {type(other).__name__}."
+            )
+        if other._names != self._names or other.group_rows != self.group_rows:
+            raise ValueError(
+                "other: accumulators can be merged only with the same metrics and "
+                "group_rows."
+            )
+        if other._layout is None:
+            return self
+        self._check_layout(other._layout)
+        infos = list(other._infos)
+        if other._layout != "1-D":
+            infos = [i._replace(labels=i.labels + self.n_rows_) for i in infos]
+        for run in other._seen.runs:
+            self._check_new_ids(run)
+        held, extra = self._held, []
+        if self.group_rows == "sorted" and held is not None \
+                and other._held is not None:
+            mine, theirs = held["groups"][0], other._held["groups"][0]
+            if mine == theirs:
+                held = self._concat(held, other._held)
+            else:  # the open group with the smaller id is complete
+                low, held = ((held, other._held) if mine < theirs
+                             else (other._held, held))
+                extra.append(low)
+        else:
+            held = self._concat(held, other._held)
+        if self.group_rows == "sorted" and held is not None:
+            open_id = held["groups"][:1]
+            self._check_new_ids(open_id)
+            for run in other._seen.runs:
+                if np.isin(open_id, run).any():
+                    raise ValueError(
+                        f"groups: group {_plain(open_id[0])!r} is complete in one "
+                        f"accumulator and open in the other."
+                    )
+        evaluated = [self._evaluate_rows(rows) for rows in extra]
+        # nothing can fail below this line
+        for run in other._seen.runs:
+            self._seen.add(run)
+        self._infos.extend(infos)
+        self._parts.extend(other._parts)
+        for info, parts in evaluated:
+            self._add(info, parts)
+            self._seen.add(info.labels)
+        self._held = held
+        self._layout = other._layout
+        self.n_rows_ += other.n_rows_
+        return self
+
+    # -- output -----------------------------------------------------------------
+    def _collect(self):
+        """All groups' info and partials, in sorted id order."""
+        infos, parts = list(self._infos), list(self._parts)
+        if self._held is not None and self._held["y_score"].shape[0]:
+            info, part = self._evaluate_rows(self._held)
+            infos.append(info)
+            parts.append(part)
+        if not infos:
+            raise ValueError("The accumulator has seen no rows: call update() first.")
+        info = GroupInfo.concatenate(infos)
+        merged = {name: Partials.concatenate([p[name] for p in parts])
+                  for name in self._names}
+        if len(infos) > 1:
+            order = np.argsort(info.labels, kind="stable")
+            if not np.array_equal(order, np.arange(len(order))):
+                info = info.take(order)
+                merged = {name: p.take(order) for name, p in merged.items()}
+        return info, merged
+
+    def result(self):
+        """The metrics of all rows seen: ``{metric name: value}``.
+
+        Equal to ``ranking_report(all rows, metrics=..., output="dict")``.
+        """
+        info, parts = self._collect()
+        return {name: value for name, (value, _) in
+                _summaries(info, parts, self._parsed, stacklevel=5).items()}
+
+    def per_group(self, output="pandas"):
+        """One row per group, as :func:`per_group_scores` on all rows seen."""
+        check_option(output, "output", ("pandas", "polars", "dict"))
+        return make_frame(frame_columns(*self._collect()), output)
+
+    def __repr__(self):
+        return (f"RankingAccumulator(metrics={self._names!r}, "
+                f"group_rows={self.group_rows!r}, n_rows_={self.n_rows_})")

@@ -1,0 +1,140 @@
+"""``per_group_scores``: one row per group, one column per metric.
+
+Also the shared step of the report, the accumulator and the engines: the
+per-group partials of many metrics from one ranking (:func:`evaluate`), and
+turning per-group columns into a pandas / polars DataFrame or a dict
+(:func:`make_frame`).
+"""
+
+import numpy as np
+
+from ._docs import fill_doc
+from ._engine import rank_groups
+from ._registry import group_info, parse_metrics
+from ._validation import check_option
+
+__all__ = ["evaluate", "make_frame", "per_group_scores", "per_group_values"]
+
+OUTPUTS = ("pandas", "polars", "dict")
+
+
+def evaluate(rg, parsed):
+    """``(GroupInfo, {name: Partials})`` of the parsed metrics on one ranking."""
+    return group_info(rg), {name: spec.partials(rg, **options)
+                            for name, spec, options in parsed}
+
+
+def per_group_values(partials):
+    """A metric's column: its value where defined, NaN elsewhere (no warning)."""
+    return np.where(partials.defined, partials.value, np.nan)
+
+
+def make_frame(columns, output, *, index="group"):
+    """Columns (``index`` first) -> pandas (``index`` as the index), polars or dict."""
+    check_option(output, "output", OUTPUTS)
+    if output == "dict":
+        return columns
+    if output == "polars":
+        try:
+            import polars as pl
+        except ImportError:
+            raise ImportError(
+                "output='polars' needs polars: pip install polars"
+            ) from None
+        return pl.DataFrame({name: np.asarray(col) for name, col in columns.items()})
+    try:
+        import pandas as pd
+    except ImportError:
+        raise ImportError(
+            "output='pandas' needs pandas (pip install pandas); output='dict' "
+            "needs no DataFrame library."
+        ) from None
+    data = dict(columns)
+    if index is None:
+        return pd.DataFrame(data)
+    labels = data.pop(index)
+    return pd.DataFrame(data, index=pd.Index(labels, name=index))
+
+
+def frame_columns(info, parts):
+    """The per-group columns: ids, counts, weight, then one column per metric."""
+    columns = {
+        "group": info.labels,
+        "n_items": info.n_items,
+        "n_relevant": info.n_relevant,
+        "weight": info.weight,
+    }
+    for name, p in parts.items():
+        columns[name] = per_group_values(p)
+    return columns
+
+
+@fill_doc
+def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
+                     sample_weight=None, output="pandas"):
+    """Every metric of every group, as a DataFrame keyed by the group's id.
+
+    One row per group (query, user, session) in the sorted order of the
+    unique ids, with the columns ``n_items``, ``n_relevant`` (items with
+    ``y_true > 0``), ``weight`` (the group's total sample weight: its number
+    of rows when unweighted) and one float column per metric, NaN where the
+    metric is undefined for the group.  The input is validated and ranked
+    once for all the metrics.
+
+    Read more in the :ref:`User Guide <per_group>`.
+
+    Parameters
+    ----------
+    %(y_true_binary)s
+    %(y_score)s
+    %(groups)s
+    metrics : list of str, default=None
+        Metric names, as the scorer names (``"gauc"``, ``"ndcg@10"``, ...).
+        None: the metrics of :func:`ranking_report`'s default.
+    sample_weight : array-like, default=None
+        One weight per row (long layout) or per query (2-D and multiclass),
+        as in the metric functions.
+    output : {'pandas', 'polars', 'dict'}, default='pandas'
+        A pandas DataFrame (index named ``group``), a polars DataFrame (a
+        ``group`` column first) or a dict of NumPy arrays (key ``"group"``
+        first), which needs no DataFrame library.
+
+    Returns
+    -------
+    frame : pandas.DataFrame, polars.DataFrame or dict
+        One row per group.  For 2-D and multiclass input the id is the row
+        number of the query.
+
+    See Also
+    --------
+    ranking_report : The averages of the same metrics.
+    RankingAccumulator : The same frame from data seen in batches.
+
+    Notes
+    -----
+    Each metric column equals ``<metric>_score(..., average=None)`` (the
+    values of every group where it is defined), so its averages can be
+    recomputed from the frame: e.g. GAUC's default is the mean of the
+    ``gauc`` column weighted by ``weight`` over the rows where it is not NaN.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_rankeval import per_group_scores
+    >>> log = pd.DataFrame({
+    ...     "user": ["ann", "ann", "ann", "bob", "bob"],
+    ...     "clicked": [1, 0, 0, 0, 1],
+    ...     "score": [0.9, 0.4, 0.6, 0.8, 0.8],
+    ... })
+    >>> # bob's click ties with his other item at the top: MRR (1 + 1/2) / 2
+    >>> per_group_scores(log["clicked"], log["score"], groups=log["user"],
+    ...                  metrics=["mrr", "gauc"])
+          n_items  n_relevant  weight   mrr  gauc
+    group
+    ann         3           1     3.0  1.00   1.0
+    bob         2           1     2.0  0.75   0.5
+    """
+    check_option(output, "output", OUTPUTS)
+    parsed = parse_metrics(metrics)
+    rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight)
+    return make_frame(frame_columns(*evaluate(rg, parsed)), output)
