@@ -382,14 +382,23 @@ _nonnegative_int = _int_at_least(0)
 
 
 _TREC_EPILOG = """\
-measures (-m, trec_eval's names and syntax; default: all of them):
-  runid num_q num_ret num_rel num_rel_ret map recip_rank
+measures (-m, trec_eval's names and syntax; default: the official set,
+runid num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank
+iprec_at_recall P, as trec_eval):
+  runid num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank
+  infAP gm_bpref binG ndcg set_P set_relative_P set_recall set_map
+  num_nonrel_judged_ret
   iprec_at_recall[.L1,L2,...]   levels with at most 2 decimals (default 0.00..1.00)
-  P[.K1,K2,...] recall[.K..] ndcg_cut[.K..] map_cut[.K..]
+  P[.K1,K2,...] recall[.K..] ndcg_cut[.K..] map_cut[.K..] relative_P[.K..]
                                 cutoffs (default 5,10,15,20,30,100,200,500,1000)
-  11pt_avg ndcg gauc            gauc: ROC AUC within each query (not trec_eval's;
+  success[.K..] (1,5,10)  unj[.K..] (5,10,20)  Rprec_mult[.X..] (0.2,...,2.0)
+  utility[.a,b,c,d] (1,-1,0,0)  set_F[.beta] (1)  11pt_avg[..L1,L2,...]
+  rbp[.p=P] rbp_resid[.p=P] (p=0.9)
+  gauc                          ROC AUC within each query (not trec_eval's;
                                 the mean over the queries with both classes)
-  Also accepted: the printed names (P_10, iprec_at_recall_0.50); all_trec.
+  Not computed: relstring, G, ndcg_rel, Rndcg, ndcg with gain parameters.
+  Also accepted: the printed names (P_10, iprec_at_recall_0.50); official;
+  all_trec.
 
 As trec_eval: documents are ranked by score, ties by document id in decreasing
 order; a judged document the run did not retrieve counts as relevant-not-

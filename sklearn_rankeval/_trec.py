@@ -37,7 +37,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 from ._engine import rank_groups
 from ._io import InputFileError, iter_text_lines
 from ._kernels import interpolated_precision
-from ._registry import METRICS
+from ._registry import METRICS, drop_unjudged
 
 __all__ = [
     "MEASURES",
@@ -58,6 +58,13 @@ LEVELS = tuple(j / 10 for j in range(11))
 #: Relevance of a retrieved document absent from the qrels (trec_eval's
 #: RELVALUE_NONPOOL): below every relevance level, gain 0.
 _NONPOOL = -1
+#: Relevance of a retrieved document judged with a negative value (trec_eval's
+#: RELVALUE_UNJUDGED: in the pool, not judged).
+_UNJUDGED = -2
+#: trec_eval's floor of the values of a geometric mean (MIN_GEO_MEAN).
+MIN_GEO_MEAN = 1e-5
+#: trec_eval's INFAP_EPSILON.
+INFAP_EPSILON = 1e-5
 #: trec_eval 10 (out.test*) / trec_eval 9 (pytrec_eval) / exact levels.
 RECALL_LEVEL_RULES = ("trec_eval_10", "trec_eval_9", "exact")
 
@@ -201,6 +208,10 @@ class TrecArrays:
         Retrieved, relevant, and relevant retrieved documents per query.
     run_id : str or None
         The run's tag.
+    rel : ndarray of int or None
+        The qrels value of each row (-1: retrieved, not in the qrels; -2:
+        retrieved, in the qrels with a negative value, i.e. unjudged).
+    relevance_level : int
     """
 
     qids: np.ndarray
@@ -213,6 +224,8 @@ class TrecArrays:
     num_rel: np.ndarray
     num_rel_ret: np.ndarray
     run_id: object = None
+    rel: object = None
+    relevance_level: int = 1
     _ranked: dict = field(default_factory=dict, repr=False, compare=False)
 
     def ranked(self, gain=False):
@@ -222,6 +235,24 @@ class TrecArrays:
             self._ranked[key] = rank_groups(
                 self.y_gain if gain else self.y_bin, self.y_score, groups=self.groups)
         return self._ranked[key]
+
+    def ranked_judged(self):
+        """The engine's ranking of the judged rows only (bpref)."""
+        if "judged" not in self._ranked:
+            y, s, g, _ = drop_unjudged(self.y_bin, self.y_score, self.groups, None,
+                                       self.rel >= 0)
+            self._ranked["judged"] = rank_groups(y, s, groups=g)
+        return self._ranked["judged"]
+
+    def retrieved(self):
+        """(query index, 0-based rank, qrels value) of every retrieved row."""
+        if "retrieved" not in self._ranked:
+            codes = np.repeat(np.arange(len(self.qids)), np.diff(self.offsets))
+            rows = np.flatnonzero(np.isfinite(self.y_score))
+            code = codes[rows]
+            self._ranked["retrieved"] = (code, rows - self.offsets[code],
+                                         self.rel[rows])
+        return self._ranked["retrieved"]
 
 
 def trec_order(docs):
@@ -274,7 +305,8 @@ def build_arrays(qrels, run, *, relevance_level=1, max_docs=None, complete=False
         judged = qrels[q]
         ranked = trec_order(run.get(q, {}))[:max_docs]
         n = len(ranked)
-        rel += [judged.get(d, _NONPOOL) for d in ranked]
+        rel += [_UNJUDGED if judged.get(d, 0) < 0 else judged.get(d, _NONPOOL)
+                for d in ranked]
         missing = sorted(judged.keys() - set(ranked))
         rel += [judged[d] for d in missing]
         score.append(np.arange(n, 0, -1, dtype=np.float64))
@@ -300,6 +332,8 @@ def build_arrays(qrels, run, *, relevance_level=1, max_docs=None, complete=False
         num_rel_ret=np.bincount(codes, weights=y_bin * retrieved,
                                 minlength=len(qids)).astype(np.int64),
         run_id=run_id,
+        rel=rel,
+        relevance_level=relevance_level,
     )
 
 
@@ -385,6 +419,187 @@ def _iprec_all(arr, params, opts):
     return _iprec_per_query(arr, params, opts).mean(axis=1)
 
 
+def _r_precision(arr, params, opts):
+    return _rank(arr, "r_precision", params)
+
+
+def _success(arr, params, opts):
+    return _rank(arr, "success", params)
+
+
+def _bpref(arr, params, opts):
+    """bpref on the judged documents only (trec_eval skips the others)."""
+    values = METRICS["bpref"].from_ranked(arr.ranked_judged(), average=None,
+                                          undefined=0.0)
+    return values[None, :]
+
+
+def _geometric(per_query):
+    """trec_eval's geometric mean: exp(mean(log(max(value, 1e-5))))."""
+    def all_only(arr, params, opts):
+        values = per_query(arr, params, opts)
+        return np.exp(np.log(np.maximum(values, MIN_GEO_MEAN)).mean(axis=1))
+
+    return all_only
+
+
+def _per_query_sum(arr, code, weights):
+    return np.bincount(code, weights=weights, minlength=len(arr.qids))
+
+
+def _infap(arr, params, opts):
+    """Inferred AP (Yilmaz & Aslam), as trec_eval's ``infAP``."""
+    code, pos, rel = arr.retrieved()
+    level = arr.relevance_level
+    is_rel = rel >= level
+    is_non = (rel >= 0) & (rel < level)
+    is_unj = rel == _UNJUDGED
+
+    def before(flag):  # count of flagged rows ranked above, within the query
+        cum = np.cumsum(flag, dtype=np.int64)
+        start = np.searchsorted(code, code, side="left")
+        return cum - flag - (cum[start] - flag[start])
+
+    rel_b, non_b, unj_b = before(is_rel), before(is_non), before(is_unj)
+    j = pos.astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        term = (1.0 / (j + 1.0) + (j / (j + 1.0))
+                * ((rel_b + non_b + unj_b) / j)
+                * ((rel_b + INFAP_EPSILON) / (rel_b + non_b + 2 * INFAP_EPSILON)))
+    term = np.where(pos == 0, 1.0, term)
+    total = _per_query_sum(arr, code, np.where(is_rel, term, 0.0))
+    return _safe_div(total, arr.num_rel)[None, :]
+
+
+def _safe_div(num, den):
+    num = np.asarray(num, dtype=np.float64)
+    return np.divide(num, den, out=np.zeros_like(num), where=np.asarray(den) > 0)
+
+
+def _hits_within(arr, cut):
+    """Relevant retrieved documents ranked within ``cut[query]``."""
+    code, pos, rel = arr.retrieved()
+    inside = (rel >= arr.relevance_level) & (pos < np.asarray(cut)[code])
+    return _per_query_sum(arr, code, inside)
+
+
+def _rprec_mult(arr, params, opts):
+    out = []
+    for mult in params:
+        cut = np.floor(mult * arr.num_rel + 0.9).astype(np.int64)
+        out.append(_safe_div(_hits_within(arr, cut), cut))
+    return np.array(out)
+
+
+def _coefficients(text, n, default):
+    if text is None:
+        return default
+    values = [float(v) for v in text.split(",")]
+    if len(values) != n:
+        raise TrecError(f"expected {n} comma-separated numbers, got {text!r}")
+    return values
+
+
+def _utility(arr, params, opts):
+    out = []
+    for text in params:
+        a, b, c, d = _coefficients(text, 4, (1.0, -1.0, 0.0, 0.0))
+        rr, ret, rel = arr.num_rel_ret, arr.num_ret, arr.num_rel
+        out.append(a * rr + b * (ret - rr) + c * (rel - rr)
+                   + d * (0 + rr - ret - rel))  # -N (collection size): 0
+    return np.array(out, dtype=np.float64)
+
+
+def _11pt_avg_levels(arr, params, opts):
+    out = []
+    for text in params:
+        if text is None:
+            out.append(_rank(arr, "interpolated_ap", _NONE, n_points=11,
+                             recall_levels=opts["recall_levels"])[0])
+            continue
+        levels = [float(v) for v in text.split(",")]
+        out.append(_iprec_per_query(arr, levels, opts).mean(axis=0))
+    return np.array(out)
+
+
+def _bin_g(arr, params, opts):
+    code, pos, rel = arr.retrieved()
+    is_rel = rel >= arr.relevance_level
+    cum = np.cumsum(is_rel, dtype=np.int64)
+    start = np.searchsorted(code, code, side="left")
+    rel_so_far = cum - (cum[start] - is_rel[start])  # inclusive, within query
+    term = 1.0 / np.log2(3.0 + pos - rel_so_far)
+    return _safe_div(_per_query_sum(arr, code, np.where(is_rel, term, 0.0)),
+                     arr.num_rel)[None, :]
+
+
+def _relative_p(arr, params, opts):
+    return np.array([
+        _safe_div(_hits_within(arr, np.full(len(arr.qids), k)),
+                  np.minimum(k, arr.num_rel))
+        for k in params])
+
+
+def _set_measure(fn):
+    def per_query(arr, params, opts):
+        rr = arr.num_rel_ret.astype(np.float64)
+        return np.array([fn(rr, arr.num_ret, arr.num_rel, p) for p in params])
+
+    return per_query
+
+
+def _set_f(rr, ret, rel, text):
+    (beta,) = _coefficients(text, 1, (1.0,))
+    precision, recall = _safe_div(rr, ret), _safe_div(rr, rel)
+    return _safe_div((beta + 1.0) * precision * recall, beta * precision + recall)
+
+
+def _num_nonrel_judged_ret(arr, params, opts):
+    code, _, rel = arr.retrieved()
+    judged_non = (rel >= 0) & (rel < arr.relevance_level)
+    return _per_query_sum(arr, code, judged_non)[None, :]
+
+
+def _persistence(text):
+    if text is None:
+        return 0.9
+    name, _, value = text.partition("=")
+    if name != "p":
+        raise TrecError(f"rbp takes p=<persistence>, got {text!r}")
+    return float(value)
+
+
+def _rbp(arr, params, opts):
+    """trec_eval's rbp: the gain is the qrels value (not ``-l``), divided by
+    the query's largest qrels value when that exceeds 1."""
+    code, pos, rel = arr.retrieved()
+    top = np.maximum.reduceat(np.clip(arr.rel, 0, None), arr.offsets[:-1])
+    gain = np.clip(rel, 0, None) / np.maximum(top, 1)[code]
+    out = []
+    for text in params:
+        p = _persistence(text)
+        out.append((1 - p) * _per_query_sum(arr, code, gain * p ** pos))
+    return np.array(out)
+
+
+def _rbp_resid(arr, params, opts):
+    code, pos, rel = arr.retrieved()
+    unj = rel < 0
+    out = []
+    for text in params:
+        p = _persistence(text)
+        resid = (p ** arr.num_ret
+                 + (1 - p) * _per_query_sum(arr, code, np.where(unj, p ** pos, 0.0)))
+        out.append(np.where(_per_query_sum(arr, code, unj) > 0, resid, 0.0))
+    return np.array(out)
+
+
+def _unj(arr, params, opts):
+    code, pos, rel = arr.retrieved()
+    unj = rel < 0
+    return np.array([_per_query_sum(arr, code, unj & (pos < k)) / k for k in params])
+
+
 @dataclass(frozen=True)
 class TrecMeasure:
     """A trec_eval measure and how it is computed.
@@ -421,7 +636,7 @@ class TrecMeasure:
         """The printed name of the measure with parameter ``p``."""
         if p is None:
             return self.name
-        if self.param == "level":
+        if self.param in ("level", "mult"):
             return f"{self.name}_{p:.2f}"
         return f"{self.name}_{p}"
 
@@ -446,6 +661,13 @@ MEASURES = {
                     description="relevant documents retrieved"),
         TrecMeasure("map", "float", None, _NONE, _map,
                     description="mean average precision"),
+        TrecMeasure("gm_map", "float", None, _NONE, None,
+                    all_only=_geometric(_map),
+                    description="geometric mean over queries of AP (floor 1e-5)"),
+        TrecMeasure("Rprec", "float", None, _NONE, _r_precision,
+                    description="precision at rank R (R relevant documents)"),
+        TrecMeasure("bpref", "float", None, _NONE, _bpref,
+                    description="binary preference (judged documents only)"),
         TrecMeasure("recip_rank", "float", None, _NONE, _recip_rank,
                     description="reciprocal rank of the first relevant document"),
         TrecMeasure("iprec_at_recall", "float", "level", LEVELS, _iprec_per_query,
@@ -455,24 +677,72 @@ MEASURES = {
                     description="precision at cutoffs"),
         TrecMeasure("recall", "float", "cutoff", CUTOFFS, _recall,
                     description="recall at cutoffs"),
-        TrecMeasure("11pt_avg", "float", None, _NONE, _11pt_avg,
+        TrecMeasure("infAP", "float", None, _NONE, _infap,
+                    description="inferred AP (Yilmaz & Aslam)"),
+        TrecMeasure("gm_bpref", "float", None, _NONE, None,
+                    all_only=_geometric(_bpref),
+                    description="geometric mean over queries of bpref"),
+        TrecMeasure("Rprec_mult", "float", "mult", tuple(j / 5 for j in range(1, 11)),
+                    _rprec_mult,
+                    description="precision at rank int(x * R + 0.9)"),
+        TrecMeasure("utility", "float", "raw", _NONE, _utility,
+                    description="a*rel_ret + b*nonrel_ret + c*rel_not_ret + d*"
+                                "nonrel_not_ret (default 1,-1,0,0)"),
+        TrecMeasure("11pt_avg", "float", "raw", _NONE, _11pt_avg_levels,
                     description="11-point interpolated average precision"),
+        TrecMeasure("binG", "float", None, _NONE, _bin_g,
+                    description="binary G (trec_eval's experimental measure)"),
         TrecMeasure("ndcg", "float", None, _NONE, _ndcg,
                     description="NDCG over the whole ranking"),
         TrecMeasure("ndcg_cut", "float", "cutoff", CUTOFFS, _ndcg,
                     description="NDCG at cutoffs"),
         TrecMeasure("map_cut", "float", "cutoff", CUTOFFS, _map_cut,
                     description="average precision at cutoffs (divided by R)"),
+        TrecMeasure("relative_P", "float", "cutoff", CUTOFFS, _relative_p,
+                    description="relevant in the top k over min(k, R)"),
+        TrecMeasure("success", "float", "cutoff", (1, 5, 10), _success,
+                    description="a relevant document in the top k"),
+        TrecMeasure("set_P", "float", None, _NONE,
+                    _set_measure(lambda rr, ret, rel, p: _safe_div(rr, ret)),
+                    description="relevant retrieved over retrieved"),
+        TrecMeasure("set_relative_P", "float", None, _NONE,
+                    _set_measure(lambda rr, ret, rel, p: _safe_div(
+                        rr, np.minimum(ret, rel))),
+                    description="relevant retrieved over min(retrieved, R)"),
+        TrecMeasure("set_recall", "float", None, _NONE,
+                    _set_measure(lambda rr, ret, rel, p: _safe_div(rr, rel)),
+                    description="relevant retrieved over R"),
+        TrecMeasure("set_map", "float", None, _NONE,
+                    _set_measure(lambda rr, ret, rel, p: _safe_div(rr * rr,
+                                                                   ret * rel)),
+                    description="set precision times set recall"),
+        TrecMeasure("set_F", "float", "raw", _NONE, _set_measure(_set_f),
+                    description="F-measure of the retrieved set (beta 1)"),
+        TrecMeasure("num_nonrel_judged_ret", "count", None, _NONE,
+                    _num_nonrel_judged_ret,
+                    description="judged non-relevant documents retrieved"),
+        TrecMeasure("rbp", "float", "raw", _NONE, _rbp,
+                    description="rank-biased precision, p=0.9 (rbp.p=0.8)"),
+        TrecMeasure("rbp_resid", "float", "raw", _NONE, _rbp_resid,
+                    description="RBP's residual from unjudged and unranked "
+                                "documents"),
+        TrecMeasure("unj", "float", "cutoff", (5, 10, 20), _unj,
+                    description="share of unjudged documents in the top k"),
         TrecMeasure("gauc", "float", None, _NONE, _gauc,
                     description="ROC AUC within each query (not trec_eval's); "
                                 "queries with one class only are left out"),
     ]
 }
 _ALL_NAMES = ("all_trec", "all")
+#: trec_eval's ``official`` set: what it prints when no ``-m`` is given.
+OFFICIAL = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map",
+            "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P")
 _SUFFIXED = re.compile(r"(.+?)_([0-9]*\.?[0-9]+)")
 
 
 def _parse_params(measure, text, spec):
+    if measure.param == "raw":
+        return [text]
     params = []
     for item in text.split(","):
         item = item.strip()
@@ -480,6 +750,8 @@ def _parse_params(measure, text, spec):
             value = int(item) if measure.param == "cutoff" else float(item)
         except ValueError:
             value = None
+        if measure.param == "mult" and (value is None or value <= 0):
+            raise TrecError(f"measure {spec!r}: {item!r} is not a positive number")
         if measure.param == "cutoff" and (value is None or value < 1):
             raise TrecError(f"measure {spec!r}: cutoff {item!r} is not a "
                             f"positive integer")
@@ -503,7 +775,8 @@ def parse_measures(specs):
         trec_eval's syntax: ``"map"``, ``"P"`` (default cutoffs),
         ``"P.5,10"`` (parameters after a dot), and also the printed names
         ``"P_5"``, ``"iprec_at_recall_0.10"``; ``"all_trec"`` selects every
-        measure.  None or empty: every measure.
+        measure; ``"official"`` trec_eval's official set.  None or empty: the
+        official set, as trec_eval without ``-m``.
 
     Returns
     -------
@@ -516,10 +789,11 @@ def parse_measures(specs):
         For an unknown measure or a bad parameter.
     """
     chosen = {}
-    for spec in specs or _ALL_NAMES[:1]:
-        if spec in _ALL_NAMES:
-            for m in MEASURES.values():
-                chosen.setdefault(m.name, set()).update(m.defaults)
+    for spec in specs or ["official"]:
+        if spec in _ALL_NAMES or spec == "official":
+            names = MEASURES if spec in _ALL_NAMES else OFFICIAL
+            for name in names:
+                chosen.setdefault(name, set()).update(MEASURES[name].defaults)
             continue
         name, params = spec, None
         if name not in MEASURES:
@@ -542,7 +816,8 @@ def parse_measures(specs):
             values = _parse_params(measure, params, spec)
         chosen.setdefault(name, set()).update(values)
     return [
-        (m, tuple(sorted(chosen[m.name], key=lambda p: -1 if p is None else p)))
+        (m, tuple(sorted(chosen[m.name], key=lambda p: (
+            p is not None, p if isinstance(p, (int, float)) else 0, str(p)))))
         for m in MEASURES.values() if m.name in chosen
     ]
 
