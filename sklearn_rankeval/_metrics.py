@@ -366,6 +366,8 @@ def hit_rate_score(
     --------
     recall_at_k_score : Per-query recall at k (the same counts, averaged per query).
     sklearn.metrics.top_k_accuracy_score : Equal on multiclass input without ties.
+    success_at_k_score : Share of queries with a relevant item in the top k,
+        what ranx and torchmetrics call the hit rate.
 
     Notes
     -----
