@@ -145,7 +145,11 @@ class RankingAccumulator:
         self.group_rows = group_rows
         self._infos, self._parts = [], []
         self._seen = _SeenIds()
-        self._held = None  # rows not yet evaluated: dict of arrays
+        self._held = None  # 'any': every row seen, not yet evaluated
+        # 'sorted': the rows of the first and of the last group seen (either
+        # may continue in a neighbouring accumulator), one dict per group
+        self._ends = []
+        self._min_id = self._max_id = None
         self._layout = None
         self.n_rows_ = 0
 
@@ -223,7 +227,8 @@ class RankingAccumulator:
                          sample_weight=rows["sample_weight"])
         return evaluate(rg, self._parsed)
 
-    def update(self, y_true, y_score, *, groups=None, sample_weight=None):
+    def update(self, y_true, y_score, *, groups=None, sample_weight=None,
+               labels=None):
         """Add a batch of rows (any of the metric functions' layouts).
 
         Parameters
@@ -231,6 +236,9 @@ class RankingAccumulator:
         y_true, y_score, groups, sample_weight
             As for :func:`ranking_report`.  ``groups`` is required with
             ``group_rows='sorted'`` or ``'any'``.
+        labels : array-like of shape (n_classes,), default=None
+            Multiclass batches: the class of each column of ``y_score`` (a
+            batch may miss some classes, so pass it there).
 
         Returns
         -------
@@ -241,7 +249,7 @@ class RankingAccumulator:
         if np.ndim(y_score) == 2:
             self._check_layout("2-D (one query per row)")
             rg = rank_groups(y_true, y_score, groups=groups,
-                             sample_weight=sample_weight)
+                             sample_weight=sample_weight, labels=labels)
             info, parts = evaluate(rg, self._parsed)
             info = info._replace(labels=self.n_rows_ + np.arange(rg.n_groups))
             self._layout = "2-D (one query per row)"
@@ -273,38 +281,53 @@ class RankingAccumulator:
         self.n_rows_ += n
         return self
 
+    @staticmethod
+    def _take(rows, mask):
+        return {key: None if v is None else v[mask] for key, v in rows.items()}
+
     def _update_sorted(self, rows):
         ids = rows["groups"]
         try:
             lo, hi = _min_max(ids)
-            if self._held is not None and lo < self._held["groups"][0]:
-                open_id = self._held["groups"][0]
+            if self._max_id is not None and lo < self._max_id:
                 raise ValueError(
                     f"groups: with group_rows='sorted' rows must arrive ordered by "
                     f"group id, but group {_plain(lo)!r} comes after group "
-                    f"{_plain(open_id)!r}."
+                    f"{_plain(self._max_id)!r}."
                 )
         except TypeError as exc:
             raise TypeError(
                 f"groups: the ids of this batch cannot be compared with earlier "
                 f"ones ({exc})."
             ) from None
-        rows = self._concat(self._held, rows)
-        is_open = rows["groups"] == hi
-        closed = {key: None if v is None else v[~is_open] for key, v in rows.items()}
-        held = {key: None if v is None else v[is_open] for key, v in rows.items()}
-        if closed["y_score"].shape[0]:
-            info, parts = self._evaluate_rows(closed)
-            self._add(info, parts)
-            self._seen.add(info.labels)
-        self._held = held
+        # the last group seen continues here if its id comes again
+        ends = list(self._ends)
+        last = ends.pop() if ends else None
+        rows = self._concat(last, rows)
+        first_id = lo if self._min_id is None else self._min_id
+        ids = rows["groups"]
+        is_end = (ids == first_id) | (ids == hi)
+        closed = self._take(rows, ~is_end)
+        evaluated = (self._evaluate_rows(closed) if closed["y_score"].shape[0]
+                     else None)
+        # nothing can fail below this line
+        if evaluated is not None:
+            self._add(*evaluated)
+            self._seen.add(evaluated[0].labels)
+        if first_id != hi and not ends:
+            ends.append(self._take(rows, ids == first_id))
+        ends.append(self._take(rows, ids == hi))
+        self._ends = ends
+        self._min_id, self._max_id = first_id, hi
 
     def merge(self, other):
         """Add the rows of another accumulator built on disjoint rows.
 
-        Both must have the same metrics and ``group_rows``; in ``'sorted'``
-        mode the two open groups may be one group cut in two.  Returns self;
-        a rejected merge (an error) leaves it unchanged.
+        Both must have the same metrics and ``group_rows``.  In ``'sorted'``
+        mode a group may be cut between the two, at their ends (the last group
+        of one is the first of the other, as when a sorted stream is split
+        into consecutive pieces).  Returns self; a rejected merge (an error)
+        leaves it unchanged.
         """
         if not isinstance(other, RankingAccumulator):
             raise TypeError(
@@ -323,27 +346,9 @@ class RankingAccumulator:
             infos = [i._replace(labels=i.labels + self.n_rows_) for i in infos]
         for run in other._seen.runs:
             self._check_new_ids(run)
-        held, extra = self._held, []
-        if self.group_rows == "sorted" and held is not None \
-                and other._held is not None:
-            mine, theirs = held["groups"][0], other._held["groups"][0]
-            if mine == theirs:
-                held = self._concat(held, other._held)
-            else:  # the open group with the smaller id is complete
-                low, held = ((held, other._held) if mine < theirs
-                             else (other._held, held))
-                extra.append(low)
-        else:
-            held = self._concat(held, other._held)
-        if self.group_rows == "sorted" and held is not None:
-            open_id = held["groups"][:1]
-            self._check_new_ids(open_id)
-            for run in other._seen.runs:
-                if np.isin(open_id, run).any():
-                    raise ValueError(
-                        f"groups: group {_plain(open_id[0])!r} is complete in one "
-                        f"accumulator and open in the other."
-                    )
+        ends, extra, bounds = [], [], (self._min_id, self._max_id)
+        if self.group_rows == "sorted":
+            ends, extra, bounds = self._merge_ends(other)
         evaluated = [self._evaluate_rows(rows) for rows in extra]
         # nothing can fail below this line
         for run in other._seen.runs:
@@ -353,17 +358,49 @@ class RankingAccumulator:
         for info, parts in evaluated:
             self._add(info, parts)
             self._seen.add(info.labels)
-        self._held = held
+        self._held = self._concat(self._held, other._held)
+        self._ends = ends
+        self._min_id, self._max_id = bounds
         self._layout = other._layout
         self.n_rows_ += other.n_rows_
         return self
+
+    def _merge_ends(self, other):
+        """The end groups after a merge, and the ones that became complete."""
+        by_id = {}
+        for rows in [*self._ends, *other._ends]:
+            key = rows["groups"][0]
+            by_id[key] = self._concat(by_id.get(key), rows)
+        lo = min(b for b in (self._min_id, other._min_id) if b is not None)
+        hi = max(b for b in (self._max_id, other._max_id) if b is not None)
+        for key in by_id:
+            self._check_new_ids(np.array([key]))
+            for run in other._seen.runs:
+                if np.isin(np.array([key]), run).any():
+                    raise ValueError(
+                        f"groups: group {_plain(key)!r} is complete in one "
+                        f"accumulator and cut at the end of the other."
+                    )
+        ends = [by_id[k] for k in sorted(by_id) if k in (lo, hi)]
+        extra = [by_id[k] for k in sorted(by_id) if k not in (lo, hi)]
+        if extra:
+            extra = [self._concat_all(extra)]
+        return ends, extra, (lo, hi)
+
+    def _concat_all(self, parts):
+        out = None
+        for rows in parts:
+            out = self._concat(out, rows)
+        return out
 
     # -- output -----------------------------------------------------------------
     def _collect(self):
         """All groups' info and partials, in sorted id order."""
         infos, parts = list(self._infos), list(self._parts)
-        if self._held is not None and self._held["y_score"].shape[0]:
-            info, part = self._evaluate_rows(self._held)
+        pending = self._concat_all([r for r in (self._held, *self._ends)
+                                    if r is not None])
+        if pending is not None and pending["y_score"].shape[0]:
+            info, part = self._evaluate_rows(pending)
             infos.append(info)
             parts.append(part)
         if not infos:

@@ -1,0 +1,241 @@
+"""RankingAccumulator: the one-shot report and frame, however rows are cut."""
+
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from numpy.testing import assert_allclose, assert_array_equal
+
+from sklearn_rankeval import RankingAccumulator, per_group_scores, ranking_report
+from sklearn_rankeval._registry import METRICS
+
+NAMES = [f"{s.name}@3" if s.has_k else s.name for s in METRICS.values()]
+# query-weighted metrics need weights constant within a group
+ITEM_NAMES = [n for n, s in zip(NAMES, METRICS.values()) if s.weights == "item"]
+
+
+def _data(seed, n_groups=12, weights="none", string_ids=False):
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(1, 7, n_groups)
+    ids = rng.choice(500, n_groups, replace=False)
+    g = np.repeat(ids, sizes)
+    n = g.shape[0]
+    y = rng.integers(0, 3, n) * (rng.random(n) < 0.6)
+    s = rng.integers(0, 4, n) / 4.0
+    s[rng.random(n) < 0.1] = -np.inf
+    if weights == "query":
+        w = (np.repeat(rng.random(n_groups), sizes) + 0.5)
+    elif weights == "item":
+        w = rng.random(n) + 0.1
+    else:
+        w = None
+    if string_ids:
+        g = np.array([f"u{i:03d}" for i in g], dtype=object)
+    return y, s, g, w
+
+
+def _quiet(fn, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args, **kwargs)
+
+
+def _close_reports(got, expected):
+    assert list(got) == list(expected)
+    for name in expected:
+        assert got[name] == pytest.approx(expected[name], rel=1e-12, abs=1e-15,
+                                          nan_ok=True), name
+
+
+def _close_frames(got, expected):
+    assert list(got) == list(expected)
+    assert_array_equal(got["group"], expected["group"])
+    for name in list(expected)[1:]:
+        assert_allclose(got[name], expected[name], rtol=1e-12, atol=1e-15,
+                        equal_nan=True, err_msg=name)
+
+
+def _cuts(n, draw):
+    """Random cut points 0 < c1 < ... < n (batches of 1 to n rows)."""
+    k = draw(st.integers(0, min(n - 1, 8)))
+    return sorted(set(draw(st.lists(st.integers(1, n - 1), min_size=k, max_size=k))))
+
+
+def _split_by_group(order_ids, draw):
+    """Cut points that fall only between groups (for 'complete')."""
+    boundaries = np.flatnonzero(order_ids[1:] != order_ids[:-1]) + 1
+    if not len(boundaries):
+        return []
+    chosen = draw(st.lists(st.sampled_from(boundaries.tolist()), max_size=6))
+    return sorted(set(chosen))
+
+
+def _merge_tree(accs, draw):
+    """Merge a list of accumulators in a random tree; returns the root."""
+    accs = list(accs)
+    while len(accs) > 1:
+        i = draw(st.integers(0, len(accs) - 2))
+        left, right = accs[i], accs.pop(i + 1)
+        if draw(st.booleans()):  # through a pickle round trip, mid-stream
+            right = pickle.loads(pickle.dumps(right))
+        accs[i] = left.merge(right)
+    return accs[0]
+
+
+@given(data=st.data(), seed=st.integers(0, 10_000),
+       mode=st.sampled_from(["complete", "sorted", "any"]),
+       weights=st.sampled_from(["none", "query", "item"]),
+       string_ids=st.booleans())
+def test_accumulator_equals_one_shot(data, seed, mode, weights, string_ids):
+    y, s, g, w = _data(seed, weights=weights, string_ids=string_ids)
+    names = ITEM_NAMES if weights == "item" else NAMES
+    if mode == "any":
+        order = np.random.default_rng(seed).permutation(len(g))
+    else:  # rows ordered by group ('complete' needs whole groups per batch)
+        order = np.argsort(g, kind="stable")
+    y, s, g = y[order], s[order], g[order]
+    w = None if w is None else w[order]
+    cuts = (_split_by_group(g, data.draw) if mode == "complete"
+            else _cuts(len(g), data.draw))
+    bounds = [0, *cuts, len(g)]
+    pieces = []
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        acc = RankingAccumulator(names, group_rows=mode)
+        _quiet(acc.update, y[lo:hi], s[lo:hi], groups=g[lo:hi],
+               sample_weight=None if w is None else w[lo:hi])
+        pieces.append(acc)
+    if data.draw(st.booleans()):  # one accumulator fed batch after batch
+        acc = RankingAccumulator(names, group_rows=mode)
+        for lo, hi in zip(bounds[:-1], bounds[1:]):
+            _quiet(acc.update, y[lo:hi], s[lo:hi], groups=g[lo:hi],
+                   sample_weight=None if w is None else w[lo:hi])
+            if data.draw(st.booleans()):
+                acc = pickle.loads(pickle.dumps(acc))
+    else:  # batches on "workers", merged in a random tree of neighbours
+        acc = _merge_tree(pieces, data.draw)
+    expected = _quiet(ranking_report, y, s, groups=g, metrics=names,
+                      sample_weight=w, output="dict")
+    _close_reports(_quiet(acc.result), expected)
+    _close_frames(acc.per_group(output="dict"),
+                  per_group_scores(y, s, groups=g, metrics=names, sample_weight=w,
+                                   output="dict"))
+
+
+def test_sorted_accumulators_merge_when_a_group_is_cut_between_them():
+    y, s, g, _ = _data(5)
+    order = np.argsort(g, kind="stable")
+    y, s, g = y[order], s[order], g[order]
+    cut = int(np.flatnonzero(g == g[len(g) // 2])[0]) + 1  # inside a group
+    a = RankingAccumulator(["mrr", "ndcg"], group_rows="sorted")
+    b = RankingAccumulator(["mrr", "ndcg"], group_rows="sorted")
+    a.update(y[:cut], s[:cut], groups=g[:cut])
+    b.update(y[cut:], s[cut:], groups=g[cut:])
+    _close_reports(a.merge(b).result(),
+                   ranking_report(y, s, groups=g, metrics=["mrr", "ndcg"],
+                                  output="dict"))
+
+
+def test_2d_and_multiclass_batches():
+    rng = np.random.default_rng(6)
+    Y = rng.integers(0, 3, (20, 5))
+    S = rng.integers(0, 3, (20, 5)).astype(float)
+    w = rng.random(20) + 0.5
+    acc = RankingAccumulator(["map", "ndcg@3", "hit_rate@2"])
+    for lo in range(0, 20, 6):
+        acc.update(Y[lo:lo + 6], S[lo:lo + 6], sample_weight=w[lo:lo + 6])
+    _close_reports(acc.result(), ranking_report(Y, S, sample_weight=w,
+                                                metrics=["map", "ndcg@3",
+                                                         "hit_rate@2"],
+                                                output="dict"))
+    frame = acc.per_group(output="dict")
+    assert_array_equal(frame["group"], np.arange(20))
+    labels = rng.integers(0, 4, 30)
+    P = rng.random((30, 4))
+    acc = RankingAccumulator(["mrr"])
+    acc.update(labels[:11], P[:11], labels=np.arange(4)).update(
+        labels[11:], P[11:], labels=np.arange(4))
+    assert acc.result()["mrr"] == pytest.approx(
+        METRICS["mrr"].func(labels, P, labels=np.arange(4)), rel=1e-12)
+    with pytest.raises(ValueError, match="y_score"):
+        acc.update([1, 0], [0.5, 0.2], groups=[1, 1])
+
+
+def test_complete_mode_names_the_repeated_id_and_stays_unchanged():
+    acc = RankingAccumulator(["mrr"])
+    acc.update([1, 0, 1], [0.5, 0.2, 0.1], groups=["a", "a", "b"])
+    before = pickle.dumps(acc)
+    with pytest.raises(ValueError, match="'b'"):
+        acc.update([0, 1], [0.3, 0.1], groups=["c", "b"])
+    assert pickle.dumps(acc) == before
+    assert acc.result() == {"mrr": 1.0}
+
+
+def test_sorted_mode_raises_when_an_id_goes_backwards():
+    acc = RankingAccumulator(["mrr"], group_rows="sorted")
+    acc.update([1, 0, 1], [0.5, 0.2, 0.1], groups=[1, 2, 3])
+    before = pickle.dumps(acc)
+    with pytest.raises(ValueError, match="ordered by group id"):
+        acc.update([0, 1], [0.3, 0.1], groups=[3, 2])
+    assert pickle.dumps(acc) == before
+    acc.update([0, 1], [0.3, 0.1], groups=[3, 4])  # 3 continues: fine
+    assert acc.result()["mrr"] == pytest.approx(
+        METRICS["mrr"].func([1, 0, 1, 0, 1], [0.5, 0.2, 0.1, 0.3, 0.1],
+                            groups=[1, 2, 3, 3, 4]), rel=1e-12)
+
+
+def test_bad_input_leaves_the_accumulator_unchanged():
+    acc = RankingAccumulator(["gauc", "mrr"], group_rows="sorted")
+    acc.update([1, 0, 1, 0], [0.5, 0.2, 0.1, 0.3], groups=[1, 1, 2, 2])
+    before = pickle.dumps(acc)
+    bad_calls = [
+        (dict(y_true=[1, 0], y_score=[np.nan, 0.1], groups=[3, 3]), "y_score"),
+        (dict(y_true=[1, -1], y_score=[0.2, 0.1], groups=[3, 3]), "y_true"),
+        (dict(y_true=[1, 0], y_score=[0.2, 0.1], groups=[3]), "groups"),
+        (dict(y_true=[1, 0], y_score=[0.2, 0.1], groups=None), "groups"),
+        (dict(y_true=[1, 0], y_score=[0.2, 0.1], groups=[3, 3],
+              sample_weight=[1, -1]), "sample_weight"),
+        (dict(y_true=[1, 0], y_score=[0.2, 0.1], groups=[3, None]), "groups"),
+    ]
+    for kwargs, word in bad_calls:
+        y_true, y_score = kwargs.pop("y_true"), kwargs.pop("y_score")
+        with pytest.raises((ValueError, TypeError), match=word):
+            acc.update(y_true, y_score, **kwargs)
+        assert pickle.dumps(acc) == before
+    with pytest.raises(ValueError, match="group_rows"):
+        RankingAccumulator(group_rows="random")
+    with pytest.raises(ValueError, match="metrics"):
+        RankingAccumulator(["nope"])
+    with pytest.raises(TypeError, match="other"):
+        acc.merge("x")
+    with pytest.raises(ValueError, match="other"):
+        acc.merge(RankingAccumulator(["gauc"], group_rows="sorted"))
+    with pytest.raises(ValueError, match="no rows"):
+        RankingAccumulator().result()
+
+
+def test_inputs_are_not_modified():
+    y, s, g, w = _data(8, weights="item")
+    copies = [a.copy() for a in (y, s, g, w)]
+    for a in (y, s, g, w):
+        a.setflags(write=False)
+    for mode in ("complete", "sorted", "any"):
+        acc = RankingAccumulator(["gauc", "map"], group_rows=mode)
+        order = np.argsort(g, kind="stable")
+        acc.update(y[order], s[order], groups=g[order], sample_weight=w[order])
+        acc.result()
+    for a, c in zip((y, s, g, w), copies):
+        assert_array_equal(a, c)
+
+
+def test_state_is_per_group_in_sorted_mode():
+    # the rows held between updates are those of the open group only
+    acc = RankingAccumulator(["mrr"], group_rows="sorted")
+    g = np.repeat(np.arange(1000), 5)
+    rng = np.random.default_rng(0)
+    y, s = rng.integers(0, 2, len(g)), rng.random(len(g))
+    for lo in range(0, len(g), 333):
+        acc.update(y[lo:lo + 333], s[lo:lo + 333], groups=g[lo:lo + 333])
+        assert sum(r["y_score"].shape[0] for r in acc._ends) <= 10
