@@ -4,7 +4,9 @@ Build (from the repository root, after ``pip install ".[doc]"``)::
 
     python -m sphinx -W --keep-going -b html doc doc/_build/html
 
-The build needs no network: no intersphinx inventory is fetched, and
+The build and the built pages need no network: MathJax is served from
+``_static/mathjax`` (vendored, see its README.md), no intersphinx inventory
+is fetched, and
 references to scikit-learn, NumPy or matplotlib are rendered as plain code
 (``nitpick_ignore_regex``); every other reference must resolve.  The gallery
 runs every ``examples/plot_*.py`` script; one that raises fails the build.  The
@@ -99,8 +101,16 @@ plot_formats = [("png", 100)]
 plot_rcparams = {"figure.figsize": (5, 4.5)}
 plot_pre_code = "import numpy as np\nimport matplotlib.pyplot as plt"
 
+# -- math: MathJax 3 served with the pages, not from a CDN ---------------------
+# tex-svg.js (TeX input, SVG output) needs no font files; relative to _static.
+# .ci/check_doc_math.py loads a built page in headless Chromium with the
+# network off and checks that its formulas are typeset.
+mathjax_path = "mathjax/tex-svg.js"
+
 # -- HTML ----------------------------------------------------------------------
 html_theme = "pydata_sphinx_theme"
+html_static_path = ["_static"]
+html_css_files = ["custom.css"]
 html_title = project
 html_theme_options = {
     "logo": {"text": project},
