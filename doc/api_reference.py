@@ -11,7 +11,7 @@ from importlib import import_module
 
 #: Names announced in the API contract but not exported yet: they are left out
 #: of ``api.rst`` until ``sklearn_rankeval`` exports them, then listed.
-PENDING = {"ranking_report"}
+PENDING = {"ranking_report", "per_group_scores", "RankingAccumulator"}
 
 
 def _registry_metrics():
@@ -61,6 +61,21 @@ def sections():
             "classification.",
             ["ranking_report"],
             "autosummary/function.rst",
+        ),
+        (
+            "Per-group values",
+            "sklearn_rankeval",
+            "The value of every metric for every group (query, user), in one "
+            "table.",
+            ["per_group_scores"],
+            "autosummary/function.rst",
+        ),
+        (
+            "Streaming",
+            "sklearn_rankeval",
+            "Metrics of data that comes in chunks, summed partial results.",
+            ["RankingAccumulator"],
+            "autosummary/class.rst",
         ),
         (
             "Scorers",

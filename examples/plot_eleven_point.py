@@ -24,11 +24,15 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GroupShuffleSplit
 from sklearn.pipeline import make_pipeline
 
-from sklearn_rankeval import ElevenPointDisplay, interpolated_average_precision_score
+from sklearn_rankeval import (
+    ElevenPointDisplay,
+    interpolated_average_precision_score,
+)
 from sklearn_rankeval.datasets import make_click_log
 
 X, y, groups = make_click_log(n_users=600, random_state=0)
-train, test = next(GroupShuffleSplit(test_size=0.5, random_state=0).split(X, y, groups))
+splitter = GroupShuffleSplit(test_size=0.5, random_state=0)
+train, test = next(splitter.split(X, y, groups))
 weak_columns = ColumnTransformer([("keep", "passthrough", [0, 3, 4, 5, 6])])
 models = {
     "All features": LogisticRegression(),
@@ -65,6 +69,7 @@ for j, level in enumerate(recall):
     print(f"{level:8.1f}{values}")
 for name, model in models.items():
     score = model.predict_proba(X_test)[:, 1]
-    ap = interpolated_average_precision_score(y_test, score, groups=groups_test)
+    ap = interpolated_average_precision_score(y_test, score,
+                                              groups=groups_test)
     shown = displays[name].average_precision
     print(f"{name}: 11-point AP {ap:.4f} (legend: {shown:.4f})")

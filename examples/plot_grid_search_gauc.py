@@ -33,7 +33,8 @@ from sklearn_rankeval import gauc_score, get_scorer
 from sklearn_rankeval.datasets import make_click_log
 
 X, y, groups = make_click_log(n_users=600, random_state=0)
-print(f"{len(np.unique(groups))} users, {len(y)} impressions, {y.mean():.1%} clicks")
+n_users = len(np.unique(groups))
+print(f"{n_users} users, {len(y)} impressions, {y.mean():.1%} clicks")
 
 # %%
 # Global AUC and GAUC disagree
@@ -73,10 +74,10 @@ search.fit(X, y, groups=groups)
 results = search.cv_results_
 print(f"{'C':>8s} {'GAUC':>14s} {'NDCG@5':>14s}")
 for i, params in enumerate(results["params"]):
-    cells = [
-        f"{results[f'mean_test_{m}'][i]:7.4f} ± {results[f'std_test_{m}'][i]:.4f}"
-        for m in ("gauc", "ndcg@5")
-    ]
+    cells = []
+    for m in ("gauc", "ndcg@5"):
+        mean, std = results[f"mean_test_{m}"][i], results[f"std_test_{m}"][i]
+        cells.append(f"{mean:7.4f} ± {std:.4f}")
     print(f"{params['logisticregression__C']:8g} " + " ".join(cells))
 print("best:", search.best_params_, f"GAUC {search.best_score_:.4f}")
 

@@ -29,6 +29,8 @@ class ElevenPointDisplay(RankingCurveDisplayMixin):
     their mean.  Several systems go on one axis by passing the same ``ax=``:
     the classic TREC comparison chart.
 
+    Read more in the :ref:`User Guide <displays-eleven-point>`.
+
     Use :meth:`from_estimator` or :meth:`from_predictions` to build it; all
     parameters are stored as attributes.
 
