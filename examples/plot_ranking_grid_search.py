@@ -60,8 +60,9 @@ search.fit(X, y, groups=qid)
 results = search.cv_results_
 print(f"{'max_depth':>9s} {'learning_rate':>13s} {'NDCG@10':>8s} {'MAP':>8s}")
 for i, params in enumerate(results["params"]):
+    ndcg, ap = results["mean_test_ndcg@10"][i], results["mean_test_map"][i]
     print(f"{params['max_depth']:9d} {params['learning_rate']:13.2f} "
-          f"{results['mean_test_ndcg@10'][i]:8.4f} {results['mean_test_map'][i]:8.4f}")
+          f"{ndcg:8.4f} {ap:8.4f}")
 print("best:", search.best_params_)
 
 # %%
