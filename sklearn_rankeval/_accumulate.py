@@ -8,10 +8,12 @@ first: in ``"sorted"`` mode only the open (last) group is held back, in
 ``"any"`` mode every row is held until the end.
 """
 
+import math
+
 import numpy as np
 
 from ._engine import _encode_groups, check_group_ids, group_ids_array, rank_groups
-from ._kernels import GroupInfo, Partials
+from ._kernels import GroupInfo, Partials, average_sums, ratio
 from ._per_group import evaluate, frame_columns, make_frame
 from ._registry import parse_metrics
 from ._report import _summaries
@@ -102,11 +104,19 @@ class RankingAccumulator:
 
         2-D and multiclass batches hold one complete query per row in every
         mode; a query's id is its row number counted over all batches.
+    keep_groups : bool, default=True
+        Keep every group's partial results, for ``per_group()``.  False keeps
+        only the sums of each metric's average (a few numbers per batch), for
+        logs with too many groups to hold; ``result()`` then adds the batches'
+        sums with exact (``math.fsum``) summation, and ``per_group()`` is not
+        available.
 
     Attributes
     ----------
     n_rows_ : int
         Rows (queries, for 2-D input) seen so far.
+    n_groups_ : int
+        Groups (queries) seen so far.
 
     See Also
     --------
@@ -137,10 +147,16 @@ class RankingAccumulator:
     {'mrr': 0.875, 'ndcg@3': 0.7099}
     """
 
-    def __init__(self, metrics=None, *, group_rows="complete"):
+    def __init__(self, metrics=None, *, group_rows="complete", keep_groups=True):
         check_option(group_rows, "group_rows", GROUP_ROWS)
+        if not isinstance(keep_groups, (bool, np.bool_)):
+            raise TypeError(f"keep_groups must be True or False, got {keep_groups!r}.")
+        self.keep_groups = bool(keep_groups)
+        # keep_groups=False: per metric, the (numerator, denominator,
+        # n_defined) sums of its default average, one triple per batch
+        self._totals = {name: [] for name in self._names_of(metrics)}
         # kept as names (the parsed specs hold closures, which do not pickle)
-        self._names = [name for name, _, _ in parse_metrics(metrics)]
+        self._names = self._names_of(metrics)
         self.metrics = metrics
         self.group_rows = group_rows
         self._infos, self._parts = [], []
@@ -151,9 +167,14 @@ class RankingAccumulator:
         self._ends = []
         self._min_id = self._max_id = None
         self._layout = None
+        self._n_closed = 0
         self.n_rows_ = 0
 
     # -- input ------------------------------------------------------------------
+    @staticmethod
+    def _names_of(metrics):
+        return [name for name, _, _ in parse_metrics(metrics)]
+
     @property
     def _parsed(self):
         return parse_metrics(self._names)
@@ -165,9 +186,24 @@ class RankingAccumulator:
                 f"{layout} batch cannot be added to it."
             )
 
+    @property
+    def n_groups_(self):
+        """Groups seen so far (those held back included)."""
+        pending = self._concat_all([r for r in (self._held, *self._ends)
+                                    if r is not None])
+        held = 0 if pending is None else len(np.unique(pending["groups"]))
+        return self._n_closed + held
+
     def _add(self, info, parts):
-        self._infos.append(info)
-        self._parts.append(parts)
+        self._n_closed += len(info.labels)
+        if self.keep_groups:
+            self._infos.append(info)
+            self._parts.append(parts)
+            return
+        for name, spec, _ in self._parsed:
+            self._totals[name].append(average_sums(
+                parts[name], info, average=spec.default_average,
+                query_weighted=spec.query_weighted))
 
     def _check_new_ids(self, labels):
         try:
@@ -333,10 +369,11 @@ class RankingAccumulator:
             raise TypeError(
                 f"other must be a RankingAccumulator, got {type(other).__name__}."
             )
-        if other._names != self._names or other.group_rows != self.group_rows:
+        if (other._names != self._names or other.group_rows != self.group_rows
+                or other.keep_groups != self.keep_groups):
             raise ValueError(
-                "other: accumulators can be merged only with the same metrics and "
-                "group_rows."
+                "other: accumulators can be merged only with the same metrics, "
+                "group_rows and keep_groups."
             )
         if other._layout is None:
             return self
@@ -355,10 +392,13 @@ class RankingAccumulator:
             self._seen.add(run)
         self._infos.extend(infos)
         self._parts.extend(other._parts)
+        for name, sums in other._totals.items():
+            self._totals[name].extend(sums)
         for info, parts in evaluated:
             self._add(info, parts)
             self._seen.add(info.labels)
         self._held = self._concat(self._held, other._held)
+        self._n_closed += other._n_closed
         self._ends = ends
         self._min_id, self._max_id = bounds
         self._layout = other._layout
@@ -394,15 +434,21 @@ class RankingAccumulator:
         return out
 
     # -- output -----------------------------------------------------------------
-    def _collect(self):
-        """All groups' info and partials, in sorted id order."""
-        infos, parts = list(self._infos), list(self._parts)
+    def _pending(self):
+        """The partials of the rows held back, or None."""
         pending = self._concat_all([r for r in (self._held, *self._ends)
                                     if r is not None])
         if pending is not None and pending["y_score"].shape[0]:
-            info, part = self._evaluate_rows(pending)
-            infos.append(info)
-            parts.append(part)
+            return self._evaluate_rows(pending)
+        return None
+
+    def _collect(self):
+        """All groups' info and partials, in sorted id order."""
+        infos, parts = list(self._infos), list(self._parts)
+        pending = self._pending()
+        if pending is not None:
+            infos.append(pending[0])
+            parts.append(pending[1])
         if not infos:
             raise ValueError("The accumulator has seen no rows: call update() first.")
         info = GroupInfo.concatenate(infos)
@@ -420,13 +466,34 @@ class RankingAccumulator:
 
         Equal to ``ranking_report(all rows, metrics=..., output="dict")``.
         """
-        info, parts = self._collect()
-        return {name: value for name, (value, _) in
-                _summaries(info, parts, self._parsed, stacklevel=5).items()}
+        if self.keep_groups:
+            info, parts = self._collect()
+            return {name: value for name, (value, _) in
+                    _summaries(info, parts, self._parsed, stacklevel=5).items()}
+        if self._layout is None:
+            raise ValueError("The accumulator has seen no rows: call update() first.")
+        totals = {name: list(sums) for name, sums in self._totals.items()}
+        pending = self._pending()
+        out = {}
+        for name, spec, _ in self._parsed:
+            if pending is not None:
+                totals[name].append(average_sums(
+                    pending[1][name], pending[0], average=spec.default_average,
+                    query_weighted=spec.query_weighted))
+            nums, dens, counts = zip(*totals[name]) if totals[name] else ((), (), ())
+            out[name] = ratio(math.fsum(nums), math.fsum(dens), sum(counts),
+                              label=spec.label, needs_negative=spec.needs_negative,
+                              stacklevel=3)
+        return out
 
     def per_group(self, output="pandas"):
         """One row per group, as :func:`per_group_scores` on all rows seen."""
         check_option(output, "output", ("pandas", "polars", "dict"))
+        if not self.keep_groups:
+            raise ValueError(
+                "per_group() needs the groups: this accumulator was made with "
+                "keep_groups=False."
+            )
         return make_frame(frame_columns(*self._collect()), output)
 
     def __repr__(self):

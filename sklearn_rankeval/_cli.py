@@ -271,55 +271,70 @@ def _json_value(value):
     return value
 
 
-def _evaluate_metrics(names, y_true, y_score, groups, *, threshold, per_group):
-    """``({name: value}, {name: per-group values} or None, group ids)``."""
-    from . import f_alpha_score
-    from ._engine import rank_groups
+def _f_alpha_from_counts(tp, fp, fn):
+    """F1 of binary predictions from their counts (0 when undefined), as
+    ``f_alpha_score(..., zero_division=0)`` computes it."""
+    den = 2 * tp + fp + fn
+    return 2 * tp / den if den else 0.0
 
-    summary, per = {}, {} if per_group else None
-    ranked = None  # validated and ranked once, for every ranking metric
+
+def _accumulate_file(args, names):
+    """Read the file chunk by chunk into a RankingAccumulator.
+
+    Returns ``({name: value}, per-group dict or None, n_rows, n_groups)``.
+    Memory is bounded by ``--chunk-rows`` rows plus, per group, its partial
+    results (``--per-group``) or nothing (the sums of each average); with
+    ``--group-rows any`` (the default: no assumption on the order of the
+    rows) every row is held until the end, as a one-shot call would.
+    """
+    from . import RankingAccumulator
+    from ._io import iter_table
+
+    ranking = [name for name in names if name != "f_alpha"]
+    if "f_alpha" in names and args.threshold is None:
+        raise UsageError("metric 'f_alpha' scores binary predictions: pass "
+                         "--threshold T (predicted relevant when score >= T)")
+    acc = (RankingAccumulator(ranking, group_rows=args.group_rows,
+                              keep_groups=args.per_group) if ranking else None)
+    counts = np.zeros(3, dtype=np.int64)  # tp, fp, fn of f_alpha
+    n_rows = 0
+    for groups, y_true, y_score in iter_table(
+            args.file, group=args.group, label=args.label, score=args.score,
+            delimiter=args.delimiter, chunk_rows=args.chunk_rows):
+        n_rows += len(y_true)
+        if acc is not None:
+            try:
+                acc.update(y_true, y_score, groups=groups)
+            except ValueError as exc:  # e.g. the order of --group-rows sorted
+                raise InputFileError(args.file, str(exc)) from None
+        if "f_alpha" in names:
+            rel, pred = y_true > 0, y_score >= args.threshold
+            counts += [np.sum(rel & pred), np.sum(~rel & pred), np.sum(rel & ~pred)]
+    summary, per, n_groups = {}, None, 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # undefined metrics come back as NaN
-        for name in names:
-            if name == "f_alpha":
-                if threshold is None:
-                    raise UsageError("metric 'f_alpha' scores binary predictions: "
-                                     "pass --threshold T (predicted relevant "
-                                     "when score >= T)")
-                summary[name] = f_alpha_score(y_true > 0, y_score >= threshold,
-                                              zero_division=0.0)
-                continue
-            spec, kwargs = _metric(name)
-            if ranked is None:
-                ranked = rank_groups(y_true, y_score, groups=groups)
-            summary[name] = spec.from_ranked(ranked, **kwargs)
-            if per_group:  # the kernel's result is cached on ``ranked``
-                per[name] = spec.from_ranked(ranked, **{**kwargs, "average": None})
-    return summary, per, np.unique(groups)
+        values = acc.result() if acc is not None else {}
+        if acc is not None:
+            n_groups = acc.n_groups_
+            if args.per_group:
+                per = acc.per_group(output="dict")
+    for name in names:
+        summary[name] = (_f_alpha_from_counts(*counts.tolist())
+                         if name == "f_alpha" else values[name])
+    return summary, per, n_rows, n_groups
 
 
 def evaluate(args):
     """The metrics of a file of predictions."""
-    from ._io import read_table
-
     names = list(dict.fromkeys(args.metric or DEFAULT_METRICS))
     for name in names:  # unknown names fail before the file is read
         if name != "f_alpha":
             _metric(name)
-    groups, y_true, y_score = read_table(
-        args.file, group=args.group, label=args.label, score=args.score,
-        delimiter=args.delimiter,
-    )
-    try:
-        summary, per, ids = _evaluate_metrics(
-            names, y_true, y_score, groups, threshold=args.threshold,
-            per_group=args.per_group,
-        )
-    except UsageError:
-        raise
-    except ValueError as exc:  # e.g. the metric's own input checks
-        raise InputFileError(args.file, str(exc)) from None
-    n_rows, n_groups = len(y_true), len(ids)
+    summary, frame, n_rows, n_groups = _accumulate_file(args, names)
+    per = ids = None
+    if frame is not None:
+        ids = frame["group"]
+        per = {name: frame[name] for name in names if name in frame}
     out = sys.stdout
     if args.format == "json":
         doc = {"file": str(args.file), "n_rows": n_rows, "n_groups": n_groups,
@@ -513,6 +528,13 @@ def _build_parser():
                         ".tsv, comma for .csv, else guessed from the header)")
     p.add_argument("--digits", type=_nonnegative_int, default=4, metavar="N",
                    help="decimals in the table (default 4)")
+    p.add_argument("--group-rows", choices=("any", "sorted"), default="any",
+                   help="'sorted': the file is sorted by group id, so only the "
+                        "open group is held between chunks and memory is bounded "
+                        "by --chunk-rows; 'any' (default): rows in any order, "
+                        "all held until the end")
+    p.add_argument("--chunk-rows", type=_positive_int, default=1_000_000,
+                   metavar="N", help="rows read at a time (default 1000000)")
     p.set_defaults(func=evaluate)
     return parser
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["InputFileError", "iter_text_lines", "read_table"]
+__all__ = ["InputFileError", "iter_table", "iter_text_lines", "read_table"]
 
 _PARQUET_SUFFIXES = (".parquet", ".pq")
 _TAB_SUFFIXES = (".tsv", ".tab", ".tsv.gz", ".tab.gz")
@@ -146,7 +146,8 @@ def _to_float(path, values, column, locate, *, allow_negative_inf):
     return out
 
 
-def _read_delimited(path, columns, delimiter):
+def _iter_delimited(path, columns, delimiter, chunk_rows=None):
+    """``(values, locate)`` of every ``chunk_rows`` rows (None: one chunk)."""
     lines = iter_text_lines(path)
     first = None
     for lineno, text in lines:  # the header: first non-blank line
@@ -168,10 +169,18 @@ def _read_delimited(path, columns, delimiter):
             )
         index[role] = header.index(name)
     need = max(index.values()) + 1
-    values = {role: [] for role in columns}
-    line_of_row = []
     offset = header_line
     reader = csv.reader((text for _, text in lines), delimiter=delim, strict=True)
+
+    def chunk(values, line_of_row):
+        def locate(i):
+            return {"line": line_of_row[i]}
+
+        return values, locate
+
+    values = {role: [] for role in columns}
+    line_of_row = []
+    any_row = False
     try:
         for row in reader:
             lineno = offset + reader.line_num
@@ -185,20 +194,27 @@ def _read_delimited(path, columns, delimiter):
             for role, i in index.items():
                 values[role].append(row[i].strip())
             line_of_row.append(lineno)
+            if chunk_rows is not None and len(line_of_row) >= chunk_rows:
+                any_row = True
+                yield chunk(values, line_of_row)
+                values = {role: [] for role in columns}
+                line_of_row = []
     except csv.Error as exc:
         raise InputFileError(path, f"malformed CSV ({exc})",
                              line=offset + reader.line_num) from None
-    if not line_of_row:
+    if not line_of_row and not any_row:
         raise InputFileError(path, "empty file (a header line but no rows)",
                              line=header_line)
-
-    def locate(i):
-        return {"line": line_of_row[i]}
-
-    return values, locate
+    if line_of_row:
+        yield chunk(values, line_of_row)
 
 
-def _read_parquet(path, columns):
+def _read_delimited(path, columns, delimiter):
+    return next(_iter_delimited(path, columns, delimiter))
+
+
+def _parquet_file(path, columns):
+    """The opened ``pyarrow.parquet.ParquetFile``, its columns checked."""
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -211,34 +227,52 @@ def _read_parquet(path, columns):
         ) from None
 
     try:
-        schema = pq.read_schema(path)
+        file = pq.ParquetFile(path)
     except FileNotFoundError:
         raise InputFileError(path, "cannot be read (No such file or directory)") \
             from None
     except (OSError, pa.ArrowException) as exc:
         raise InputFileError(path, f"not a Parquet file ({exc})") from None
+    names = file.schema_arrow.names
     for role, name in columns.items():
-        if name not in schema.names:
+        if name not in names:
             raise InputFileError(
                 path, f"no column {name!r} (for --{role}); the file has "
-                f"{', '.join(repr(h) for h in schema.names)}",
+                f"{', '.join(repr(h) for h in names)}",
             )
-    table = pq.read_table(path, columns=list(dict.fromkeys(columns.values())))
-    if table.num_rows == 0:
+    if file.metadata.num_rows == 0:
         raise InputFileError(path, "empty file (no rows)")
-    values = {}
-    for role, name in columns.items():
-        col = table.column(name)
-        if col.null_count:
-            mask = np.asarray(col.is_null().to_numpy(zero_copy_only=False))
-            raise InputFileError(path, f"column {name!r}: missing value",
-                                 row=int(np.flatnonzero(mask)[0]) + 1)
-        values[role] = col.to_numpy(zero_copy_only=False)
+    return file
 
-    def locate(i):
-        return {"row": i + 1}
 
-    return values, locate
+def _iter_parquet(path, columns, chunk_rows=None):
+    """``(values, locate)`` of each batch of at most ``chunk_rows`` rows."""
+    file = _parquet_file(path, columns)
+    wanted = list(dict.fromkeys(columns.values()))
+    if chunk_rows is None:
+        batches = [file.read(columns=wanted)]
+    else:
+        batches = file.iter_batches(batch_size=chunk_rows, columns=wanted)
+    start = 0
+    for batch in batches:
+        values = {}
+        for role, name in columns.items():
+            col = batch.column(name)
+            if col.null_count:
+                mask = np.asarray(col.is_null().to_numpy(zero_copy_only=False))
+                raise InputFileError(path, f"column {name!r}: missing value",
+                                     row=start + int(np.flatnonzero(mask)[0]) + 1)
+            values[role] = col.to_numpy(zero_copy_only=False)
+
+        def locate(i, start=start):
+            return {"row": start + i + 1}
+
+        yield values, locate
+        start += batch.num_rows
+
+
+def _read_parquet(path, columns):
+    return next(_iter_parquet(path, columns))
 
 
 def read_table(path, *, group, label, score, delimiter=None):
@@ -271,11 +305,41 @@ def read_table(path, *, group, label, score, delimiter=None):
         For an unreadable or empty file, a missing column, a missing,
         non-numeric, negative or non-finite value, with the line (row).
     """
+    return next(iter_table(path, group=group, label=label, score=score,
+                           delimiter=delimiter, chunk_rows=None))
+
+
+def iter_table(path, *, group, label, score, delimiter=None, chunk_rows=1_000_000):
+    """:func:`read_table` chunk by chunk: memory bounded by ``chunk_rows``.
+
+    Yields ``(groups, y_true, y_score)`` of every ``chunk_rows`` rows (None:
+    the whole file at once), checked as :func:`read_table` checks them, with
+    the line (row) of a bad value counted in the whole file.  Integer ids are
+    recognised from the first chunk: a later chunk of a text file with an id
+    that is not an integer is an error.
+    """
     columns = {"group": group, "label": label, "score": score}
     if Path(path).name.lower().endswith(_PARQUET_SUFFIXES):
-        values, locate = _read_parquet(path, columns)
+        chunks = _iter_parquet(path, columns, chunk_rows)
     else:
-        values, locate = _read_delimited(path, columns, delimiter)
+        chunks = _iter_delimited(path, columns, delimiter, chunk_rows)
+    int_ids = None
+    for values, locate in chunks:
+        groups, y_true, y_score = _check_chunk(path, values, locate, columns)
+        if int_ids is None:
+            int_ids = groups.dtype.kind in "iu"
+        elif int_ids and groups.dtype.kind not in "iu":
+            bad = next(i for i, g in enumerate(values["group"])
+                       if not (isinstance(g, (int, np.integer))
+                               or _CANONICAL_INT.fullmatch(str(g))))
+            raise InputFileError(
+                path, f"column {group!r}: group id {_show(values['group'][bad])} "
+                f"is not an integer, unlike the ids before it", **locate(bad))
+        yield groups, y_true, y_score
+
+
+def _check_chunk(path, values, locate, columns):
+    group, label, score = columns["group"], columns["label"], columns["score"]
     groups = values["group"]
     if isinstance(groups, list) or groups.dtype.kind in "OUS":
         missing = (i for i, g in enumerate(groups) if g is None or str(g) == "")

@@ -28,6 +28,7 @@ __all__ = [
     "GroupInfo",
     "Partials",
     "aggregate",
+    "average_sums",
     "all_points_curve",
     "average_precision",
     "bpref",
@@ -146,6 +147,46 @@ def apply_undefined(partials, labels, *, undefined, label, needs_negative=False)
     return partials._replace(value=values, defined=np.ones_like(defined))
 
 
+def average_sums(partials, info, *, average, query_weighted):
+    """``(numerator, denominator, n_defined)`` of an average over groups.
+
+    The average is ``numerator / denominator``; sums of disjoint sets of
+    groups add up (the accumulator keeps these instead of the groups).
+    """
+    defined = partials.defined
+    qw = info.query_weight if query_weighted else info.item_macro_weight
+    if average == "micro":
+        w = qw[defined]
+        num = np.sum(partials.num[defined] * w)
+        den = np.sum(partials.den[defined] * w)
+    else:
+        w = (info.weight if average == "weighted" else qw)[defined]
+        num = np.sum(w * partials.value[defined])
+        den = np.sum(w)
+    return float(num), float(den), int(np.count_nonzero(defined))
+
+
+def ratio(num, den, n_defined, *, label, needs_negative=False, stacklevel=4):
+    """``num / den``, or NaN with a warning when no group defines it."""
+    if n_defined == 0:
+        warnings.warn(
+            f"{label} is undefined for every group (no group has a relevant item"
+            f"{' and an irrelevant one' if needs_negative else ''}); returning NaN.",
+            UndefinedMetricWarning,
+            stacklevel=stacklevel + 1,
+        )
+        return float("nan")
+    if den == 0:
+        warnings.warn(
+            f"{label}: the groups that define it have zero total weight; "
+            f"returning NaN.",
+            UndefinedMetricWarning,
+            stacklevel=stacklevel + 1,
+        )
+        return float("nan")
+    return float(num / den)
+
+
 def aggregate(partials, info, *, average, undefined="skip", query_weighted,
               label, needs_negative=False, stacklevel=4):
     """Partials of any set of groups -> the metric under ``average``.
@@ -158,35 +199,15 @@ def aggregate(partials, info, *, average, undefined="skip", query_weighted,
     """
     p = apply_undefined(partials, info.labels, undefined=undefined, label=label,
                         needs_negative=needs_negative)
-    defined = p.defined
-    if not defined.any():
-        warnings.warn(
-            f"{label} is undefined for every group (no group has a relevant item"
-            f"{' and an irrelevant one' if needs_negative else ''}); returning NaN.",
-            UndefinedMetricWarning,
-            stacklevel=stacklevel,
-        )
-        return np.full(len(defined), np.nan) if average is None else float("nan")
     if average is None:
-        return np.where(defined, p.value, np.nan)
-    qw = info.query_weight if query_weighted else info.item_macro_weight
-    if average == "micro":
-        w = qw[defined]
-        num = np.sum(p.num[defined] * w)
-        den = np.sum(p.den[defined] * w)
-    else:
-        w = (info.weight if average == "weighted" else qw)[defined]
-        num = np.sum(w * p.value[defined])
-        den = np.sum(w)
-    if den == 0:
-        warnings.warn(
-            f"{label}: the groups that define it have zero total weight; "
-            f"returning NaN.",
-            UndefinedMetricWarning,
-            stacklevel=stacklevel,
-        )
-        return float("nan")
-    return float(num / den)
+        if not p.defined.any():
+            ratio(0.0, 0.0, 0, label=label, needs_negative=needs_negative,
+                  stacklevel=stacklevel)
+        return np.where(p.defined, p.value, np.nan)
+    num, den, n_defined = average_sums(p, info, average=average,
+                                       query_weighted=query_weighted)
+    return ratio(num, den, n_defined, label=label, needs_negative=needs_negative,
+                 stacklevel=stacklevel)
 
 
 def _divide(num, den):

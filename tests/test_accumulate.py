@@ -119,6 +119,12 @@ def test_accumulator_equals_one_shot(data, seed, mode, weights, string_ids):
     expected = _quiet(ranking_report, y, s, groups=g, metrics=names,
                       sample_weight=w, output="dict")
     _close_reports(_quiet(acc.result), expected)
+    # the same batches, keeping only each metric's sums
+    light = RankingAccumulator(names, group_rows=mode, keep_groups=False)
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        _quiet(light.update, y[lo:hi], s[lo:hi], groups=g[lo:hi],
+               sample_weight=None if w is None else w[lo:hi])
+    _close_reports(_quiet(pickle.loads(pickle.dumps(light)).result), expected)
     _close_frames(acc.per_group(output="dict"),
                   per_group_scores(y, s, groups=g, metrics=names, sample_weight=w,
                                    output="dict"))
