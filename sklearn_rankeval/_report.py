@@ -7,6 +7,12 @@ same partials within each segment's groups.
 
 import numpy as np
 
+from ._bootstrap import (
+    bootstrap_intervals,
+    check_confidence,
+    check_n_resamples,
+    check_random_state,
+)
 from ._engine import encode_rows, rank_groups
 from ._per_group import evaluate, make_frame
 from ._registry import DEFAULT_METRICS, parse_metrics
@@ -69,53 +75,79 @@ def _plain(x):
 
 
 def _text(rows, digits, segment_header=False):
-    """``rows``: (segment or None, name, value, support) -> an aligned table."""
+    """``rows``: (segment or None, name, value, support[, low, high]) -> a table."""
     names = [r[1] for r in rows]
     width = max(len("metric"), *(len(name) for name in names)) + 2
     value_width = max(digits + 3, len("value"))
+    ci_width = max(digits + 3, len("ci_high")) + 2
+    with_ci = len(rows[0]) == 6
+    ci_head = f"{'ci_low':>{ci_width}s}{'ci_high':>{ci_width}s}" if with_ci else ""
     seg_width = 0
     if segment_header:
         seg_width = max(len("segment"), *(len(str(r[0])) for r in rows)) + 2
     head = (f"{'segment':<{seg_width}s}" if segment_header else "")
-    lines = [f"{head}{'metric':<{width}s}{'value':>{value_width}s}  groups"]
-    for seg, name, value, support in rows:
+    lines = [f"{head}{'metric':<{width}s}{'value':>{value_width}s}{ci_head}  groups"]
+    for seg, name, value, support, *ci in rows:
         lead = f"{str(seg):<{seg_width}s}" if segment_header else ""
+        cis = "".join(f"{x:>{ci_width}.{digits}f}" for x in ci)
         lines.append(f"{lead}{name:<{width}s}{value:>{value_width}.{digits}f}"
-                     f"  {support:>6d}")
+                     f"{cis}  {support:>6d}")
     return "\n".join(lines)
 
 
+def _with_intervals(summaries, intervals):
+    """``{name: (value, support)}`` -> ``{name: (value, support, low, high)}``."""
+    if intervals is None:
+        return summaries
+    return {name: (v, n, *intervals[name]) for name, (v, n) in summaries.items()}
+
+
+def _dict_value(summary):
+    """A metric's entry of the dict report: its value, or value and interval."""
+    if len(summary) == 2:
+        return summary[0]
+    value, _, low, high = summary
+    return {"value": value, "ci_low": low, "ci_high": high}
+
+
+def _frame_columns(rows, first):
+    """Tidy columns of ``rows`` (first..., name, value, support[, low, high])."""
+    lead = len(first)
+    columns = {key: np.array([r[i] for r in rows], dtype=object)
+               for i, key in enumerate(first)}
+    columns["metric"] = np.array([r[lead] for r in rows], dtype=object)
+    columns["value"] = np.array([r[lead + 1] for r in rows], dtype=float)
+    if rows and len(rows[0]) == lead + 5:
+        columns["ci_low"] = np.array([r[lead + 3] for r in rows], dtype=float)
+        columns["ci_high"] = np.array([r[lead + 4] for r in rows], dtype=float)
+    columns["n_groups"] = np.array([r[lead + 2] for r in rows], dtype=np.int64)
+    return make_frame(columns, "pandas", index=None)
+
+
 def _format(summaries, output, digits):
-    """One report (``{name: (value, support)}``) in the requested output."""
+    """One report, ``{name: (value, support[, low, high])}``, as ``output`` asks."""
     if output == "dict":
-        return {name: value for name, (value, _) in summaries.items()}
+        return {name: _dict_value(summ) for name, summ in summaries.items()}
+    rows = [(name, *summ) for name, summ in summaries.items()]
     if output == "frame":
-        return make_frame({
-            "metric": np.array(list(summaries), dtype=object),
-            "value": np.array([v for v, _ in summaries.values()], dtype=float),
-            "n_groups": np.array([n for _, n in summaries.values()], dtype=np.int64),
-        }, "pandas", index=None)
-    return _text([(None, name, v, n) for name, (v, n) in summaries.items()], digits)
+        return _frame_columns(rows, ())
+    return _text([(None, *row) for row in rows], digits)
 
 
 def _format_segments(by_segment, output, digits):
     if output == "dict":
-        return {seg: {name: v for name, (v, _) in summ.items()}
+        return {seg: {name: _dict_value(s) for name, s in summ.items()}
                 for seg, summ in by_segment.items()}
-    rows = [(seg, name, v, n) for seg, summ in by_segment.items()
-            for name, (v, n) in summ.items()]
+    rows = [(seg, name, *s) for seg, summ in by_segment.items()
+            for name, s in summ.items()]
     if output == "frame":
-        return make_frame({
-            "segment": np.array([r[0] for r in rows], dtype=object),
-            "metric": np.array([r[1] for r in rows], dtype=object),
-            "value": np.array([r[2] for r in rows], dtype=float),
-            "n_groups": np.array([r[3] for r in rows], dtype=np.int64),
-        }, "pandas", index=None)
+        return _frame_columns(rows, ("segment",))
     return _text(rows, digits, segment_header=True)
 
 
 def ranking_report(y_true, y_score, *, groups=None, metrics=None, sample_weight=None,
-                   output_dict=False, digits=4, segments=None, output="text"):
+                   output_dict=False, digits=4, segments=None, output="text",
+                   confidence=None, n_resamples=1000, random_state=None):
     """Report many ranking metrics computed from one validation and one sort.
 
     What :func:`sklearn.metrics.classification_report` is to classification:
@@ -159,6 +191,20 @@ def ranking_report(y_true, y_score, *, groups=None, metrics=None, sample_weight=
         ``segments``: ``{segment: {metric name: value}}``); or a tidy pandas
         DataFrame with the columns ``metric``, ``value``, ``n_groups`` (and
         ``segment`` first with ``segments``).
+    confidence : float, default=None
+        If given (in (0, 1), e.g. 0.95), every value gets a percentile
+        bootstrap interval at this level, from resampling whole groups with
+        replacement and recomputing the metric exactly as its own average
+        (see :ref:`uncertainty`): the dict value of each metric becomes
+        ``{"value", "ci_low", "ci_high"}``, and the text and the frame gain
+        ``ci_low`` and ``ci_high`` columns.  With ``segments``, each
+        segment's groups are resampled on their own.
+    n_resamples : int, default=1000
+        Number of bootstrap resamples (with ``confidence``).
+    random_state : int, numpy.random.Generator, RandomState or None, \
+default=None
+        Seed of the resampling (with ``confidence``); an int gives the same
+        intervals on every run and platform.
 
     Returns
     -------
@@ -211,6 +257,11 @@ def ranking_report(y_true, y_score, *, groups=None, metrics=None, sample_weight=
     >>> ranking_report(y_true, y_score, groups=groups, metrics=["mrr"],
     ...                segments=segment, output="dict")
     {'new': {'mrr': 1.0}, 'returning': {'mrr': 0.75}}
+    >>> # 90% bootstrap interval over the groups (two groups: a coarse one)
+    >>> report = ranking_report(y_true, y_score, groups=groups, metrics=["mrr"],
+    ...                         output="dict", confidence=0.9, random_state=0)
+    >>> report["mrr"]
+    {'value': 0.875, 'ci_low': 0.75, 'ci_high': 1.0}
     """
     check_option(output, "output", OUTPUTS)
     if output_dict:
@@ -223,14 +274,26 @@ def ranking_report(y_true, y_score, *, groups=None, metrics=None, sample_weight=
     if isinstance(digits, bool) or not isinstance(digits, (int, np.integer)) \
             or digits < 0:
         raise ValueError(f"digits must be a non-negative integer, got {digits!r}.")
+    if confidence is not None:
+        confidence = check_confidence(confidence)
+        n_resamples = check_n_resamples(n_resamples)
+        rng = check_random_state(random_state)
     rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight)
     info, parts = evaluate(rg, parsed)
+
+    def summaries(info, parts):
+        intervals = None if confidence is None else bootstrap_intervals(
+            info, parts, parsed, confidence=confidence, n_resamples=n_resamples,
+            rng=rng)
+        return _with_intervals(_summaries(info, parts, parsed, stacklevel=7),
+                               intervals)
+
     if segments is None:
-        return _format(_summaries(info, parts, parsed), output, digits)
+        return _format(summaries(info, parts), output, digits)
     seg_of_group, seg_labels = _segment_of_groups(segments, groups, rg, y_score)
     by_segment = {}
     for code, label in enumerate(seg_labels):
         index = np.flatnonzero(seg_of_group == code)
         sub = {name: p.take(index) for name, p in parts.items()}
-        by_segment[_plain(label)] = _summaries(info.take(index), sub, parsed)
+        by_segment[_plain(label)] = summaries(info.take(index), sub)
     return _format_segments(by_segment, output, digits)
