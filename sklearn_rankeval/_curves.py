@@ -424,6 +424,8 @@ def interpolated_precision_recall_curve(
     \\dots, 1` and averaged over queries, which is the TREC recall-precision
     graph (``N=11``).
 
+    Read more in the :ref:`User Guide <interpolated-ap>`.
+
     Parameters
     ----------
     %(y_true_binary)s

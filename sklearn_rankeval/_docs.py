@@ -54,15 +54,17 @@ sample_weight : array-like, default=None
 average : {'macro', 'weighted'} or None, default='macro'
     ``'macro'``: each query counts once (weighted by its query weight, if
     any).  ``'weighted'``: each query weighted by its total sample weight (its
-    number of rows when unweighted).  None: one value per query, in the order
-    of ``np.unique(groups)`` (row order for 2-D input).""",
+    number of rows when unweighted).  None: an ndarray of one value per query,
+    in the sorted order of the unique ids (row order for 2-D input);
+    :func:`~sklearn_rankeval.per_group_scores` gives them keyed by id.""",
     "average_pooled": """\
 average : {'micro', 'macro', 'weighted'} or None
     ``'micro'``: hits pooled over queries before dividing.  ``'macro'``: each
     query counts once (weighted by its query weight, if any).
     ``'weighted'``: each query weighted by its total sample weight (its number
-    of rows when unweighted).  None: one value per query, in the order of
-    ``np.unique(groups)`` (row order for 2-D input).""",
+    of rows when unweighted).  None: an ndarray of one value per query, in
+    the sorted order of the unique ids (row order for 2-D input);
+    :func:`~sklearn_rankeval.per_group_scores` gives them keyed by id.""",
     "undefined": """\
 undefined : 'skip', 'raise' or float, default='skip'
     Groups where the metric is undefined (see Notes): ``'skip'`` leaves them

@@ -48,6 +48,8 @@ def gauc_score(
     negative items of group :math:`g` and :math:`w_g` its number of rows (its
     total sample weight), as used for CTR models evaluated per user.
 
+    Read more in the :ref:`User Guide <gauc>`.
+
     Parameters
     ----------
     %(y_true_binary)s
@@ -60,7 +62,9 @@ def gauc_score(
     average : {'weighted', 'macro'} or None, default='weighted'
         ``'weighted'``: groups weighted by their number of rows (total sample
         weight), the usual GAUC.  ``'macro'``: each group counts once.
-        ``None``: the AUC of every group.
+        ``None``: an ndarray of the AUC of every group, in the sorted order
+        of the unique ids (row order for 2-D input);
+        :func:`~sklearn_rankeval.per_group_scores` gives them keyed by id.
     %(undefined)s
 
     Returns
@@ -119,6 +123,8 @@ def mean_reciprocal_rank_score(
     where :math:`\\mathrm{rank}_q` is the rank of the first relevant item of
     query :math:`q` (its reciprocal counts 0 when it is below ``k`` or not
     retrieved).
+
+    Read more in the :ref:`User Guide <mrr>`.
 
     Parameters
     ----------
@@ -188,6 +194,8 @@ def mean_average_precision_score(
     where :math:`P(i)` is the precision of the top :math:`i` items and
     :math:`R` the number of relevant items of the query (retrieved or not).
     With ``k=None`` the normaliser is :math:`R`.
+
+    Read more in the :ref:`User Guide <map>`.
 
     Parameters
     ----------
@@ -278,6 +286,8 @@ def interpolated_average_precision_score(
     ``n_points=None`` it is the all-points interpolation of VOC 2010+: the area
     under the interpolated precision-recall curve.
 
+    Read more in the :ref:`User Guide <interpolated-ap>`.
+
     Parameters
     ----------
     %(y_true_binary)s
@@ -345,6 +355,8 @@ def hit_rate_score(
     pooled over queries (``average='micro'``).  With one relevant item per
     query (a leave-one-out split, or multiclass input) it is the share of
     queries whose item is in the top k -- the top-k accuracy.
+
+    Read more in the :ref:`User Guide <hit-rate>`.
 
     Parameters
     ----------
@@ -416,6 +428,8 @@ def precision_at_k_score(
 
         P@k = \\frac{|\\{\\text{relevant items in the top } k\\}|}{k}
 
+    Read more in the :ref:`User Guide <precision-at-k>`.
+
     Parameters
     ----------
     %(y_true_binary)s
@@ -482,6 +496,8 @@ def recall_at_k_score(
 
     where :math:`R` counts every relevant item of the query, retrieved or not.
 
+    Read more in the :ref:`User Guide <recall-at-k>`.
+
     Parameters
     ----------
     %(y_true_binary)s
@@ -547,6 +563,8 @@ def ndcg_score(
 
     with the graded relevance ``y_true`` as gain and IDCG the DCG of the ideal
     ordering of all the query's items.
+
+    Read more in the :ref:`User Guide <ndcg>`.
 
     Parameters
     ----------
@@ -619,6 +637,8 @@ def success_at_k_score(
 
     This is what ranx, torchmetrics (``RetrievalHitRate``) and RecBole call
     the hit rate, and trec_eval ``success_k``.
+
+    Read more in the :ref:`User Guide <more-measures>`.
 
     Parameters
     ----------
@@ -696,6 +716,8 @@ def r_precision_score(
     where :math:`R` counts every relevant item of the query, retrieved or not.
     At rank :math:`R` precision equals recall.
 
+    Read more in the :ref:`User Guide <more-measures>`.
+
     Parameters
     ----------
     %(y_true_binary)s
@@ -761,6 +783,8 @@ def dcg_score(
 
     with the graded relevance ``y_true`` as gain and :math:`b` = ``log_base``,
     as :func:`sklearn.metrics.dcg_score`, for every query of the long layout.
+
+    Read more in the :ref:`User Guide <more-measures>`.
 
     Parameters
     ----------
@@ -839,6 +863,8 @@ def expected_reciprocal_rank_score(
     :math:`g_i` of the item; ERR is the expected reciprocal rank where the
     user stops.
 
+    Read more in the :ref:`User Guide <more-measures>`.
+
     Parameters
     ----------
     y_true : array-like of shape (n_samples,) or (n_queries, n_items)
@@ -916,6 +942,8 @@ def rank_biased_precision_score(
     the expected rate of relevant items seen by a user who reads rank
     :math:`i + 1` after rank :math:`i` with probability :math:`p`.
 
+    Read more in the :ref:`User Guide <more-measures>`.
+
     Parameters
     ----------
     %(y_true_binary)s
@@ -989,6 +1017,8 @@ def bpref_score(
     the query's relevant items and :math:`N` its judged non-relevant items
     (retrieved or not).  Items that were not judged count nowhere, which
     makes bpref robust to incomplete judgments.
+
+    Read more in the :ref:`User Guide <more-measures>`.
 
     Parameters
     ----------

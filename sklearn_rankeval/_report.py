@@ -155,6 +155,8 @@ def ranking_report(y_true, y_score, *, groups=None, metrics=None, sample_weight=
     is computed from that one ranking, each with its default ``average``
     (GAUC weighted by group size, HR@k pooled, the others per query).
 
+    Read more in the :ref:`User Guide <ranking-report>`.
+
     Parameters
     ----------
     y_true : array-like of shape (n_samples,) or (n_queries, n_items)
