@@ -512,6 +512,15 @@ def interpolated_precision_recall_curve(
     return iprec[defined].mean(axis=0), recall
 
 
+def rank_for_curves(y_true, y_score, *, groups=None, sample_weight=None):
+    """Validate and rank the input once, for several of the curve helpers above.
+
+    The displays build their curves and summary values through this module
+    only; the ranked input is opaque to them.
+    """
+    return rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight)
+
+
 def check_curve_n_points(n_points, *, allow_none):
     """``n_points`` as the metrics check it; None only where allowed."""
     n_points = check_n_points(n_points)

@@ -3,8 +3,7 @@
 import numpy as np
 
 from .._curves import RECALL_LEVELS as _RECALL_LEVELS
-from .._curves import _interpolated_pr, check_curve_n_points
-from .._engine import rank_groups
+from .._curves import _interpolated_pr, check_curve_n_points, rank_for_curves
 from .._validation import check_option
 from ._base import (
     RankingCurveDisplayMixin,
@@ -299,7 +298,8 @@ class ElevenPointDisplay(RankingCurveDisplayMixin):
         n_points = check_curve_n_points(n_points, allow_none=False)
         check_option(recall_levels, "recall_levels", _RECALL_LEVELS)
         grouped = groups is not None or np.ndim(y_score) == 2
-        rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight)
+        rg = rank_for_curves(y_true, y_score, groups=groups,
+                             sample_weight=sample_weight)
         precision, recall, ap, n_groups = _interpolated_pr(rg, n_points, recall_levels)
         display = cls(
             precision=precision, recall=recall, average_precision=ap,

@@ -5,8 +5,12 @@ from numbers import Real
 import numpy as np
 
 from .._curves import RECALL_LEVELS as _RECALL_LEVELS
-from .._curves import _interpolated_pr, _pr_points, check_curve_n_points
-from .._engine import rank_groups
+from .._curves import (
+    _interpolated_pr,
+    _pr_points,
+    check_curve_n_points,
+    rank_for_curves,
+)
 from .._validation import check_option
 from ._base import (
     RankingCurveDisplayMixin,
@@ -485,7 +489,8 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
         n_points = check_curve_n_points(n_points, allow_none=True)
         check_option(recall_levels, "recall_levels", _RECALL_LEVELS)
         grouped = groups is not None or np.ndim(y_score) == 2
-        rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight)
+        rg = rank_for_curves(y_true, y_score, groups=groups,
+                             sample_weight=sample_weight)
         raw_precision = raw_recall = n_groups = None
         if grouped:
             if n_points is None:

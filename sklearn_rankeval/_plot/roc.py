@@ -2,8 +2,13 @@
 
 import numpy as np
 
-from .._curves import _averaged_roc, _single_roc, check_band, check_fpr_grid
-from .._engine import rank_groups
+from .._curves import (
+    _averaged_roc,
+    _single_roc,
+    check_band,
+    check_fpr_grid,
+    rank_for_curves,
+)
 from .._validation import check_option
 from ._base import (
     RankingCurveDisplayMixin,
@@ -423,7 +428,8 @@ class GroupedRocCurveDisplay(RankingCurveDisplayMixin):
                 f"the median curve; with statistic='mean' pass band=None."
             )
         grouped = groups is not None or np.ndim(y_score) == 2
-        rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight)
+        rg = rank_for_curves(y_true, y_score, groups=groups,
+                             sample_weight=sample_weight)
         lower = upper = n_groups = None
         if grouped:
             if statistic == "median":
