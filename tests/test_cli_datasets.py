@@ -76,11 +76,30 @@ def test_readme_example_prints_what_it_says():
     assert len(expected) == 4
 
 
-def test_readme_grid_search_snippet_runs():
+def _readme_block(containing):
     readme = (ROOT / "README.rst").read_text()
     blocks = re.findall(r".. code-block:: python\n\n((?:    .*\n|\n)+)", readme)
-    code = "\n".join(line[4:] for line in blocks[1].splitlines())
-    assert "GridSearchCV" in code
+    found = [b for b in blocks if containing in b]
+    assert found, f"no README code block with {containing!r}"
+    return "\n".join(line[4:] for line in found[0].splitlines())
+
+
+def test_readme_dataframe_example_prints_what_it_says():
+    code = _readme_block("per_group_scores(")
+    out = StringIO()
+    with redirect_stdout(out):
+        exec(compile(code, "README.rst", "exec"), {})
+    printed = out.getvalue().splitlines()
+    # the commented output lines, in order: the GAUC, then the frame
+    expected = [line[2:] for line in code.splitlines()
+                if line.startswith("# ") and not line.endswith(":")]
+    assert [line.rstrip() for line in printed[: len(expected)]] == [
+        e.rstrip() for e in expected]
+    assert printed[len(expected)].split() == ["segment", "metric", "value", "groups"]
+
+
+def test_readme_grid_search_snippet_runs():
+    code = _readme_block("GridSearchCV(")
     out = StringIO()
     import sklearn
 
