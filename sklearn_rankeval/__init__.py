@@ -2,6 +2,7 @@
 R@k, interpolated AP and F-alpha, on one vectorised ranking engine."""
 
 from ._accumulate import RankingAccumulator
+from ._compare import compare_rankings
 from ._curves import interpolated_precision_recall_curve
 from ._f_alpha import f_alpha_score
 from ._metrics import (
@@ -42,6 +43,7 @@ __all__ = [
     "InterpolatedPrecisionRecallDisplay",
     "RankingAccumulator",
     "bpref_score",
+    "compare_rankings",
     "dcg_score",
     "expected_reciprocal_rank_score",
     "f_alpha_score",

@@ -24,6 +24,8 @@ API = {
     "ranking_report": "y_true, y_score, *, groups=None, metrics=None, sample_weight=None, output_dict=False, digits=4",
     # Wave 2
     "per_group_scores": "y_true, y_score, *, groups=None, metrics=None, sample_weight=None, output='pandas'",
+    # Uncertainty and comparison (API.md issue 10)
+    "compare_rankings": "y_true, y_scores, *, groups=None, metrics=None, sample_weight=None, baseline=None, test='permutation', correction='holm', confidence=0.95, n_resamples=10000, random_state=None, output='text'",
 }
 
 
@@ -46,6 +48,7 @@ def test_all_lists_the_registry_the_curve_and_f_alpha():
     expected |= {"f_alpha_score", "interpolated_precision_recall_curve"}
     expected |= {"get_scorer", "get_scorer_names", "make_ranking_scorer"}
     expected |= {"ranking_report", "per_group_scores", "RankingAccumulator"}
+    expected |= {"compare_rankings"}
     expected |= {"ElevenPointDisplay", "GroupedRocCurveDisplay", "InterpolatedPrecisionRecallDisplay"}
     assert set(sklearn_rankeval.__all__) == expected
     assert sklearn_rankeval.__all__ == sorted(sklearn_rankeval.__all__)
