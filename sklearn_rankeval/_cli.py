@@ -122,8 +122,8 @@ def _write_pngs(out_dir, y, scores, groups):
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     charts = [
-        (GroupedRocCurveDisplay, {}, "ROC curve within each user (averaged)"),
-        (InterpolatedPrecisionRecallDisplay, {"n_points": 101},
+        (GroupedRocCurveDisplay, {}, "ROC curve within each user (median)"),
+        (InterpolatedPrecisionRecallDisplay, {},
          "Interpolated precision-recall, mean over users"),
         (ElevenPointDisplay, {}, "11-point interpolated precision"),
     ]

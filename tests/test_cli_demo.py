@@ -82,3 +82,35 @@ def test_demo_help_and_bad_size(capsys):
     assert 'pip install "sklearn-rankeval[plot]"' in text
     assert main(["demo", "--n-users", "5"]) == 2
     assert "less than 20" in capsys.readouterr().err
+
+
+def test_demo_png_titles_and_legends_match_the_table(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
+    seen = {}
+    save = Figure.savefig
+
+    def savefig(fig, path, **kwargs):
+        ax = fig.axes[0]
+        seen[path.name] = (ax.get_title(),
+                           [t.get_text() for t in ax.get_legend().get_texts()])
+        return save(fig, path, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", savefig)
+    assert main(["demo", "--n-users", "120", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    title, labels = seen["grouped_roc.png"]
+    assert title == "ROC curve within each user (median)"
+    gauc = re.search(r"^GAUC\s+(\S+)\s+(\S+)$", out, re.M).groups()
+    assert [f"activity only (GAUC = {gauc[0]})",
+            f"all features, tuned (GAUC = {gauc[1]})"] == [
+        label for label in labels if "GAUC" in label]
+    # the interpolated PR display's legend: the table's 11-point AP
+    ap = re.search(r"^11-point AP\s+(\S+)\s+(\S+)$", out, re.M).groups()
+    _, labels = seen["interpolated_pr.png"]
+    assert labels == [f"activity only (11-pt iAP = {ap[0]})",
+                      f"all features, tuned (11-pt iAP = {ap[1]})"]
+    _, labels = seen["eleven_point.png"]
+    assert labels == [f"activity only (11-pt AP = {ap[0]})",
+                      f"all features, tuned (11-pt AP = {ap[1]})"]

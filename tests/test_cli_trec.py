@@ -11,6 +11,7 @@ Two sources of truth, as in test_trec_eval.py:
   judged queries missing from the run: every measure of every query at 1e-12.
 """
 
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -51,12 +52,24 @@ def _parse(text):
     return dict(res)
 
 
-def _supported(measure):
-    try:
-        _trec.parse_measures([measure])
-    except _trec.TrecError:
+#: trec_eval measures printed by the out.test* files that rankeval does not
+#: compute ("Not computed" in ``rankeval trec --help``), and ndcg with gain
+#: parameters (printed as ndcg_1=3,2=9,4=4.5)
+NOT_COMPUTED = ("relstring", "G", "ndcg_rel", "Rndcg")
+
+
+def _computed(name):
+    """Whether rankeval computes trec_eval's printed measure ``name``."""
+    if name.startswith("ndcg_") and "=" in name:
         return False
-    return True
+    return not any(name == m or name.startswith(m + "_") for m in NOT_COMPUTED)
+
+
+def test_not_computed_measures_are_unknown():
+    # the exclusion list hides nothing rankeval computes
+    for name in (*NOT_COMPUTED, "ndcg.1=3,2=9,4=4.5"):
+        with pytest.raises(_trec.TrecError):
+            _trec.parse_measures([name])
 
 
 def _need_trec_dir():
@@ -67,16 +80,29 @@ def _need_trec_dir():
 # ==========================================================================
 # trec_eval 10's test files
 # ==========================================================================
-_MEAS_PARAMS = ["-q", "-m", "P.3,5,7", "-m", "recall.20,2000", "-m",
-                "ndcg_cut.10,20,23", "-m", "iprec_at_recall..10,.20,.25,.50,.75"]
+# trec_eval 10's Makefile command for out.test.meas_params, flag for flag and
+# with its unsorted parameters, less two things: -mndcg.1=3,2=9,4=4.5 (ndcg
+# with gain parameters is not computed: its line is left out of the
+# comparison), and ndcg_cut.10,20,23.4 written ndcg_cut.10,20,23 -- trec_eval
+# reads a cutoff with atol(), 23.4 as 23, where rankeval rejects a cutoff
+# that is not an integer.
+_MEAS_PARAMS = [
+    "-q", "-miprec_at_recall..10,.20,.25,.75,.50", "-m", "P.5,7,3",
+    "-m", "recall.20,2000", "-m", "Rprec_mult.5.0,0.2,0.35",
+    "-mutility.2,-1,0,0", "-m", "11pt_avg..25,.5,.75", "-mndcg_cut.10,20,23",
+    "-msuccess.2,5,20",
+]  # fmt: skip
 # out file: (qrels, run, flags) -- the trec_eval commands of SOURCES.md
+# (out.test.aql: trec_eval's Makefile also adds -mrelstring.20, not computed)
 OUT_CASES = {
     "out.test": ("qrels.test", "results.test", []),
     "out.test.a": ("qrels.test", "results.test", ["-m", "all_trec"]),
     "out.test.aq": ("qrels.test", "results.test", ["-m", "all_trec", "-q"]),
-    "out.test.aqc": ("qrels.test", "results.trunc", ["-q", "-c"]),
-    "out.test.aqcM": ("qrels.test", "results.trunc", ["-q", "-c", "-M", "100"]),
-    "out.test.aql": ("qrels.rel_level", "results.test", ["-q", "-l", "2"]),
+    "out.test.aqc": ("qrels.test", "results.trunc", ["-m", "all_trec", "-q", "-c"]),
+    "out.test.aqcM": ("qrels.test", "results.trunc",
+                      ["-m", "all_trec", "-q", "-c", "-M100"]),
+    "out.test.aql": ("qrels.rel_level", "results.test",
+                     ["-m", "all_trec", "-q", "-l2"]),
     "out.test.meas_params": ("qrels.test", "results.test", _MEAS_PARAMS),
     "out.comment.test": ("qrels.comment.test", "results.comment.test", []),
 }
@@ -94,9 +120,9 @@ def test_trec_reproduces_trec_eval_test_files(out_name, capsys):
     n = 0
     for query, measures in expected.items():
         for measure, value in measures.items():
-            if not _supported(measure):
+            if not _computed(measure):
                 continue
-            # every supported measure trec_eval printed, we print too
+            # every computed measure trec_eval printed, we print too
             assert measure in ours[query], (query, measure)
             if measure == "runid":
                 assert ours[query][measure] == value
@@ -107,24 +133,42 @@ def test_trec_reproduces_trec_eval_test_files(out_name, capsys):
     assert n >= 13 * len(expected)  # not vacuous
 
 
+#: trec_eval's "official" measures (measures.c, off_names), printed when no
+#: -m is given, in the order of its measure table
+TREC_EVAL_OFFICIAL = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map",
+                      "gm_map", "Rprec", "bpref", "recip_rank", "iprec_at_recall",
+                      "P")
+
+
 def test_trec_default_output_is_trec_eval_format(capsys):
     _need_trec_dir()
-    status, out, _ = _run(capsys, TREC_DIR / "qrels.test", TREC_DIR / "results.test")
-    assert status == 0
+    assert _trec.OFFICIAL == TREC_EVAL_OFFICIAL
+    status, out, err = _run(capsys, TREC_DIR / "qrels.test",
+                            TREC_DIR / "results.test")
+    assert status == 0 and err == ""
     lines = out.splitlines()
-    # the lines trec_eval prints by default, byte for byte, in its order
-    expected = [
-        line for line in (TREC_DIR / "out.test").read_text().splitlines()
-        if _supported(line.split()[0])
-    ]
-    assert [line for line in lines if line in expected] == expected
+    # out.test is trec_eval's output without -m: every line, byte for byte,
+    # in its order, and nothing more
+    assert lines == (TREC_DIR / "out.test").read_text().splitlines()
     assert lines[:2] == ["runid                 \tall\tSTANDARD",
                          "num_q                 \tall\t3"]
+    # the official set, each measure once, in trec_eval's order
     names = [line.split("\t")[0].rstrip() for line in lines]
-    for name in ("num_rel_ret", "recip_rank", "iprec_at_recall_1.00", "P_1000",
-                 "recall_5", "ndcg_cut_1000", "map_cut_5", "11pt_avg", "gauc"):
-        assert name in names
-    assert all(line.count("\t") == 2 for line in lines)
+    roots = [re.sub(r"_[0-9.]+$", "", name) for name in names]
+    assert list(dict.fromkeys(roots)) == list(TREC_EVAL_OFFICIAL)
+    assert names[names.index("P_5"):] == [
+        f"P_{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)]
+    assert names[names.index("iprec_at_recall_0.00"):names.index("P_5")] == [
+        f"iprec_at_recall_{level}" for level in LEVELS]
+    for name in ("recall_5", "ndcg_cut_10", "map_cut_5", "11pt_avg", "gauc"):
+        assert name not in names
+    # trec_eval's format: name padded to 22 characters, query, value
+    assert all(re.fullmatch(r"\S+ *\tall\t\S+", line) for line in lines)
+    assert all(len(line.split("\t")[0]) == 22 for line in lines)
+    # -m official prints the same lines
+    _, named, _ = _run(capsys, TREC_DIR / "qrels.test", TREC_DIR / "results.test",
+                       "-m", "official")
+    assert named == out
 
 
 def test_trec_iprec_trec_eval_10_default_vs_trec_eval_9_flag(capsys):
@@ -232,8 +276,8 @@ def test_trec_matches_pytrec_eval_on_every_measure_and_query(collection, capsys)
     pytrec_eval = pytest.importorskip("pytrec_eval")
     qrels_path, run_path, qrels, run = collection
     expected = pytrec_eval.RelevanceEvaluator(qrels, PYTREC_MEASURES).evaluate(run)
-    status, out, _ = _run(capsys, qrels_path, run_path, "-q", "--trec-eval-9",
-                          "--digits", "15")
+    status, out, _ = _run(capsys, qrels_path, run_path, "-m", "all_trec", "-q",
+                          "--trec-eval-9", "--digits", "15")
     assert status == 0
     ours = _parse(out)
     # the queries: the run's judged ones (q000 included, q001 and x999 not)
@@ -263,8 +307,8 @@ def test_trec_internal_values_match_pytrec_eval_to_1e12(collection):
     expected = pytrec_eval.RelevanceEvaluator(qrels, PYTREC_MEASURES).evaluate(run)
     arrays = _trec.build_arrays(_trec.read_qrels(qrels_path),
                                 _trec.read_run(run_path)[0])
-    rows = _trec.evaluate(arrays, _trec.parse_measures(None), per_query=True,
-                          recall_levels="trec_eval_9")
+    rows = _trec.evaluate(arrays, _trec.parse_measures(["all_trec"]),
+                          per_query=True, recall_levels="trec_eval_9")
     ours = _trec.results_dict(arrays, rows)
     for q, measures in expected.items():
         for m, v in measures.items():
@@ -274,9 +318,10 @@ def test_trec_internal_values_match_pytrec_eval_to_1e12(collection):
 
 def test_trec_complete_flag_scores_missing_judged_queries_zero(collection, capsys):
     qrels_path, run_path, qrels, _ = collection
-    plain = _parse(_run(capsys, qrels_path, run_path, "-q", "--digits", "15")[1])
-    full = _parse(_run(capsys, qrels_path, run_path, "-q", "-c", "--digits",
-                       "15")[1])
+    plain = _parse(_run(capsys, qrels_path, run_path, "-m", "all_trec", "-q",
+                        "--digits", "15")[1])
+    full = _parse(_run(capsys, qrels_path, run_path, "-m", "all_trec", "-q", "-c",
+                       "--digits", "15")[1])
     assert set(full) - {"all"} == set(qrels)  # q001 (not in the run) included
     assert full["q001"]["num_ret"] == 0
     assert full["q001"]["num_rel"] == sum(g >= 1 for g in qrels["q001"].values())
@@ -338,7 +383,7 @@ def test_trec_measure_syntax(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("measure, message", [
-    ("bpref", "unknown measure 'bpref'"),
+    ("relstring", "unknown measure 'relstring'"),  # not computed
     ("P.0", "cutoff '0' is not a positive integer"),
     ("P.a", "cutoff 'a' is not a positive integer"),
     ("iprec_at_recall.0.333", "more than 2 decimals"),
