@@ -9,6 +9,7 @@ per-group partials under ``average``.
 
 from ._docs import fill_doc
 from ._registry import compute
+from ._validation import binary_labels
 
 __all__ = [
     "bpref_score",
@@ -34,7 +35,7 @@ __all__ = [
 @fill_doc
 def gauc_score(
     y_true, y_score, *, groups=None, sample_weight=None, average="weighted",
-    undefined="skip",
+    undefined="skip", pos_label=None,
 ):
     """Group AUC: the ROC AUC of each group, averaged over groups.
 
@@ -66,6 +67,14 @@ def gauc_score(
         of the unique ids (row order for 2-D input);
         :func:`~sklearn_rankeval.per_group_scores` gives them keyed by id.
     %(undefined)s
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class (as ``pos_label`` of
+        :func:`sklearn.metrics.roc_curve`): with it, ``y_true`` may hold any
+        two labels (strings included) and the items equal to ``pos_label`` are
+        the positives.  None: ``y_true > 0`` is positive, which also reads
+        booleans and the labels ``{-1, 1}`` (``1`` positive) as
+        :func:`sklearn.metrics.roc_auc_score` does; string labels then need
+        ``pos_label``.
 
     Returns
     -------
@@ -105,6 +114,7 @@ def gauc_score(
     >>> round(gauc_score(y_true, y_score, groups=groups), 4)
     0.9167
     """
+    y_true = binary_labels(y_true, pos_label)
     return compute("gauc", y_true, y_score, groups=groups,
                    sample_weight=sample_weight, average=average, undefined=undefined)
 

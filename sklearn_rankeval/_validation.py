@@ -182,3 +182,43 @@ def validate_sample_weight(sample_weight, n, what):
     if (w < 0).any():
         raise ValueError("sample_weight must be non-negative.")
     return w
+
+
+def binary_labels(y_true, pos_label=None):
+    """Binary class labels -> 0/1 relevance, as ``roc_auc_score`` reads them.
+
+    With ``pos_label``, the items equal to it are positive (any two labels,
+    strings included).  Without, booleans are read as 0/1 and ``{-1, 1}`` as
+    ``1`` positive; other labels are returned unchanged (relevance grades).
+    """
+    if hasattr(y_true, "to_numpy") and not isinstance(y_true, np.ndarray):
+        y_true = y_true.to_numpy()
+    try:
+        y = np.asarray(y_true)
+    except ValueError:
+        return y_true  # ragged: the usual checks report it
+    if pos_label is not None:
+        classes = np.unique(y)
+        if len(classes) > 2:
+            raise ValueError(
+                f"y_true has {len(classes)} classes; with pos_label it must hold "
+                f"at most two labels."
+            )
+        if y.size and not (classes == pos_label).any() and len(classes) == 2:
+            raise ValueError(
+                f"pos_label={pos_label!r} is not a label of y_true "
+                f"({', '.join(map(str, classes.tolist()))})."
+            )
+        return (y == pos_label).astype(np.int64)
+    if y.dtype.kind == "b":
+        return y.astype(np.int64)
+    if y.dtype.kind in "OUS":
+        raise ValueError(
+            "y_true holds string labels: pass pos_label= to say which one is the "
+            "positive class."
+        )
+    if y.dtype.kind in "if" and y.size and (y < 0).any():
+        values = np.unique(y)
+        if np.array_equal(values, [-1, 1]) or np.array_equal(values, [-1]):
+            return (y == 1).astype(np.int64)
+    return y_true

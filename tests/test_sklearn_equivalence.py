@@ -374,3 +374,37 @@ def test_hit_rate_multiclass_equals_top_k_accuracy(seed, weighted, explicit_labe
         top_k_accuracy_score([y_true[i]], proba[i : i + 1], k=k, labels=classes) for i in range(n)
     ]
     np.testing.assert_allclose(hits, expected_hits, **TOL)
+
+
+# -- GAUC reads binary labels as roc_auc_score does --------------------------
+@pytest.mark.parametrize("kind", ["pm1", "bool", "strings"])
+def test_gauc_accepts_the_binary_labels_roc_auc_score_accepts(kind):
+    from sklearn.metrics import roc_auc_score
+
+    from sklearn_rankeval import gauc_score
+
+    rng = np.random.default_rng(11)
+    g = np.repeat(np.arange(6), 7)
+    y01 = rng.integers(0, 2, len(g))
+    y01[::7] = 1
+    y01[1::7] = 0
+    s = np.round(rng.random(len(g)), 1)
+    if kind == "pm1":
+        y, kw = np.where(y01 == 1, 1, -1), {}
+    elif kind == "bool":
+        y, kw = y01.astype(bool), {}
+    else:
+        y, kw = np.where(y01 == 1, "click", "skip"), {"pos_label": "click"}
+    per_group = gauc_score(y, s, groups=g, average=None, **kw)
+    # roc_auc_score takes no pos_label: it reads {-1, 1} and booleans itself,
+    # and for strings the positive class is the larger label
+    y_sk = y == "click" if kind == "strings" else y
+    expected = [roc_auc_score(y_sk[g == i], s[g == i]) for i in range(6)]
+    np.testing.assert_allclose(per_group, expected, rtol=1e-12)
+    assert gauc_score(y, s, groups=g, **kw) == pytest.approx(
+        gauc_score(y01, s, groups=g), rel=1e-12)
+    if kind == "strings":
+        with pytest.raises(ValueError, match="pos_label"):
+            gauc_score(y, s, groups=g)
+        with pytest.raises(ValueError, match="pos_label"):
+            gauc_score(y, s, groups=g, pos_label="view")
