@@ -1,0 +1,139 @@
+"""What the Spark and Dask adapters share (``spark.py``, ``dask.py``).
+
+Neither engine is imported here.  The adapters move the rows once (a shuffle
+by group), run the engine on each partition, and send back one row of
+*partials* per group: the :class:`~._kernels.GroupInfo` columns and, per
+metric, its :class:`~._kernels.Partials` (``value``, ``defined``, and
+``num``/``den`` for pooled averages).  :func:`reduce_partials` then sorts the
+groups by id and aggregates them with the code of :func:`ranking_report`
+(``_report._summaries``), in the same order, so that the values are those of
+``ranking_report`` on the collected rows.
+"""
+
+import numpy as np
+
+from ._engine import rank_groups
+from ._kernels import GroupInfo, Partials
+from ._per_group import evaluate, frame_columns
+from ._registry import parse_metrics
+from ._report import _summaries
+
+__all__ = [
+    "INFO_COLUMNS",
+    "check_columns",
+    "metric_plan",
+    "partial_columns",
+    "reduce_partials",
+]
+
+#: The GroupInfo fields sent back per group, besides the group id.
+INFO_COLUMNS = ("n_items", "n_relevant", "weight", "query_weight",
+                "item_macro_weight")
+#: The per-group frame's columns besides the id and the metrics.
+FRAME_COLUMNS = ("n_items", "n_relevant", "weight")
+ROLES = ("y_true", "y_score", "groups", "sample_weight")
+
+
+def check_columns(columns, **names):
+    """Check the column-name arguments against the frame's ``columns``.
+
+    ``names`` maps an argument (``y_true``, ``y_score``, ``groups``,
+    ``sample_weight``) to a column name; None is allowed for
+    ``sample_weight`` only.  Raises a ``TypeError`` for a name that is not a
+    string and a ``ValueError`` naming the argument and listing the columns
+    for a name that is not a column.
+    """
+    columns = [str(c) for c in columns]
+    for arg in ROLES:
+        name = names.get(arg)
+        if name is None and arg == "sample_weight":
+            continue
+        if not isinstance(name, str):
+            raise TypeError(f"{arg} must be a column name (str), got "
+                            f"{type(name).__name__}.")
+        if name not in columns:
+            raise ValueError(
+                f"{arg}: the DataFrame has no column {name!r}; its columns are "
+                f"{', '.join(repr(c) for c in columns)}."
+            )
+
+
+def metric_plan(metrics, group_column):
+    """``(names, pooled)`` of the metrics: their names, and which of them
+    need the numerator and denominator (pooled averages).
+
+    The metric names are checked here, on the driver (the same ``ValueError``
+    as in memory); a metric column named as the group column is an error.
+    """
+    parsed = parse_metrics(metrics)
+    names = [name for name, _, _ in parsed]
+    clash = set(names) & {group_column, *FRAME_COLUMNS}
+    if clash:
+        raise ValueError(
+            f"groups: the group column {group_column!r} has the name of an output "
+            f"column ({', '.join(sorted(clash))}); rename it."
+        )
+    # which partials carry num/den: read off a two-row ranking
+    _, parts = evaluate(rank_groups(np.array([1, 0]), np.array([1.0, 0.0])), parsed)
+    pooled = {name: parts[name].num is not None for name in names}
+    return names, pooled
+
+
+def partial_columns(info, parts, names, pooled):
+    """The per-group partials as flat columns (``m<i>_<field>`` per metric)."""
+    out = {"group": info.labels}
+    for field in INFO_COLUMNS:
+        out[field] = getattr(info, field)
+    for i, name in enumerate(names):
+        p = parts[name]
+        out[f"m{i}_value"] = np.asarray(p.value, dtype=np.float64)
+        out[f"m{i}_defined"] = np.asarray(p.defined, dtype=bool)
+        if pooled[name]:
+            out[f"m{i}_num"] = np.asarray(p.num, dtype=np.float64)
+            out[f"m{i}_den"] = np.asarray(p.den, dtype=np.float64)
+    return out
+
+
+def partial_dtypes(names, pooled):
+    """``[(column, numpy dtype)]`` of :func:`partial_columns`, after the id."""
+    out = [("n_items", np.int64), ("n_relevant", np.int64)]
+    out += [(field, np.float64) for field in INFO_COLUMNS[2:]]
+    for i, name in enumerate(names):
+        out += [(f"m{i}_value", np.float64), (f"m{i}_defined", np.bool_)]
+        if pooled[name]:
+            out += [(f"m{i}_num", np.float64), (f"m{i}_den", np.float64)]
+    return out
+
+
+def group_frame_columns(info, parts):
+    """The columns of ``per_group_scores``: id, counts, weight, metric values."""
+    return frame_columns(info, parts)
+
+
+def reduce_partials(columns, names, pooled, *, stacklevel=4):
+    """``{metric: value}`` from the partials of every group (dict of arrays).
+
+    The groups are put in sorted id order first, the order of the in-memory
+    aggregation, so that the sums are the same sums.
+    """
+    labels = np.asarray(columns["group"])
+    if labels.shape[0] == 0:
+        raise ValueError("y_score is empty: at least one sample is required.")
+    order = np.argsort(labels, kind="stable")
+    labels = labels[order]
+    if labels.shape[0] > 1 and (labels[1:] == labels[:-1]).any():  # pragma: no cover
+        raise RuntimeError("groups: a group came back from two partitions; the "
+                           "rows were not partitioned by group.")
+    info = GroupInfo(labels, *(np.asarray(columns[f])[order] for f in INFO_COLUMNS))
+    parts = {}
+    for i, name in enumerate(names):
+        num = den = None
+        if pooled[name]:
+            num = np.asarray(columns[f"m{i}_num"], dtype=np.float64)[order]
+            den = np.asarray(columns[f"m{i}_den"], dtype=np.float64)[order]
+        parts[name] = Partials(
+            np.asarray(columns[f"m{i}_value"], dtype=np.float64)[order],
+            np.asarray(columns[f"m{i}_defined"], dtype=bool)[order], num, den)
+    parsed = parse_metrics(names)
+    return {name: value for name, (value, _) in
+            _summaries(info, parts, parsed, stacklevel=stacklevel).items()}

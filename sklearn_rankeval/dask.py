@@ -1,0 +1,284 @@
+"""Ranking metrics of a Dask DataFrame, computed where the partitions are.
+
+The rows move once: ``shuffle(on=groups)`` puts each group in one partition;
+``map_partitions`` then ranks every partition with the engine in one call
+(all its groups at once) and returns one row of partial results per group.
+No Python function is called per group.
+
+dask is imported when a function is called, never when this module or
+``sklearn_rankeval`` is imported.  Install it with
+``pip install "sklearn-rankeval[dask]"``.
+"""
+
+import numpy as np
+
+from ._distributed import (
+    check_columns,
+    metric_plan,
+    partial_columns,
+    partial_dtypes,
+    reduce_partials,
+)
+from ._engine import rank_groups
+from ._per_group import evaluate, frame_columns
+from ._registry import parse_metrics
+
+__all__ = ["per_group_scores", "ranking_report"]
+
+_INSTALL = 'pip install "sklearn-rankeval[dask]"'
+
+
+def _dask():
+    try:
+        import dask.dataframe as dd
+        import pandas as pd
+    except ImportError as exc:
+        raise ImportError(
+            f"sklearn_rankeval.dask needs dask[dataframe] and pandas: {_INSTALL}"
+        ) from exc
+    return dd, pd
+
+
+def _prepare(ddf, y_true, y_score, groups, sample_weight, metrics):
+    """Check the arguments on the client; the shuffled columns and the plan."""
+    dd, pd = _dask()
+    if not isinstance(ddf, dd.DataFrame):
+        raise TypeError(f"ddf must be a dask.dataframe.DataFrame, got "
+                        f"{type(ddf).__name__}.")
+    check_columns(ddf.columns, y_true=y_true, y_score=y_score, groups=groups,
+                  sample_weight=sample_weight)
+    types = pd.api.types
+    dtypes = ddf.dtypes
+    numeric = lambda dt: types.is_numeric_dtype(dt) and not types.is_bool_dtype(dt)  # noqa: E731
+    wanted = [
+        ("y_true", y_true, types.is_numeric_dtype, "numeric or boolean"),
+        ("y_score", y_score, numeric, "numeric"),
+        ("sample_weight", sample_weight, numeric, "numeric"),
+        ("groups", groups,
+         lambda dt: (numeric(dt) or types.is_string_dtype(dt)
+                     or isinstance(dt, pd.CategoricalDtype)),
+         "string, integer, float or categorical"),
+    ]
+    for arg, name, ok, what in wanted:
+        if name is not None and not ok(dtypes[name]):
+            raise TypeError(f"{arg}: column {name!r} has dtype {dtypes[name]}; a "
+                            f"{what} column is needed.")
+    names, pooled = metric_plan(metrics, groups)
+    used = list(dict.fromkeys(c for c in (groups, y_true, y_score, sample_weight)
+                              if c is not None))
+    shuffled = ddf[used].shuffle(on=groups)
+    return shuffled, names, pooled, dtypes[groups]
+
+
+def _ranked(part, y_true, y_score, groups, sample_weight, names):
+    rg = rank_groups(part[y_true], part[y_score], groups=part[groups],
+                     sample_weight=None if sample_weight is None
+                     else part[sample_weight])
+    return evaluate(rg, parse_metrics(names))
+
+
+def _frame(columns, group_name, group_dtype, dtypes):
+    """A pandas DataFrame of ``columns`` (``"group"`` first) with ``dtypes``."""
+    import pandas as pd
+
+    data = {group_name: pd.Series(columns["group"], dtype=group_dtype)}
+    for name, dtype in dtypes:
+        data[name] = pd.Series(np.asarray(columns[name], dtype=dtype))
+    return pd.DataFrame(data)
+
+
+def _empty(group_name, group_dtype, dtypes):
+    return _frame({"group": [], **{name: [] for name, _ in dtypes}},
+                  group_name, group_dtype, dtypes)
+
+
+def _frame_dtypes(names):
+    return ([("n_items", np.int64), ("n_relevant", np.int64), ("weight", np.float64)]
+            + [(name, np.float64) for name in names])
+
+
+def _partition_partials(part, *, y_true, y_score, groups, sample_weight, names,
+                        pooled, group_dtype):
+    dtypes = partial_dtypes(names, pooled)
+    if len(part) == 0:
+        return _empty("group", group_dtype, dtypes)
+    info, parts = _ranked(part, y_true, y_score, groups, sample_weight, names)
+    return _frame(partial_columns(info, parts, names, pooled), "group",
+                  group_dtype, dtypes)
+
+
+def _partition_frame(part, *, y_true, y_score, groups, sample_weight, names,
+                     group_dtype):
+    dtypes = _frame_dtypes(names)
+    if len(part) == 0:
+        return _empty(groups, group_dtype, dtypes)
+    columns = frame_columns(*_ranked(part, y_true, y_score, groups, sample_weight,
+                                     names))
+    return _frame(columns, groups, group_dtype, dtypes)
+
+
+def ranking_report(ddf, *, y_true, y_score, groups, sample_weight=None, metrics=None):
+    """Ranking metrics of a Dask DataFrame, as in-memory ``ranking_report``.
+
+    The rows are shuffled once by group (``ddf.shuffle(on=groups)``), each
+    partition is ranked by the engine in one call (``map_partitions``), and
+    only one row of partial results per group comes back to the client,
+    where the groups are aggregated as in memory.  The values equal
+    ``ranking_report(..., output="dict")`` on the computed rows to 1e-12.
+
+    Read more in the :ref:`User Guide <distributed>`.
+
+    Parameters
+    ----------
+    ddf : dask.dataframe.DataFrame
+        One row per item (impression, document), in any order and any
+        partitioning.
+    y_true : str
+        Name of the relevance column (numeric ``>= 0``, or boolean).
+    y_score : str
+        Name of the score column (numeric; higher ranks first, ``-inf``: not
+        retrieved).
+    groups : str
+        Name of the group (query, user) id column: string, integer, float or
+        categorical.  A missing id is an error.
+    sample_weight : str, default=None
+        Name of a weight column, as ``sample_weight`` of the metric functions
+        (item weights for GAUC, MAP and interpolated AP; query weights,
+        constant within a group, for the others).
+    metrics : list of str, default=None
+        Metric names, as the scorer names (``"gauc"``, ``"ndcg@10"``, ...);
+        None: the metrics of :func:`~sklearn_rankeval.ranking_report`'s
+        default.
+
+    Returns
+    -------
+    report : dict
+        ``{metric name: value}``, as ``ranking_report(..., output="dict")``.
+
+    Raises
+    ------
+    ValueError
+        A column that does not exist, or bad data (a NaN score, a missing
+        group id, ...): the in-memory function's error, re-raised by dask on
+        the client.
+    TypeError
+        A column name that is not a string, or a column of the wrong dtype.
+
+    See Also
+    --------
+    per_group_scores : The value of every metric in every group, as a lazy
+        Dask DataFrame.
+    sklearn_rankeval.ranking_report : The same report in memory.
+    sklearn_rankeval.spark.ranking_report : The same report of a Spark
+        DataFrame.
+
+    Notes
+    -----
+    It computes with the current scheduler (a ``dask.distributed.Client``
+    if one is active).  Cost: one shuffle of the used columns, one engine
+    call per partition; the client receives
+    ``8 * (6 + 2 to 4 per metric)`` bytes per group, sorts them by id and
+    sums them in the order of the in-memory report.
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd
+    >>> import pandas as pd
+    >>> from sklearn_rankeval.dask import ranking_report
+    >>> log = pd.DataFrame({
+    ...     "user": ["ann", "ann", "ann", "bob", "bob"],
+    ...     "clicked": [1, 0, 0, 0, 1],
+    ...     "score": [0.9, 0.4, 0.6, 0.8, 0.8],
+    ... })
+    >>> ddf = dd.from_pandas(log, npartitions=2)
+    >>> # bob's click ties with his other item at the top: MRR (1 + 1/2) / 2
+    >>> ranking_report(ddf, y_true="clicked", y_score="score", groups="user",
+    ...                metrics=["mrr", "gauc"])
+    {'mrr': 0.875, 'gauc': 0.8}
+    """
+    shuffled, names, pooled, group_dtype = _prepare(
+        ddf, y_true, y_score, groups, sample_weight, metrics)
+    meta = _empty("group", group_dtype, partial_dtypes(names, pooled))
+    partials = shuffled.map_partitions(
+        _partition_partials, y_true=y_true, y_score=y_score, groups=groups,
+        sample_weight=sample_weight, names=names, pooled=pooled,
+        group_dtype=group_dtype, meta=meta)
+    frame = partials.compute()
+    return reduce_partials({name: frame[name].to_numpy() for name in frame.columns},
+                           names, pooled)
+
+
+def per_group_scores(ddf, *, y_true, y_score, groups, sample_weight=None,
+                     metrics=None):
+    """Every metric of every group of a Dask DataFrame, as a lazy Dask DataFrame.
+
+    The same values as :func:`~sklearn_rankeval.per_group_scores` on the
+    computed rows, computed like :func:`ranking_report` (one shuffle by
+    group, one engine call per partition); nothing is computed until
+    ``.compute()`` (or ``.to_parquet(...)``).
+
+    Read more in the :ref:`User Guide <distributed>`.
+
+    Parameters
+    ----------
+    ddf : dask.dataframe.DataFrame
+        One row per item (impression, document).
+    y_true : str
+        Name of the relevance column (numeric ``>= 0``, or boolean).
+    y_score : str
+        Name of the score column (numeric).
+    groups : str
+        Name of the group id column (string, integer, float or categorical).
+    sample_weight : str, default=None
+        Name of a weight column, as in :func:`ranking_report`.
+    metrics : list of str, default=None
+        Metric names, as the scorer names; None: the default metrics of
+        :func:`~sklearn_rankeval.ranking_report`.
+
+    Returns
+    -------
+    frame : dask.dataframe.DataFrame
+        One row per group: the group column (named and typed as in ``ddf``),
+        ``n_items``, ``n_relevant``, ``weight`` and one float column per
+        metric, named as the metric, NaN where the metric is undefined for
+        the group.  Groups are sorted by id within each partition; the index
+        is each partition's row number.
+
+    Raises
+    ------
+    ValueError
+        A column that does not exist (raised by this call).  Bad data (a NaN
+        score, a missing group id, ...) raises the in-memory function's error
+        when the frame is computed.
+    TypeError
+        A column name that is not a string, or a column of the wrong dtype.
+
+    See Also
+    --------
+    ranking_report : The averages of the same metrics.
+    sklearn_rankeval.per_group_scores : The same frame in memory.
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd
+    >>> import pandas as pd
+    >>> from sklearn_rankeval.dask import per_group_scores
+    >>> log = pd.DataFrame({
+    ...     "user": ["ann", "ann", "ann", "bob", "bob"],
+    ...     "clicked": [1, 0, 0, 0, 1],
+    ...     "score": [0.9, 0.4, 0.6, 0.8, 0.8],
+    ... })
+    >>> ddf = dd.from_pandas(log, npartitions=2)
+    >>> scores = per_group_scores(ddf, y_true="clicked", y_score="score",
+    ...                           groups="user", metrics=["mrr", "gauc"])
+    >>> frame = scores.compute().sort_values("user")
+    >>> frame[["user", "n_items", "mrr", "gauc"]].to_numpy().tolist()
+    [['ann', 3, 1.0, 1.0], ['bob', 2, 0.75, 0.5]]
+    """
+    shuffled, names, _, group_dtype = _prepare(
+        ddf, y_true, y_score, groups, sample_weight, metrics)
+    meta = _empty(groups, group_dtype, _frame_dtypes(names))
+    return shuffled.map_partitions(
+        _partition_frame, y_true=y_true, y_score=y_score, groups=groups,
+        sample_weight=sample_weight, names=names, group_dtype=group_dtype,
+        meta=meta)

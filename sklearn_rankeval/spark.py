@@ -1,0 +1,377 @@
+"""Ranking metrics of a Spark DataFrame, computed where the rows are.
+
+The rows move once: ``repartition`` by the group column puts each group in
+one partition, ``sortWithinPartitions`` orders each partition by group id,
+and ``mapInArrow`` feeds the partition's Arrow batches to a
+:class:`~sklearn_rankeval.RankingAccumulator` in ``group_rows="sorted"``
+mode, which ranks whole batches at once and carries a group cut by a batch
+boundary into the next batch.  No Python function is called per group.
+
+pyspark is imported when a function is called, never when this module or
+``sklearn_rankeval`` is imported.  Install it with
+``pip install "sklearn-rankeval[spark]"``.
+"""
+
+import numpy as np
+
+from ._accumulate import RankingAccumulator
+from ._distributed import (
+    check_columns,
+    metric_plan,
+    partial_columns,
+    partial_dtypes,
+    reduce_partials,
+)
+from ._per_group import frame_columns
+
+__all__ = ["per_group_scores", "ranking_report"]
+
+_INSTALL = 'pip install "sklearn-rankeval[spark]"'
+#: Rows given to the engine per call: Arrow batches (10,000 rows by default,
+#: ``spark.sql.execution.arrow.maxRecordsPerBatch``) are concatenated up to
+#: this many rows, so that Python's per-call overhead is paid rarely.
+_ROWS_PER_CALL = 1 << 18
+#: Rows per output Arrow batch.
+_OUT_ROWS = 1 << 16
+
+
+def _pyspark():
+    try:
+        from pyspark.sql import DataFrame
+        from pyspark.sql import functions as F
+        from pyspark.sql import types as T
+    except ImportError as exc:
+        raise ImportError(
+            f"sklearn_rankeval.spark needs pyspark, pyarrow and pandas: {_INSTALL}"
+        ) from exc
+    return DataFrame, F, T
+
+
+def _quoted(name):
+    return "`" + name.replace("`", "``") + "`"
+
+
+def _prepare(df, y_true, y_score, groups, sample_weight, metrics):
+    """Check the arguments on the driver; the input columns and the plan."""
+    DataFrame, F, T = _pyspark()
+    if not isinstance(df, DataFrame):
+        raise TypeError(f"df must be a pyspark.sql.DataFrame, got "
+                        f"{type(df).__name__}.")
+    check_columns(df.columns, y_true=y_true, y_score=y_score, groups=groups,
+                  sample_weight=sample_weight)
+    types = {f.name: f.dataType for f in df.schema.fields}
+    numeric = (T.NumericType,)
+    wanted = [("y_true", y_true, numeric + (T.BooleanType,), "numeric or boolean"),
+              ("y_score", y_score, numeric, "numeric"),
+              ("sample_weight", sample_weight, numeric, "numeric"),
+              ("groups", groups, (T.StringType, T.IntegralType, T.FloatType,
+                                  T.DoubleType), "string, integer or float")]
+    for arg, name, ok, what in wanted:
+        if name is not None and not isinstance(types[name], ok):
+            raise TypeError(
+                f"{arg}: column {name!r} has type {types[name].simpleString()}; "
+                f"a {what} column is needed."
+            )
+    names, pooled = metric_plan(metrics, groups)
+    label = types[y_true]
+    true_col = F.col(_quoted(y_true))
+    if isinstance(label, (T.DecimalType, T.FloatType)):
+        true_col = true_col.cast("double")
+    cols = [F.col(_quoted(groups)).alias("g"), true_col.alias("t"),
+            F.col(_quoted(y_score)).cast("double").alias("s")]
+    if sample_weight is not None:
+        cols.append(F.col(_quoted(sample_weight)).cast("double").alias("w"))
+    rows = (df.select(*cols).repartition(F.col("g")).sortWithinPartitions("g"))
+    return rows, names, pooled, types[groups]
+
+
+def _partition_partials(batches, *, names, rows_per_call, weighted):
+    """The partials of one partition's groups: ``(info, parts)`` or None.
+
+    The partition is sorted by group; each engine call takes the buffered
+    batches (at least ``rows_per_call`` rows, or the rest), and the
+    accumulator carries the group cut at the end of a call into the next.
+    """
+    import pyarrow as pa
+
+    acc = RankingAccumulator(names, group_rows="sorted")
+    buffer, buffered = [], 0
+
+    def feed():
+        table = pa.Table.from_batches(buffer)
+        column = {name: table.column(name).to_numpy()
+                  for name in table.column_names}
+        acc.update(column["t"], column["s"], groups=column["g"],
+                   sample_weight=column["w"] if weighted else None)
+
+    for batch in batches:
+        if batch.num_rows == 0:
+            continue
+        buffer.append(batch)
+        buffered += batch.num_rows
+        if buffered >= rows_per_call:
+            feed()
+            buffer, buffered = [], 0
+    if buffer:
+        feed()
+    return acc._collect() if acc.n_rows_ else None
+
+
+def _record_batches(columns, group_name, group_type, extra=None):
+    """Columns (``"group"`` first) -> Arrow record batches of ``_OUT_ROWS``."""
+    import pyarrow as pa
+
+    names = list(columns)
+    n = len(columns["group"])
+    arrays = [pa.array(columns["group"], type=group_type)]
+    arrays += [pa.array(np.asarray(columns[c])) for c in names[1:]]
+    names[0] = group_name
+    if extra is not None:
+        arrays.append(pa.nulls(n, type=extra[1]))
+        names.append(extra[0])
+    table = pa.Table.from_arrays(arrays, names=names)
+    yield from table.to_batches(max_chunksize=max(min(n, _OUT_ROWS), 1))
+
+
+def _group_type_tap(batches, holder):
+    """Pass the batches through, noting the Arrow type of the group column."""
+    for batch in batches:
+        holder.setdefault("type", batch.schema.field("g").type)
+        yield batch
+
+
+def _report_udf(names, pooled, weighted, rows_per_call):
+    def udf(batches):
+        import pyarrow as pa
+
+        holder = {}
+        try:
+            out = _partition_partials(_group_type_tap(batches, holder), names=names,
+                                      weighted=weighted, rows_per_call=rows_per_call)
+        except (ValueError, TypeError) as exc:
+            # one row that carries the error to the driver, raised there
+            columns = {"group": [None]}
+            for column, dtype in partial_dtypes(names, pooled):
+                columns[column] = pa.nulls(1, type=pa.from_numpy_dtype(dtype))
+            columns["error"] = [f"{type(exc).__name__}:{exc}"]
+            yield pa.RecordBatch.from_arrays(
+                [pa.array([None], type=holder.get("type", pa.string())),
+                 *(columns[c] for c in list(columns)[1:-1]),
+                 pa.array(columns["error"], type=pa.string())],
+                names=list(columns))
+            return
+        if out is not None:
+            columns = partial_columns(*out, names, pooled)
+            yield from _record_batches(columns, "group", holder["type"],
+                                       extra=("error", pa.string()))
+
+    return udf
+
+
+def _frame_udf(names, weighted, rows_per_call, group_name):
+    def udf(batches):
+        holder = {}
+        out = _partition_partials(_group_type_tap(batches, holder), names=names,
+                                  weighted=weighted, rows_per_call=rows_per_call)
+        if out is not None:
+            yield from _record_batches(frame_columns(*out), group_name,
+                                       holder["type"])
+
+    return udf
+
+
+def _partials_schema(T, group_type, names, pooled):
+    spark_type = {np.int64: T.LongType(), np.float64: T.DoubleType(),
+                  np.bool_: T.BooleanType()}
+    fields = [T.StructField("group", group_type)]
+    fields += [T.StructField(c, spark_type[dt])
+               for c, dt in partial_dtypes(names, pooled)]
+    fields.append(T.StructField("error", T.StringType()))
+    return T.StructType(fields)
+
+
+def ranking_report(df, *, y_true, y_score, groups, sample_weight=None, metrics=None):
+    """Ranking metrics of a Spark DataFrame, as in-memory ``ranking_report``.
+
+    The rows are shuffled once by group, each partition is ranked by the
+    engine in a few vectorised calls (``mapInArrow``), and only one row of
+    partial results per group comes back to the driver, where the groups are
+    aggregated as in memory.  The values equal
+    ``ranking_report(..., output="dict")`` on the collected rows to 1e-12.
+
+    Read more in the :ref:`User Guide <distributed>`.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+        One row per item (impression, document), in any order and any
+        partitioning.
+    y_true : str
+        Name of the relevance column (numeric ``>= 0``, or boolean).
+    y_score : str
+        Name of the score column (numeric; higher ranks first, ``-inf``: not
+        retrieved).
+    groups : str
+        Name of the group (query, user) id column: string, integer or float.
+        A null id is an error.
+    sample_weight : str, default=None
+        Name of a weight column, as ``sample_weight`` of the metric functions
+        (item weights for GAUC, MAP and interpolated AP; query weights,
+        constant within a group, for the others).
+    metrics : list of str, default=None
+        Metric names, as the scorer names (``"gauc"``, ``"ndcg@10"``, ...);
+        None: the metrics of :func:`~sklearn_rankeval.ranking_report`'s
+        default.
+
+    Returns
+    -------
+    report : dict
+        ``{metric name: value}``, as ``ranking_report(..., output="dict")``.
+
+    Raises
+    ------
+    ValueError
+        A column that does not exist, or bad data (a NaN score, a negative
+        relevance, a null group id, weights that vary within a group for a
+        query-weighted metric): the message of the in-memory function, raised
+        on the driver.
+    TypeError
+        A column name that is not a string, or a column of the wrong type.
+
+    See Also
+    --------
+    per_group_scores : The value of every metric in every group, as a
+        Spark DataFrame.
+    sklearn_rankeval.ranking_report : The same report in memory.
+    sklearn_rankeval.dask.ranking_report : The same report of a Dask DataFrame.
+
+    Notes
+    -----
+    Cost: one shuffle of the four used columns, one sort within partitions,
+    and one engine pass per partition; the driver receives
+    ``8 * (6 + 2 to 4 per metric)`` bytes per group (about 250 bytes per
+    group for the default metrics), which it sorts by group id and sums in
+    the order of the in-memory report.  For tens of millions of groups, that
+    is gigabytes on the driver: use :func:`per_group_scores` and aggregate
+    it in Spark instead (the same values up to the order of the sums).
+
+    Examples
+    --------
+    >>> from pyspark.sql import SparkSession  # doctest: +SKIP
+    >>> from sklearn_rankeval.spark import ranking_report
+    >>> spark = SparkSession.builder.master("local[2]").getOrCreate()  # doctest: +SKIP
+    >>> log = spark.createDataFrame(  # doctest: +SKIP
+    ...     [("ann", 1, 0.9), ("ann", 0, 0.4), ("ann", 0, 0.6),
+    ...      ("bob", 0, 0.8), ("bob", 1, 0.8)],
+    ...     ["user", "clicked", "score"])
+    >>> # bob's click ties with his other item at the top: MRR (1 + 1/2) / 2
+    >>> ranking_report(log, y_true="clicked", y_score="score",  # doctest: +SKIP
+    ...                groups="user", metrics=["mrr", "gauc"])
+    {'mrr': 0.875, 'gauc': 0.8}
+    """
+    _, _, T = _pyspark()
+    rows, names, pooled, group_type = _prepare(df, y_true, y_score, groups,
+                                               sample_weight, metrics)
+    partials = rows.mapInArrow(
+        _report_udf(names, pooled, sample_weight is not None, _ROWS_PER_CALL),
+        _partials_schema(T, group_type, names, pooled))
+    columns = _collect_columns(partials)
+    errors = [e for e in columns.pop("error") if isinstance(e, str)]
+    if errors:
+        kind, _, message = errors[0].partition(":")
+        raise (TypeError if kind == "TypeError" else ValueError)(message)
+    return reduce_partials(columns, names, pooled)
+
+
+def _collect_columns(sdf):
+    """A (small) Spark DataFrame's columns as NumPy arrays, on the driver."""
+    if hasattr(sdf, "toArrow"):  # pyspark >= 4.0
+        table = sdf.toArrow()
+        return {name: table.column(name).to_numpy() for name in table.column_names}
+    frame = sdf.toPandas()  # pyspark 3.4, 3.5
+    return {name: frame[name].to_numpy() for name in frame.columns}
+
+
+def per_group_scores(df, *, y_true, y_score, groups, sample_weight=None, metrics=None):
+    """Every metric of every group of a Spark DataFrame, as a Spark DataFrame.
+
+    The same values as :func:`~sklearn_rankeval.per_group_scores` on the
+    collected rows, computed like :func:`ranking_report` (one shuffle by
+    group, the engine once per batch of each partition); the result stays
+    distributed (nothing is computed until an action).
+
+    Read more in the :ref:`User Guide <distributed>`.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+        One row per item (impression, document).
+    y_true : str
+        Name of the relevance column (numeric ``>= 0``, or boolean).
+    y_score : str
+        Name of the score column (numeric).
+    groups : str
+        Name of the group id column (string, integer or float).
+    sample_weight : str, default=None
+        Name of a weight column, as in :func:`ranking_report`.
+    metrics : list of str, default=None
+        Metric names, as the scorer names; None: the default metrics of
+        :func:`~sklearn_rankeval.ranking_report`.
+
+    Returns
+    -------
+    frame : pyspark.sql.DataFrame
+        One row per group: the group column (named and typed as in ``df``),
+        ``n_items``, ``n_relevant``, ``weight`` and one double column per
+        metric, named as the metric (``ndcg@10``: write
+        ``F.col("`ndcg@10`")`` in Spark SQL expressions), NaN where the metric
+        is undefined for the group.  The rows come in no particular order
+        (sorted by group within each partition).
+
+    Raises
+    ------
+    ValueError
+        A column that does not exist (raised by this call).  Bad data (a NaN
+        score, a null group id, ...) is found when the frame is computed: the
+        action fails with the in-memory function's message in Spark's
+        ``PythonException``.
+    TypeError
+        A column name that is not a string, or a column of the wrong type.
+
+    See Also
+    --------
+    ranking_report : The averages of the same metrics.
+    sklearn_rankeval.per_group_scores : The same frame in memory.
+
+    Examples
+    --------
+    >>> from pyspark.sql import SparkSession  # doctest: +SKIP
+    >>> from sklearn_rankeval.spark import per_group_scores
+    >>> spark = SparkSession.builder.master("local[2]").getOrCreate()  # doctest: +SKIP
+    >>> log = spark.createDataFrame(  # doctest: +SKIP
+    ...     [("ann", 1, 0.9), ("ann", 0, 0.4), ("ann", 0, 0.6),
+    ...      ("bob", 0, 0.8), ("bob", 1, 0.8)],
+    ...     ["user", "clicked", "score"])
+    >>> scores = per_group_scores(  # doctest: +SKIP
+    ...     log, y_true="clicked", y_score="score", groups="user",
+    ...     metrics=["mrr", "ndcg@3"])
+    >>> scores.orderBy("user").show()  # doctest: +SKIP
+    +----+-------+----------+------+----+------------------+
+    |user|n_items|n_relevant|weight| mrr|            ndcg@3|
+    +----+-------+----------+------+----+------------------+
+    | ann|      3|         1|   3.0| 1.0|               1.0|
+    | bob|      2|         1|   2.0|0.75|0.8154648767857288|
+    +----+-------+----------+------+----+------------------+
+    <BLANKLINE>
+    """
+    _, _, T = _pyspark()
+    rows, names, _, group_type = _prepare(df, y_true, y_score, groups,
+                                          sample_weight, metrics)
+    schema = T.StructType(
+        [T.StructField(groups, group_type),
+         T.StructField("n_items", T.LongType()),
+         T.StructField("n_relevant", T.LongType()),
+         T.StructField("weight", T.DoubleType())]
+        + [T.StructField(name, T.DoubleType()) for name in names])
+    return rows.mapInArrow(
+        _frame_udf(names, sample_weight is not None, _ROWS_PER_CALL, groups), schema)

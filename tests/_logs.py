@@ -1,0 +1,68 @@
+"""Click logs for the Spark and Dask tests (tests/test_spark.py, test_dask.py).
+
+Ties, graded labels, ``-inf`` scores, groups of one row, groups without a
+relevant item, one large group, and string ids whose sorted order differs
+between byte-wise and case-insensitive comparisons.
+"""
+
+import numpy as np
+import pandas as pd
+
+from sklearn_rankeval._registry import METRICS
+
+#: One name per registry metric (``@3`` where it has a cutoff, and the plain
+#: name too where the cutoff is optional).
+ALL_METRICS = [
+    name
+    for key, spec in METRICS.items()
+    for name in ([key] if not spec.has_k else
+                 [f"{key}@3"] + ([key] if spec.k_default is None else []))
+]
+#: The metrics whose sample_weight is an item weight (may vary in a group).
+ITEM_WEIGHT_METRICS = [
+    name for name in ALL_METRICS if METRICS[name.split("@")[0]].weights == "item"
+]
+
+
+def make_log(seed=0, n_groups=30, ids="str", big_group=150):
+    """A shuffled long-layout log: columns user, label, score, w_item, w_query."""
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(1, 25, n_groups)
+    sizes[0] = big_group
+    if ids == "str":
+        names = np.array([f"u{i:03d}" for i in range(n_groups)], dtype=object)
+        special = ["Zoe", "anna", "\u00e9va", "u"]  # 'Z' < 'a' < 'u' < 'é'
+        names[:min(n_groups, 4)] = special[:n_groups]
+    else:
+        names = rng.choice(10**9, n_groups, replace=False).astype(np.int64) - 5 * 10**8
+    user = np.repeat(names, sizes)
+    n = user.shape[0]
+    label = rng.integers(0, 4, n)
+    label[np.repeat(np.arange(n_groups) % 7 == 3, sizes)] = 0  # groups without a click
+    score = rng.integers(0, 6, n) / 4.0  # ties
+    score[rng.random(n) < 0.05] = -np.inf
+    w_item = rng.uniform(0.25, 3.0, n)
+    w_query = np.repeat(rng.uniform(0.25, 3.0, n_groups), sizes)
+    perm = rng.permutation(n)
+    return pd.DataFrame({
+        "user": user[perm], "label": label[perm], "score": score[perm],
+        "w_item": w_item[perm], "w_query": w_query[perm],
+    })
+
+
+def assert_report_equal(got, expected):
+    assert list(got) == list(expected)
+    for name in expected:
+        np.testing.assert_allclose(got[name], expected[name], rtol=0, atol=1e-12,
+                                   err_msg=name)
+
+
+def assert_frame_equal(got, expected, group_column):
+    """A distributed per-group frame (collected, any row order) vs in memory."""
+    got = got.sort_values(group_column, kind="stable").reset_index(drop=True)
+    assert got[group_column].tolist() == expected.index.tolist()
+    assert list(got.columns[1:]) == list(expected.columns)
+    for name in expected.columns:
+        np.testing.assert_allclose(got[name].to_numpy(dtype=float),
+                                   expected[name].to_numpy(dtype=float),
+                                   rtol=0, atol=1e-12, err_msg=name)
