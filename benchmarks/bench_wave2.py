@@ -34,10 +34,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import click_log, retrieval_run  # noqa: E402
+from run import click_log  # noqa: E402
 
 import sklearn_rankeval as rk  # noqa: E402
-from sklearn_rankeval._report import DEFAULT_METRICS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
