@@ -324,13 +324,31 @@ def _accumulate_file(args, names):
     return summary, per, n_rows, n_groups
 
 
+def _engine_file(args, names):
+    """``--engine spark|dask``: a Parquet path (folder, glob) on that engine."""
+    import importlib
+
+    if "f_alpha" in names:
+        raise UsageError("metric 'f_alpha' is not available with --engine")
+    module = importlib.import_module(f"sklearn_rankeval.{args.engine}")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # undefined metrics come back as NaN
+            return module._evaluate_parquet(
+                args.file, y_true=args.label, y_score=args.score, groups=args.group,
+                metrics=names, per_group=args.per_group)
+    except (ValueError, TypeError) as exc:
+        raise InputFileError(args.file, str(exc)) from None
+
+
 def evaluate(args):
     """The metrics of a file of predictions."""
     names = list(dict.fromkeys(args.metric or DEFAULT_METRICS))
     for name in names:  # unknown names fail before the file is read
         if name != "f_alpha":
             _metric(name)
-    summary, frame, n_rows, n_groups = _accumulate_file(args, names)
+    run = _engine_file if args.engine else _accumulate_file
+    summary, frame, n_rows, n_groups = run(args, names)
     per = ids = None
     if frame is not None:
         ids = frame["group"]
@@ -535,6 +553,10 @@ def _build_parser():
                         "all held until the end")
     p.add_argument("--chunk-rows", type=_positive_int, default=1_000_000,
                    metavar="N", help="rows read at a time (default 1000000)")
+    p.add_argument("--engine", choices=("spark", "dask"), default=None,
+                   help="compute on Spark or Dask (FILE: a Parquet file, folder "
+                        "or glob; needs the [spark] or [dask] extra); default: "
+                        "in this process")
     p.set_defaults(func=evaluate)
     return parser
 

@@ -24,6 +24,7 @@ __all__ = [
     "metric_plan",
     "partial_columns",
     "reduce_partials",
+    "summarize_partials",
 ]
 
 #: The GroupInfo fields sent back per group, besides the group id.
@@ -137,3 +138,24 @@ def reduce_partials(columns, names, pooled, *, stacklevel=4):
     parsed = parse_metrics(names)
     return {name: value for name, (value, _) in
             _summaries(info, parts, parsed, stacklevel=stacklevel).items()}
+
+
+def summarize_partials(columns, names, pooled, *, per_group=False):
+    """``(report, per-group dict or None, n_rows, n_groups)`` of the partials.
+
+    What ``rankeval evaluate --engine`` prints, from the one collection of
+    the partials: the per-group values (sorted by id, NaN where undefined)
+    need no second job.
+    """
+    report = reduce_partials(columns, names, pooled, stacklevel=5)
+    labels = np.asarray(columns["group"])
+    per = None
+    if per_group:
+        order = np.argsort(labels, kind="stable")
+        per = {"group": labels[order]}
+        for i, name in enumerate(names):
+            defined = np.asarray(columns[f"m{i}_defined"], dtype=bool)[order]
+            value = np.asarray(columns[f"m{i}_value"], dtype=np.float64)[order]
+            per[name] = np.where(defined, value, np.nan)
+    n_rows = int(np.sum(np.asarray(columns["n_items"], dtype=np.int64)))
+    return report, per, n_rows, int(labels.shape[0])

@@ -18,6 +18,7 @@ from ._distributed import (
     partial_columns,
     partial_dtypes,
     reduce_partials,
+    summarize_partials,
 )
 from ._engine import rank_groups
 from ._per_group import evaluate, frame_columns
@@ -196,6 +197,12 @@ def ranking_report(ddf, *, y_true, y_score, groups, sample_weight=None, metrics=
     ...                metrics=["mrr", "gauc"])
     {'mrr': 0.875, 'gauc': 0.8}
     """
+    return reduce_partials(*_partials(ddf, y_true, y_score, groups, sample_weight,
+                                      metrics))
+
+
+def _partials(ddf, y_true, y_score, groups, sample_weight, metrics):
+    """The per-group partials, computed: ``(columns, names, pooled)``."""
     shuffled, names, pooled, group_dtype = _prepare(
         ddf, y_true, y_score, groups, sample_weight, metrics)
     meta = _empty("group", group_dtype, partial_dtypes(names, pooled))
@@ -204,8 +211,21 @@ def ranking_report(ddf, *, y_true, y_score, groups, sample_weight=None, metrics=
         sample_weight=sample_weight, names=names, pooled=pooled,
         group_dtype=group_dtype, meta=meta)
     frame = partials.compute()
-    return reduce_partials({name: frame[name].to_numpy() for name in frame.columns},
-                           names, pooled)
+    return ({name: frame[name].to_numpy() for name in frame.columns}, names,
+            pooled)
+
+
+def _evaluate_parquet(path, *, y_true, y_score, groups, metrics, per_group=False):
+    """``rankeval evaluate PATH --engine dask``: a Parquet file, folder or glob.
+
+    Returns ``(report, per-group dict or None, n_rows, n_groups)``, computed
+    with the current scheduler (a ``dask.distributed.Client`` if one is
+    active, else dask's default).
+    """
+    dd, _ = _dask()
+    ddf = dd.read_parquet(str(path))
+    return summarize_partials(
+        *_partials(ddf, y_true, y_score, groups, None, metrics), per_group=per_group)
 
 
 def per_group_scores(ddf, *, y_true, y_score, groups, sample_weight=None,

@@ -12,6 +12,9 @@ pyspark is imported when a function is called, never when this module or
 ``pip install "sklearn-rankeval[spark]"``.
 """
 
+import os
+import sys
+
 import numpy as np
 
 from ._accumulate import RankingAccumulator
@@ -21,6 +24,7 @@ from ._distributed import (
     partial_columns,
     partial_dtypes,
     reduce_partials,
+    summarize_partials,
 )
 from ._per_group import frame_columns
 
@@ -269,6 +273,12 @@ def ranking_report(df, *, y_true, y_score, groups, sample_weight=None, metrics=N
     ...                groups="user", metrics=["mrr", "gauc"])
     {'mrr': 0.875, 'gauc': 0.8}
     """
+    return reduce_partials(*_partials(df, y_true, y_score, groups, sample_weight,
+                                      metrics))
+
+
+def _partials(df, y_true, y_score, groups, sample_weight, metrics):
+    """The per-group partials, collected: ``(columns, names, pooled)``."""
     _, _, T = _pyspark()
     rows, names, pooled, group_type = _prepare(df, y_true, y_score, groups,
                                                sample_weight, metrics)
@@ -280,7 +290,24 @@ def ranking_report(df, *, y_true, y_score, groups, sample_weight=None, metrics=N
     if errors:
         kind, _, message = errors[0].partition(":")
         raise (TypeError if kind == "TypeError" else ValueError)(message)
-    return reduce_partials(columns, names, pooled)
+    return columns, names, pooled
+
+
+def _evaluate_parquet(path, *, y_true, y_score, groups, metrics, per_group=False):
+    """``rankeval evaluate PATH --engine spark``: a Parquet file, folder or glob.
+
+    Returns ``(report, per-group dict or None, n_rows, n_groups)`` from one
+    Spark job.  The session is the active one, or a new one (``local[*]``
+    unless ``spark-submit`` or ``SPARK_*`` settings say otherwise).
+    """
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    _pyspark()
+    from pyspark.sql import SparkSession
+
+    spark = SparkSession.builder.appName("rankeval evaluate").getOrCreate()
+    df = spark.read.parquet(str(path))
+    return summarize_partials(
+        *_partials(df, y_true, y_score, groups, None, metrics), per_group=per_group)
 
 
 def _collect_columns(sdf):

@@ -66,3 +66,37 @@ def assert_frame_equal(got, expected, group_column):
         np.testing.assert_allclose(got[name].to_numpy(dtype=float),
                                    expected[name].to_numpy(dtype=float),
                                    rtol=0, atol=1e-12, err_msg=name)
+
+
+def check_cli_engine(engine, tmp_path, capsys, path_of):
+    """``rankeval evaluate DIR --engine ENGINE --format json --per-group``."""
+    import json
+
+    from sklearn_rankeval import per_group_scores, ranking_report
+    from sklearn_rankeval._cli import main
+
+    log = make_log(seed=31, n_groups=12, big_group=30)[["user", "label", "score"]]
+    folder = tmp_path / "log"
+    folder.mkdir()
+    for i, lo in enumerate(range(0, len(log), 60)):
+        log.iloc[lo:lo + 60].to_parquet(folder / f"part-{i}.parquet", index=False)
+    metrics = ["gauc", "mrr", "ndcg@3"]
+    argv = ["evaluate", path_of(folder), "--group", "user", "--label", "label",
+            "--score", "score", "--engine", engine, "--format", "json", "--per-group"]
+    argv += [arg for m in metrics for arg in ("-m", m)]
+    assert main(argv) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["n_rows"], doc["n_groups"]) == (len(log), 12)
+    expected = ranking_report(log["label"], log["score"], groups=log["user"],
+                              metrics=metrics, output="dict")
+    assert_report_equal(doc["metrics"], expected)
+    frame = per_group_scores(log["label"], log["score"], groups=log["user"],
+                             metrics=metrics)
+    assert [row["group"] for row in doc["per_group"]] == frame.index.tolist()
+    for name in metrics:
+        got = np.array([np.nan if row[name] is None else row[name]
+                        for row in doc["per_group"]])
+        np.testing.assert_allclose(got, frame[name].to_numpy(), rtol=0, atol=1e-12)
+    # a missing column: a one-line message and exit status 2
+    assert main([*argv[:5], "clicks", *argv[6:]]) == 2
+    assert "no column 'clicks'" in capsys.readouterr().err

@@ -15,6 +15,7 @@ from ._logs import (
     ITEM_WEIGHT_METRICS,
     assert_frame_equal,
     assert_report_equal,
+    check_cli_engine,
     make_log,
 )
 
@@ -122,3 +123,7 @@ def test_per_group_scores_meta():
     assert frame.dtypes["ndcg@3"] == np.float64
     assert frame.dtypes["user"] == ddf.dtypes["user"]
     assert isinstance(frame._meta, pd.DataFrame) and len(frame._meta) == 0
+
+
+def test_cli_evaluate_engine_dask(client, tmp_path, capsys):
+    check_cli_engine("dask", tmp_path, capsys, lambda folder: str(folder / "*.parquet"))

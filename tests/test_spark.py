@@ -21,6 +21,7 @@ from ._logs import (
     ITEM_WEIGHT_METRICS,
     assert_frame_equal,
     assert_report_equal,
+    check_cli_engine,
     make_log,
 )
 
@@ -165,3 +166,7 @@ def test_per_group_scores_is_lazy(spark):
     assert isinstance(frame, type(spark.createDataFrame(pd.DataFrame({"a": [1]}))))
     with pytest.raises(Exception, match="y_score contains NaN"):
         frame.collect()
+
+
+def test_cli_evaluate_engine_spark(spark, tmp_path, capsys):
+    check_cli_engine("spark", tmp_path, capsys, str)  # a folder of Parquet files
