@@ -71,6 +71,16 @@ def sections():
             "autosummary/function.rst",
         ),
         (
+            "Uncertainty and comparison",
+            "sklearn_rankeval",
+            "Paired tests and bootstrap intervals over groups, to tell whether "
+            "one model ranks better than another (:ref:`user guide "
+            "<uncertainty>`); ``ranking_report(confidence=)`` gives intervals "
+            "of one model's metrics.",
+            ["compare_rankings"],
+            "autosummary/function.rst",
+        ),
+        (
             "Streaming",
             "sklearn_rankeval",
             "Metrics of data that comes in chunks, summed partial results.",

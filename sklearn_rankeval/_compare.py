@@ -192,6 +192,11 @@ def _fmt(x, width, digits=4):
     return f"{'-':>{width}s}" if not np.isfinite(x) else f"{x:>{width}.{digits}f}"
 
 
+def _fmt_p(p, width):
+    """A p-value with 4 decimals; below 0.0001 (not 0) as ``<0.0001``."""
+    return f"{'<0.0001':>{width}s}" if 0 < p < 5e-5 else _fmt(p, width)
+
+
 def _text(result, models, baseline, header):
     rows = [(metric, model, res) for metric, by_model in result.items()
             for model, res in by_model.items()]
@@ -211,8 +216,8 @@ def _text(result, models, baseline, header):
             tail = f"{'-':>9s}" * 4 + f"{'-':>12s}" + f"{'-':>7s}" * 2 + f"{'-':>8s}"
         else:
             tail = (f"{_fmt(r['diff'], 9)}{_fmt(r['ci_low'], 9)}"
-                    f"{_fmt(r['ci_high'], 9)}{_fmt(r['p_value'], 9)}"
-                    f"{_fmt(r['p_adjusted'], 12)}{r['wins']:>7d}{r['ties']:>7d}"
+                    f"{_fmt(r['ci_high'], 9)}{_fmt_p(r['p_value'], 9)}"
+                    f"{_fmt_p(r['p_adjusted'], 12)}{r['wins']:>7d}{r['ties']:>7d}"
                     f"{r['losses']:>8d}")
         lines.append(f"{label:<{mw}s}{names[model]:<{nw}s}{_fmt(r['value'], 8)}"
                      f"{tail}")
