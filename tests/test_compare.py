@@ -368,3 +368,17 @@ def test_length_mismatch_with_y_true_raises():
     g = np.array([1, 1, 1, 2, 2, 2])
     with pytest.raises(ValueError):
         compare_rankings(y, {"A": np.arange(5.0), "B": np.arange(5.0)}, groups=g)
+
+
+def test_text_prints_tiny_p_values_as_a_bound():
+    # B ranks the relevant item first in 30 queries, A last: t-test p ~ 1e-40
+    y = np.tile([1, 0, 0], 30)
+    g = np.repeat(np.arange(30), 3)
+    scores = {"A": np.tile([1.0, 2.0, 3.0], 30), "B": np.tile([3.0, 2.0, 1.0], 30)}
+    scores["A"][:3] = [2.0, 1.0, 3.0]  # not constant: the t statistic is finite
+    d = compare_rankings(y, scores, groups=g, metrics=["mrr"], test="t",
+                         n_resamples=10, output="dict", random_state=0)
+    assert 0 < d["mrr"]["B"]["p_value"] < 1e-20
+    text = compare_rankings(y, scores, groups=g, metrics=["mrr"], test="t",
+                            n_resamples=10, random_state=0)
+    assert text.splitlines()[3].split()[5:7] == ["<0.0001", "<0.0001"]
