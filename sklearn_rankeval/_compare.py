@@ -441,10 +441,11 @@ default=None
 
     result = {}
     for name, spec, _ in parsed:
-        values = {model: spec.aggregate(parts[model][name], info,
-                                        average=spec.default_average,
-                                        stacklevel=3)
-                  for model in models}
+        values = {}
+        for model in models:  # a loop, not a comprehension: a frame before 3.12
+            values[model] = spec.aggregate(parts[model][name], info,
+                                           average=spec.default_average,
+                                           stacklevel=4)
         by_model = {}
         for model in models:
             _, _, v_m, v_b = paired_values(parts[model][name],

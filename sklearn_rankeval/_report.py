@@ -287,7 +287,8 @@ default=None
         intervals = None if confidence is None else bootstrap_intervals(
             info, parts, parsed, confidence=confidence, n_resamples=n_resamples,
             rng=rng)
-        return _with_intervals(_summaries(info, parts, parsed, stacklevel=7),
+        # ratio, aggregate x2, _summaries, summaries, ranking_report, caller
+        return _with_intervals(_summaries(info, parts, parsed, stacklevel=6),
                                intervals)
 
     if segments is None:

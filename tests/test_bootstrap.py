@@ -313,3 +313,18 @@ def test_check_random_state_kinds():
     a = check_random_state(5).integers(0, 1 << 30, 4)
     assert_array_equal(a, np.random.default_rng(5).integers(0, 1 << 30, 4))
     assert isinstance(check_random_state(None), np.random.Generator)
+
+
+@pytest.mark.parametrize("kwargs", [
+    {},
+    {"confidence": 0.9, "n_resamples": 20, "random_state": 0},
+    {"segments": [0, 0, 0, 1, 1, 1]},
+], ids=["plain", "confidence", "segments"])
+def test_report_undefined_metric_warning_points_at_the_caller(kwargs):
+    # the warning is attributed to this file, not to the package nor to "sys"
+    from sklearn.exceptions import UndefinedMetricWarning
+
+    with pytest.warns(UndefinedMetricWarning, match="undefined") as record:
+        ranking_report(np.zeros(6), np.arange(6.0), groups=np.repeat([0, 1], 3),
+                       metrics=["mrr"], **kwargs)
+    assert record[0].filename == __file__

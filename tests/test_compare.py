@@ -382,3 +382,13 @@ def test_text_prints_tiny_p_values_as_a_bound():
     text = compare_rankings(y, scores, groups=g, metrics=["mrr"], test="t",
                             n_resamples=10, random_state=0)
     assert text.splitlines()[3].split()[5:7] == ["<0.0001", "<0.0001"]
+
+
+def test_undefined_metric_warning_points_at_the_caller():
+    from sklearn.exceptions import UndefinedMetricWarning
+
+    s = np.arange(6.0)
+    with pytest.warns(UndefinedMetricWarning, match="undefined") as record:
+        compare_rankings(np.zeros(6), {"A": s, "B": -s}, groups=np.repeat([0, 1], 3),
+                         metrics=["mrr"], n_resamples=10, random_state=0)
+    assert [w.filename for w in record] == [__file__, __file__]
