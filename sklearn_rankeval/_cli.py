@@ -234,12 +234,14 @@ def trec(args):
     measures = _trec.parse_measures(args.measure)
     arrays = _trec.build_arrays(
         qrels, run, relevance_level=args.level, max_docs=args.max_docs,
-        complete=args.complete, run_id=run_id,
+        complete=args.complete, run_id=run_id, judged_only=args.judged_only,
     )
     rows = _trec.evaluate(arrays, measures, per_query=args.per_query,
-                          recall_levels=args.recall_levels)
-    lines = _trec.format_lines(arrays, rows, digits=args.digits)
-    sys.stdout.write("\n".join(lines) + "\n")
+                          recall_levels=args.recall_levels,
+                          num_docs=args.num_docs)
+    lines = _trec.format_lines(arrays, rows, digits=args.digits,
+                               summary=not args.no_summary)
+    sys.stdout.write("".join(line + "\n" for line in lines))
     return EXIT_OK
 
 
@@ -419,19 +421,22 @@ measures (-m, trec_eval's names and syntax; default: the official set,
 runid num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank
 iprec_at_recall P, as trec_eval):
   runid num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank
-  infAP gm_bpref binG ndcg set_P set_relative_P set_recall set_map
+  infAP gm_bpref binG set_P set_relative_P set_recall set_map
   num_nonrel_judged_ret
   iprec_at_recall[.L1,L2,...]   levels with at most 2 decimals (default 0.00..1.00)
   P[.K1,K2,...] recall[.K..] ndcg_cut[.K..] map_cut[.K..] relative_P[.K..]
                                 cutoffs (default 5,10,15,20,30,100,200,500,1000)
   success[.K..] (1,5,10)  unj[.K..] (5,10,20)  Rprec_mult[.X..] (0.2,...,2.0)
   utility[.a,b,c,d] (1,-1,0,0)  set_F[.beta] (1)  11pt_avg[..L1,L2,...]
-  rbp[.p=P] rbp_resid[.p=P] (p=0.9)
+  rbp[.p=P] rbp_resid[.p=P] (p=0.9)  relstring[.N] (10; printed with -q only)
+  ndcg[.L1=G1,L2=G2,...] G[..] ndcg_rel[..] Rndcg[..] dcg[..] ideal_dcg[..]
+                                gain of each relevance level (default: the
+                                level), e.g. ndcg.1=3,2=9,4=4.5
   gauc                          ROC AUC within each query (not trec_eval's;
                                 the mean over the queries with both classes)
-  Not computed: relstring, G, ndcg_rel, Rndcg, ndcg with gain parameters.
   Also accepted: the printed names (P_10, iprec_at_recall_0.50); official;
-  all_trec.
+  all_trec (trec_eval's: every measure above but dcg, ideal_dcg, gauc); all.
+  Cutoffs are read as trec_eval does (atol: ndcg_cut.23.4 is ndcg_cut_23).
 
 As trec_eval: documents are ranked by score, ties by document id in decreasing
 order; a judged document the run did not retrieve counts as relevant-not-
@@ -496,6 +501,16 @@ def _build_parser():
     p.add_argument("-l", "--level", type=_nonnegative_int, default=1, metavar="N",
                    help="smallest relevance counted as relevant (default 1, "
                         "trec_eval -l)")
+    p.add_argument("-n", "--no-summary", action="store_true",
+                   help="do not print the 'all' lines (trec_eval -n)")
+    p.add_argument("-J", "--judged-only", action="store_true",
+                   help="remove the retrieved documents that are not judged "
+                        "(absent from the qrels or judged negative) before "
+                        "ranking (trec_eval -J)")
+    p.add_argument("-N", "--num-docs", type=_nonnegative_int, default=0,
+                   metavar="N",
+                   help="documents in the collection, for utility's fourth "
+                        "coefficient (default 0, trec_eval -N)")
     p.add_argument("--digits", type=_nonnegative_int, default=4, metavar="N",
                    help="decimals of the values (default 4, as trec_eval; "
                         "e.g. 12 for exact comparisons)")

@@ -30,6 +30,7 @@ import math
 import re
 import warnings
 from dataclasses import dataclass, field
+from functools import cmp_to_key
 
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
@@ -212,6 +213,8 @@ class TrecArrays:
         The qrels value of each row (-1: retrieved, not in the qrels; -2:
         retrieved, in the qrels with a negative value, i.e. unjudged).
     relevance_level : int
+    complete : bool
+        Whether every judged query is evaluated (``-c``).
     """
 
     qids: np.ndarray
@@ -226,6 +229,7 @@ class TrecArrays:
     run_id: object = None
     rel: object = None
     relevance_level: int = 1
+    complete: bool = False
     _ranked: dict = field(default_factory=dict, repr=False, compare=False)
 
     def ranked(self, gain=False):
@@ -267,7 +271,7 @@ def trec_order(docs):
 
 
 def build_arrays(qrels, run, *, relevance_level=1, max_docs=None, complete=False,
-                 run_id=None):
+                 run_id=None, judged_only=False):
     """Long-layout arrays of a run against qrels, as trec_eval ranks it.
 
     Parameters
@@ -285,6 +289,10 @@ def build_arrays(qrels, run, *, relevance_level=1, max_docs=None, complete=False
         nothing (``-c``); otherwise the queries of the run that are judged.
     run_id : str, default=None
         Stored on the result.
+    judged_only : bool, default=False
+        Remove the retrieved documents that are not judged (absent from the
+        qrels or judged with a negative value) before ranking, after
+        ``max_docs`` (``-J``, as trec_eval).
 
     Returns
     -------
@@ -304,6 +312,8 @@ def build_arrays(qrels, run, *, relevance_level=1, max_docs=None, complete=False
     for i, q in enumerate(qids):
         judged = qrels[q]
         ranked = trec_order(run.get(q, {}))[:max_docs]
+        if judged_only:
+            ranked = [d for d in ranked if judged.get(d, -1) >= 0]
         n = len(ranked)
         rel += [_UNJUDGED if judged.get(d, 0) < 0 else judged.get(d, _NONPOOL)
                 for d in ranked]
@@ -334,6 +344,7 @@ def build_arrays(qrels, run, *, relevance_level=1, max_docs=None, complete=False
         run_id=run_id,
         rel=rel,
         relevance_level=relevance_level,
+        complete=complete,
     )
 
 
@@ -506,7 +517,7 @@ def _utility(arr, params, opts):
         a, b, c, d = _coefficients(text, 4, (1.0, -1.0, 0.0, 0.0))
         rr, ret, rel = arr.num_rel_ret, arr.num_ret, arr.num_rel
         out.append(a * rr + b * (ret - rr) + c * (rel - rr)
-                   + d * (0 + rr - ret - rel))  # -N (collection size): 0
+                   + d * (opts["num_docs"] + rr - ret - rel))  # -N, default 0
     return np.array(out, dtype=np.float64)
 
 
@@ -600,6 +611,249 @@ def _unj(arr, params, opts):
     return np.array([_per_query_sum(arr, code, unj & (pos < k)) / k for k in params])
 
 
+# ---------------------------------------------------------------------------
+# gain measures with trec_eval's gain table (ndcg.1=3,2=9, G, ndcg_rel, Rndcg,
+# dcg, ideal_dcg) and relstring
+# ---------------------------------------------------------------------------
+def _gain_pairs(text):
+    """trec_eval's ``rel_level=gain`` parameters: [(name, gain)] in order."""
+    if text is None:
+        return []
+    pairs = []
+    for item in text.split(","):
+        name, eq, value = item.partition("=")
+        if not eq or not name:
+            raise TrecError(f"malformed pair parameters in {text!r} (expected "
+                            f"rel_level=gain, e.g. ndcg.1=3,2=9)")
+        pairs.append((name, _atof(value)))
+    return pairs
+
+
+def _atof(text):
+    """C's ``atof``: the longest leading number, 0.0 if there is none."""
+    match = re.match(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", text)
+    return float(match.group(0)) if match else 0.0
+
+
+def _atol(text):
+    """C's ``atol``: the leading integer (``"23.4"`` -> 23), 0 if none."""
+    match = re.match(r"\s*[+-]?\d+", text)
+    return int(match.group(0)) if match else 0
+
+
+def _gain_table(pairs, level_counts):
+    """trec_eval's ``setup_gains``: [level, gain, count] sorted by gain.
+
+    The parameters come first (names that are integers only), then each
+    relevance level 0..max of the judgments not given, with gain = level;
+    sorted by increasing gain with trec_eval's comparison, which truncates
+    the difference to an integer (gains less than 1 apart compare equal and
+    keep this order).
+    """
+    table = []
+    for name, gain in pairs:
+        if re.fullmatch(r"[+-]?\d+", name):
+            table.append([int(name), gain, 0])
+    n_given = len(table)
+    for level, count in enumerate(level_counts):
+        for entry in table[:n_given]:
+            if entry[0] == level:
+                entry[2] = count
+                break
+        else:
+            table.append([level, float(level), count])
+    return sorted(table, key=cmp_to_key(lambda a, b: math.trunc(a[1] - b[1])))
+
+
+def _ideal_steps(table):
+    """Ideal gain after each step of trec_eval's walk down the gain table.
+
+    Returns ``(top, steps)``: the gain the walk starts from and the gain at
+    each rank, the last one (<= 0) ending it; every other is > 0 and is the
+    gain of the ideal ranking at that rank.
+    """
+    cur = len(table) - 1
+    gain = table[cur][1] if cur >= 0 else 0.0
+    top, steps, num_at = gain, [], 0
+    while gain > 0.0:
+        num_at += 1
+        while cur >= 0 and num_at > table[cur][2]:
+            num_at = 1
+            cur -= 1
+            gain = table[cur][1] if cur >= 0 else 0.0
+        steps.append(gain)
+    return top, steps
+
+
+def _gain_queries(arr, text):
+    """Per query: (gains of the ranked documents, ideal steps, top gain).
+
+    As trec_eval: the gain of a document is that of its relevance value in
+    the gain table (0 if absent, e.g. not judged, unless ``-1=g`` or
+    ``-2=g`` is given); the ideal ranking holds every judged document with a
+    positive gain, retrieved or not.
+    """
+    key = ("gains", text)
+    if key not in arr._ranked:
+        pairs = _gain_pairs(text)
+        out = []
+        for i in range(len(arr.qids)):
+            rel = arr.rel[arr.offsets[i]:arr.offsets[i + 1]]
+            judged = rel[rel >= 0]
+            counts = np.bincount(judged) if judged.size else np.zeros(0, int)
+            nonzero = np.flatnonzero(counts)
+            counts = counts[:nonzero[-1] + 1] if nonzero.size else counts[:0]
+            table = _gain_table(pairs, counts.tolist())
+            lookup = {}
+            for level, gain, _ in table:
+                lookup.setdefault(level, gain)
+            ranked = rel[:arr.num_ret[i]].tolist()
+            gains = np.array([lookup.get(r, 0.0) for r in ranked], dtype=np.float64)
+            top, steps = _ideal_steps(table)
+            out.append((gains, steps, top))
+        arr._ranked[key] = out
+    return arr._ranked[key]
+
+
+def _discounted(gains):
+    """Running DCG, accumulated rank by rank as trec_eval does."""
+    return np.cumsum(gains / np.log2(np.arange(2, gains.size + 2)))
+
+
+def _ideal_positive(steps):
+    return np.array([g for g in steps if g > 0.0], dtype=np.float64)
+
+
+def _dcg_values(arr, params, which):
+    out = []
+    for text in params:
+        row = []
+        for gains, steps, _ in _gain_queries(arr, text):
+            dcg = _discounted(gains)
+            ideal = _discounted(_ideal_positive(steps))
+            dcg = dcg[-1] if dcg.size else 0.0
+            ideal = ideal[-1] if ideal.size else 0.0
+            if which == "dcg":
+                row.append(dcg)
+            elif which == "ideal_dcg":
+                row.append(ideal)
+            else:
+                row.append(dcg / ideal if ideal > 0.0 else 0.0)
+        out.append(row)
+    return np.array(out, dtype=np.float64)
+
+
+def _ndcg_gains(arr, params, opts):
+    """ndcg; with ``rel_level=gain`` parameters, trec_eval's gain table."""
+    if all(p is None for p in params):
+        return _ndcg(arr, params, opts)
+    return np.array([_ndcg(arr, _NONE, opts)[0] if p is None
+                     else _dcg_values(arr, [p], "ndcg")[0] for p in params])
+
+
+def _g(arr, params, opts):
+    """trec_eval's G: sum of gain / log2(2 + ideal cost - gain so far)."""
+    out = []
+    for text in params:
+        row = []
+        for gains, steps, _ in _gain_queries(arr, text):
+            ideal = _ideal_positive(steps)
+            total_ideal = np.cumsum(ideal)[-1] if ideal.size else 0.0
+            if total_ideal <= 0.0:
+                row.append(0.0)
+                continue
+            n = gains.size
+            cost = np.ones(n)
+            m = min(n, ideal.size)
+            cost[:m] = np.maximum(ideal[:m], 1.0)
+            denom = np.log2(2.0 + np.cumsum(cost) - np.cumsum(gains))
+            terms = np.where(gains != 0, gains, 0.0) / np.where(gains != 0, denom,
+                                                                1.0)
+            row.append((np.cumsum(terms)[-1] if n else 0.0) / total_ideal)
+        out.append(row)
+    return np.array(out, dtype=np.float64)
+
+
+def _ndcg_rel(arr, params, opts):
+    """trec_eval's ndcg_rel: NDCG averaged over the documents with gain > 0."""
+    out = []
+    for text in params:
+        row = []
+        for gains, steps, _ in _gain_queries(arr, text):
+            ideal = _ideal_positive(steps)
+            n_ideal = ideal.size
+            if n_ideal == 0:
+                row.append(0.0)
+                continue
+            dcg = _discounted(gains)
+            idcg = _discounted(ideal)
+            pos = np.flatnonzero(gains > 0)
+            total = 0.0
+            for i in pos:  # trec_eval's order of the sum
+                total += dcg[i] / idcg[min(i, n_ideal - 1)]
+            dcg_end = dcg[-1] if dcg.size else 0.0
+            total += (n_ideal - pos.size) * dcg_end / idcg[-1]
+            row.append(total / n_ideal if total > 0.0 else 0.0)
+        out.append(row)
+    return np.array(out, dtype=np.float64)
+
+
+def _rndcg(arr, params, opts):
+    """trec_eval's Rndcg: NDCG averaged where the ideal gain changes."""
+    out = []
+    for text in params:
+        row = []
+        for q, (gains, steps, top) in enumerate(_gain_queries(arr, text)):
+            if arr.num_rel[q] == 0:
+                row.append(0.0)
+                continue
+            n = gains.size
+            dcg = np.concatenate([[0.0], _discounted(gains)])  # dcg[i]: before i
+            total, count, idcg, old = 0.0, 0, 0.0, top
+            i = 0
+            while i < min(n, len(steps)):
+                if steps[i] != old:
+                    if idcg > 0.0:
+                        total += dcg[i] / idcg
+                        count += 1
+                    old = steps[i]
+                if steps[i] > 0.0:
+                    idcg += steps[i] / math.log2(i + 2)
+                i += 1
+            if i < n:
+                if idcg > 0.0:
+                    total += dcg[n] / idcg
+                    count += 1
+            while i < len(steps):
+                if steps[i] != old:
+                    if idcg > 0.0:
+                        total += dcg[n] / idcg
+                        count += 1
+                    old = steps[i]
+                if steps[i] > 0.0:
+                    idcg += steps[i] / math.log2(i + 2)
+                i += 1
+            row.append(total / count if count else 0.0)
+        out.append(row)
+    return np.array(out, dtype=np.float64)
+
+
+def _relstring(arr, params, opts):
+    """The relevance values of the first N ranked documents, as text."""
+    out = []
+    for text in params:
+        length = 10 if text is None else int(_atof(text))
+        row = []
+        for i in range(len(arr.qids)):
+            rel = arr.rel[arr.offsets[i]:arr.offsets[i] + min(length,
+                                                               arr.num_ret[i])]
+            row.append("'" + "".join(
+                ">" if r > 9 else str(r) if r >= 0 else "-" if r == _NONPOOL
+                else "." if r == _UNJUDGED else "<" for r in rel.tolist()) + "'")
+        out.append(row)
+    return np.array(out, dtype=object)
+
+
 @dataclass(frozen=True)
 class TrecMeasure:
     """A trec_eval measure and how it is computed.
@@ -675,6 +929,10 @@ MEASURES = {
                     description="interpolated precision at recall levels"),
         TrecMeasure("P", "float", "cutoff", CUTOFFS, _precision,
                     description="precision at cutoffs"),
+        TrecMeasure("relstring", "string", "raw", _NONE, _relstring,
+                    description="relevance values of the first N (10) ranked "
+                                "documents (-q only): 0-9, > above 9, - not "
+                                "judged, . judged negative"),
         TrecMeasure("recall", "float", "cutoff", CUTOFFS, _recall,
                     description="recall at cutoffs"),
         TrecMeasure("infAP", "float", None, _NONE, _infap,
@@ -692,8 +950,26 @@ MEASURES = {
                     description="11-point interpolated average precision"),
         TrecMeasure("binG", "float", None, _NONE, _bin_g,
                     description="binary G (trec_eval's experimental measure)"),
-        TrecMeasure("ndcg", "float", None, _NONE, _ndcg,
-                    description="NDCG over the whole ranking"),
+        TrecMeasure("G", "float", "raw", _NONE, _g,
+                    description="normalized gain (trec_eval's experimental "
+                                "measure; gains as ndcg)"),
+        TrecMeasure("dcg", "float", "raw", _NONE,
+                    lambda arr, params, opts: _dcg_values(arr, params, "dcg"),
+                    description="DCG over the whole ranking (gains as ndcg)"),
+        TrecMeasure("ideal_dcg", "float", "raw", _NONE,
+                    lambda arr, params, opts: _dcg_values(arr, params,
+                                                          "ideal_dcg"),
+                    description="DCG of the ideal ranking (gains as ndcg)"),
+        TrecMeasure("ndcg", "float", "raw", _NONE, _ndcg_gains,
+                    description="NDCG over the whole ranking; gain of each "
+                                "relevance level: the level, or as given "
+                                "(ndcg.1=3,2=9)"),
+        TrecMeasure("ndcg_rel", "float", "raw", _NONE, _ndcg_rel,
+                    description="NDCG averaged over the documents with a "
+                                "positive gain (gains as ndcg)"),
+        TrecMeasure("Rndcg", "float", "raw", _NONE, _rndcg,
+                    description="NDCG averaged at the ranks where the ideal "
+                                "gain changes (gains as ndcg)"),
         TrecMeasure("ndcg_cut", "float", "cutoff", CUTOFFS, _ndcg,
                     description="NDCG at cutoffs"),
         TrecMeasure("map_cut", "float", "cutoff", CUTOFFS, _map_cut,
@@ -733,7 +1009,10 @@ MEASURES = {
                                 "queries with one class only are left out"),
     ]
 }
-_ALL_NAMES = ("all_trec", "all")
+#: trec_eval's ``all_trec`` set (measures.c, trec_names): every measure but
+#: dcg, ideal_dcg (asked for by name only) and gauc (not trec_eval's).
+ALL_TREC = tuple(name for name in MEASURES
+                 if name not in ("dcg", "ideal_dcg", "gauc"))
 #: trec_eval's ``official`` set: what it prints when no ``-m`` is given.
 OFFICIAL = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map",
             "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P")
@@ -745,11 +1024,14 @@ def _parse_params(measure, text, spec):
         return [text]
     params = []
     for item in text.split(","):
-        item = item.strip()
-        try:
-            value = int(item) if measure.param == "cutoff" else float(item)
-        except ValueError:
-            value = None
+        if measure.param == "cutoff":  # trec_eval reads a cutoff with atol
+            value = _atol(item)
+            value = value if value >= 1 else None
+        else:
+            try:
+                value = float(item.strip())
+            except ValueError:
+                value = None
         if measure.param == "mult" and (value is None or value <= 0):
             raise TrecError(f"measure {spec!r}: {item!r} is not a positive number")
         if measure.param == "cutoff" and (value is None or value < 1):
@@ -774,9 +1056,15 @@ def parse_measures(specs):
     specs : list of str or None
         trec_eval's syntax: ``"map"``, ``"P"`` (default cutoffs),
         ``"P.5,10"`` (parameters after a dot), and also the printed names
-        ``"P_5"``, ``"iprec_at_recall_0.10"``; ``"all_trec"`` selects every
-        measure; ``"official"`` trec_eval's official set.  None or empty: the
-        official set, as trec_eval without ``-m``.
+        ``"P_5"``, ``"iprec_at_recall_0.10"``; ``"all_trec"`` selects
+        trec_eval's ``all_trec`` set (and rbp, rbp_resid, unj, as trec_eval
+        10), ``"all"`` every measure (dcg, ideal_dcg and gauc too);
+        ``"official"`` trec_eval's official set.  None or empty: the official
+        set, as trec_eval without ``-m``.  A cutoff is read as trec_eval's
+        ``atol`` does (``ndcg_cut.23.4`` is ``ndcg_cut_23``).  Parameters
+        given for a measure replace its default ones, as in trec_eval
+        (``-m all_trec -m relstring.20`` prints ``relstring_20`` only); the
+        parameters of several ``-m`` of one measure are merged.
 
     Returns
     -------
@@ -788,10 +1076,10 @@ def parse_measures(specs):
     TrecError
         For an unknown measure or a bad parameter.
     """
-    chosen = {}
+    chosen, explicit = {}, {}
     for spec in specs or ["official"]:
-        if spec in _ALL_NAMES or spec == "official":
-            names = MEASURES if spec in _ALL_NAMES else OFFICIAL
+        if spec in ("all", "all_trec", "official"):
+            names = {"all": MEASURES, "all_trec": ALL_TREC}.get(spec, OFFICIAL)
             for name in names:
                 chosen.setdefault(name, set()).update(MEASURES[name].defaults)
             continue
@@ -809,12 +1097,14 @@ def parse_measures(specs):
                 f"{', '.join(MEASURES)} (parameters as in P.5,10), or all_trec"
             )
         if params is None:
-            values = measure.defaults
+            chosen.setdefault(name, set()).update(measure.defaults)
         elif measure.param is None:
             raise TrecError(f"measure {name!r} takes no parameter, got {spec!r}")
         else:
-            values = _parse_params(measure, params, spec)
-        chosen.setdefault(name, set()).update(values)
+            chosen.setdefault(name, set())
+            explicit.setdefault(name, set()).update(
+                _parse_params(measure, params, spec))
+    chosen.update(explicit)
     return [
         (m, tuple(sorted(chosen[m.name], key=lambda p: (
             p is not None, p if isinstance(p, (int, float)) else 0, str(p)))))
@@ -825,7 +1115,8 @@ def parse_measures(specs):
 # ---------------------------------------------------------------------------
 # evaluation and output
 # ---------------------------------------------------------------------------
-def evaluate(arrays, measures, *, per_query=False, recall_levels="trec_eval_10"):
+def evaluate(arrays, measures, *, per_query=False, recall_levels="trec_eval_10",
+             num_docs=0):
     """Evaluate measures on a run's arrays.
 
     Parameters
@@ -842,6 +1133,10 @@ def evaluate(arrays, measures, *, per_query=False, recall_levels="trec_eval_10")
         ``11pt_avg``: after ``lround(l * R)`` relevant documents as trec_eval
         10 (its test files ``out.test*``), after ``int(l * R + 0.9)`` as
         trec_eval 9 (pytrec_eval), or after ``ceil(l * R)``.
+    num_docs : int, default=0
+        Number of documents in the collection (``-N``), used by ``utility``'s
+        fourth coefficient (non-relevant documents not retrieved), as
+        trec_eval (whose default is 0 too).
 
     Returns
     -------
@@ -853,9 +1148,15 @@ def evaluate(arrays, measures, *, per_query=False, recall_levels="trec_eval_10")
     if recall_levels not in RECALL_LEVEL_RULES:
         raise TrecError(f"recall_levels must be one of {RECALL_LEVEL_RULES}, "
                         f"got {recall_levels!r}")
-    opts = {"recall_levels": recall_levels}
+    opts = {"recall_levels": recall_levels, "num_docs": num_docs}
     rows = []
     for measure, params in measures:
+        if measure.kind == "string":  # relstring: per query only
+            if per_query:
+                values = measure.per_query(arrays, params, opts)
+                rows += [(measure.label(p), measure.kind, v, None)
+                         for p, v in zip(params, values)]
+            continue
         if measure.per_query is None or (not per_query
                                          and measure.all_only is not None):
             values = measure.all_only(arrays, params, opts)
@@ -864,7 +1165,10 @@ def evaluate(arrays, measures, *, per_query=False, recall_levels="trec_eval_10")
             continue
         values = measure.per_query(arrays, params, opts)
         for p, v in zip(params, values):
-            if measure.kind == "count":
+            if measure.name == "num_rel" and arrays.complete:
+                # trec_eval -c: every judgment with a value > 0, whatever -l
+                total = int((arrays.rel > 0).sum())
+            elif measure.kind == "count":
                 total = int(v.sum())
             elif np.isnan(v).all():
                 total = np.nan
@@ -890,25 +1194,27 @@ def results_dict(arrays, rows):
         Values that are NaN are left out.
     """
     out = {"all": {}}
-    for name, _, per_query, total in rows:
+    for name, kind, per_query, total in rows:
         if per_query is not None:
             for q, v in zip(arrays.qids, per_query):
-                if not np.isnan(v):
+                if kind == "string":
+                    out.setdefault(str(q), {})[name] = v
+                elif not np.isnan(v):
                     out.setdefault(str(q), {})[name] = float(v)
-        if isinstance(total, str) or not np.isnan(total):
+        if total is not None and (isinstance(total, str) or not np.isnan(total)):
             out["all"][name] = total
     return out
 
 
 def _format(kind, value, digits):
-    if kind == "text":
+    if kind in ("text", "string"):
         return str(value)
     if kind == "count":
         return str(int(value))
     return f"{value:.{digits}f}"
 
 
-def format_lines(arrays, rows, *, digits=4):
+def format_lines(arrays, rows, *, digits=4, summary=True):
     """trec_eval's output lines: per query (if computed), then ``all``.
 
     Parameters
@@ -918,6 +1224,8 @@ def format_lines(arrays, rows, *, digits=4):
         From :func:`evaluate`.
     digits : int, default=4
         Decimals of the real values (trec_eval prints 4).
+    summary : bool, default=True
+        Whether to print the ``all`` lines (trec_eval ``-n``: no).
 
     Returns
     -------
@@ -929,10 +1237,12 @@ def format_lines(arrays, rows, *, digits=4):
     per_query_rows = [r for r in rows if r[2] is not None]
     for i, q in enumerate(arrays.qids):
         for name, kind, per_query, _ in per_query_rows:
-            if not np.isnan(per_query[i]):
+            if kind == "string" or not np.isnan(per_query[i]):
                 lines.append(f"{name:<22s}\t{q}\t"
                              f"{_format(kind, per_query[i], digits)}")
-    for name, kind, _, total in rows:
+    for name, kind, _, total in rows if summary else ():
+        if total is None:
+            continue
         if isinstance(total, str) or not np.isnan(total):
             lines.append(f"{name:<22s}\tall\t{_format(kind, total, digits)}")
     return lines

@@ -52,26 +52,6 @@ def _parse(text):
     return dict(res)
 
 
-#: trec_eval measures printed by the out.test* files that rankeval does not
-#: compute ("Not computed" in ``rankeval trec --help``), and ndcg with gain
-#: parameters (printed as ndcg_1=3,2=9,4=4.5)
-NOT_COMPUTED = ("relstring", "G", "ndcg_rel", "Rndcg")
-
-
-def _computed(name):
-    """Whether rankeval computes trec_eval's printed measure ``name``."""
-    if name.startswith("ndcg_") and "=" in name:
-        return False
-    return not any(name == m or name.startswith(m + "_") for m in NOT_COMPUTED)
-
-
-def test_not_computed_measures_are_unknown():
-    # the exclusion list hides nothing rankeval computes
-    for name in (*NOT_COMPUTED, "ndcg.1=3,2=9,4=4.5"):
-        with pytest.raises(_trec.TrecError):
-            _trec.parse_measures([name])
-
-
 def _need_trec_dir():
     # part of the repository: a missing folder is a failure, never a skip
     assert TREC_DIR.is_dir(), f"trec_eval test files not found at {TREC_DIR}"
@@ -80,20 +60,16 @@ def _need_trec_dir():
 # ==========================================================================
 # trec_eval 10's test files
 # ==========================================================================
-# trec_eval 10's Makefile command for out.test.meas_params, flag for flag and
-# with its unsorted parameters, less two things: -mndcg.1=3,2=9,4=4.5 (ndcg
-# with gain parameters is not computed: its line is left out of the
-# comparison), and ndcg_cut.10,20,23.4 written ndcg_cut.10,20,23 -- trec_eval
-# reads a cutoff with atol(), 23.4 as 23, where rankeval rejects a cutoff
-# that is not an integer.
+# trec_eval 10's Makefile command for out.test.meas_params, flag for flag,
+# with its unsorted parameters, gain parameters of ndcg and the cutoff 23.4
+# (read by atol as 23)
 _MEAS_PARAMS = [
     "-q", "-miprec_at_recall..10,.20,.25,.75,.50", "-m", "P.5,7,3",
     "-m", "recall.20,2000", "-m", "Rprec_mult.5.0,0.2,0.35",
-    "-mutility.2,-1,0,0", "-m", "11pt_avg..25,.5,.75", "-mndcg_cut.10,20,23",
-    "-msuccess.2,5,20",
+    "-mutility.2,-1,0,0", "-m", "11pt_avg..25,.5,.75", "-mndcg.1=3,2=9,4=4.5",
+    "-mndcg_cut.10,20,23.4", "-msuccess.2,5,20",
 ]  # fmt: skip
-# out file: (qrels, run, flags) -- the trec_eval commands of SOURCES.md
-# (out.test.aql: trec_eval's Makefile also adds -mrelstring.20, not computed)
+# out file: (qrels, run, flags) -- the commands of trec_eval's Makefile
 OUT_CASES = {
     "out.test": ("qrels.test", "results.test", []),
     "out.test.a": ("qrels.test", "results.test", ["-m", "all_trec"]),
@@ -102,29 +78,41 @@ OUT_CASES = {
     "out.test.aqcM": ("qrels.test", "results.trunc",
                       ["-m", "all_trec", "-q", "-c", "-M100"]),
     "out.test.aql": ("qrels.rel_level", "results.test",
-                     ["-m", "all_trec", "-q", "-l2"]),
+                     ["-m", "all_trec", "-mrelstring.20", "-q", "-l2"]),
     "out.test.meas_params": ("qrels.test", "results.test", _MEAS_PARAMS),
     "out.comment.test": ("qrels.comment.test", "results.comment.test", []),
 }
 
 
 @pytest.mark.parametrize("out_name", sorted(OUT_CASES))
-def test_trec_reproduces_trec_eval_test_files(out_name, capsys):
+def test_trec_reproduces_trec_eval_test_files_byte_for_byte(out_name, capsys):
     _need_trec_dir()
     qrels, run, flags = OUT_CASES[out_name]
     status, out, err = _run(capsys, TREC_DIR / qrels, TREC_DIR / run, *flags)
+    assert status == 0 and err == ""
+    # the whole file: every line, in its order, nothing left out or added
+    assert out == (TREC_DIR / out_name).read_text()
+
+
+@pytest.mark.parametrize("out_name", sorted(OUT_CASES))
+def test_trec_full_precision_values_round_to_trec_eval_test_files(out_name,
+                                                                  capsys):
+    # the values before rounding (12 decimals) are within half a unit of the
+    # 4th decimal of trec_eval's
+    _need_trec_dir()
+    qrels, run, flags = OUT_CASES[out_name]
+    status, out, err = _run(capsys, TREC_DIR / qrels, TREC_DIR / run, *flags,
+                            "--digits", "12")
     assert status == 0 and err == ""
     ours = _parse(out)
     expected = _parse((TREC_DIR / out_name).read_text())
     assert set(ours) == set(expected)  # the same queries (and "all")
     n = 0
+    assert {q: set(m) for q, m in ours.items()} == {
+        q: set(m) for q, m in expected.items()}  # the same measures
     for query, measures in expected.items():
         for measure, value in measures.items():
-            if not _computed(measure):
-                continue
-            # every computed measure trec_eval printed, we print too
-            assert measure in ours[query], (query, measure)
-            if measure == "runid":
+            if isinstance(value, str):  # runid, relstring
                 assert ours[query][measure] == value
             else:
                 assert_allclose(ours[query][measure], value, rtol=0, atol=ATOL_OUT,
@@ -383,7 +371,8 @@ def test_trec_measure_syntax(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("measure, message", [
-    ("relstring", "unknown measure 'relstring'"),  # not computed
+    ("relstrings", "unknown measure 'relstrings'"),
+    ("ndcg.1", "malformed pair parameters"),
     ("P.0", "cutoff '0' is not a positive integer"),
     ("P.a", "cutoff 'a' is not a positive integer"),
     ("iprec_at_recall.0.333", "more than 2 decimals"),
