@@ -88,6 +88,14 @@ def sections():
             "autosummary/class.rst",
         ),
         (
+            "Configuration",
+            "sklearn_rankeval",
+            "Settings of the metric functions, as scikit-learn's: the memory of "
+            "one chunk of groups (:ref:`user guide <memory>`).",
+            ["config_context", "get_config", "set_config"],
+            "autosummary/function.rst",
+        ),
+        (
             "Scorers",
             "sklearn_rankeval",
             "The metrics as ``scoring=`` of ``GridSearchCV`` and "

@@ -3,6 +3,7 @@ R@k, interpolated AP and F-alpha, on one vectorised ranking engine."""
 
 from ._accumulate import RankingAccumulator
 from ._compare import compare_rankings
+from ._config import config_context, get_config, set_config
 from ._curves import interpolated_precision_recall_curve
 from ._f_alpha import f_alpha_score
 from ._metrics import (
@@ -44,10 +45,12 @@ __all__ = [
     "RankingAccumulator",
     "bpref_score",
     "compare_rankings",
+    "config_context",
     "dcg_score",
     "expected_reciprocal_rank_score",
     "f_alpha_score",
     "gauc_score",
+    "get_config",
     "get_scorer",
     "get_scorer_names",
     "hit_rate_score",
@@ -63,5 +66,6 @@ __all__ = [
     "rank_biased_precision_score",
     "ranking_report",
     "recall_at_k_score",
+    "set_config",
     "success_at_k_score",
 ]

@@ -12,9 +12,10 @@ import math
 
 import numpy as np
 
-from ._engine import _encode_groups, check_group_ids, group_ids_array, rank_groups
+from ._chunked import evaluate_chunked
+from ._engine import _encode_groups, check_group_ids, group_ids_array
 from ._kernels import GroupInfo, Partials, average_sums, ratio
-from ._per_group import evaluate, frame_columns, make_frame
+from ._per_group import frame_columns, make_frame
 from ._registry import parse_metrics
 from ._report import _summaries
 from ._validation import (
@@ -259,9 +260,9 @@ class RankingAccumulator:
                 for key in a}
 
     def _evaluate_rows(self, rows):
-        rg = rank_groups(rows["y_true"], rows["y_score"], groups=rows["groups"],
-                         sample_weight=rows["sample_weight"])
-        return evaluate(rg, self._parsed)
+        return evaluate_chunked(rows["y_true"], rows["y_score"], groups=rows["groups"],
+                                sample_weight=rows["sample_weight"],
+                                parsed=self._parsed)
 
     def update(self, y_true, y_score, *, groups=None, sample_weight=None,
                labels=None):
@@ -284,23 +285,24 @@ class RankingAccumulator:
         """
         if np.ndim(y_score) == 2:
             self._check_layout("2-D (one query per row)")
-            rg = rank_groups(y_true, y_score, groups=groups,
-                             sample_weight=sample_weight, labels=labels)
-            info, parts = evaluate(rg, self._parsed)
-            info = info._replace(labels=self.n_rows_ + np.arange(rg.n_groups))
+            info, parts = evaluate_chunked(y_true, y_score, groups=groups,
+                                           sample_weight=sample_weight,
+                                           labels=labels, parsed=self._parsed)
+            n_queries = len(info.labels)
+            info = info._replace(labels=self.n_rows_ + np.arange(n_queries))
             self._layout = "2-D (one query per row)"
             self._add(info, parts)
-            self.n_rows_ += rg.n_groups
+            self.n_rows_ += n_queries
             return self
         self._check_layout("1-D")
         if np.shape(y_score)[:1] == (0,):
             return self
         if self.group_rows == "complete":
-            rg = rank_groups(y_true, y_score, groups=groups,
-                             sample_weight=sample_weight)
-            self._check_new_ids(rg.labels)
-            info, parts = evaluate(rg, self._parsed)
-            self._seen.add(rg.labels)
+            info, parts = evaluate_chunked(y_true, y_score, groups=groups,
+                                           sample_weight=sample_weight,
+                                           parsed=self._parsed)
+            self._check_new_ids(info.labels)
+            self._seen.add(info.labels)
             self._layout = "1-D"
             self._add(info, parts)
             self.n_rows_ += int(np.shape(y_score)[0])

@@ -24,7 +24,14 @@ from ._validation import (
     validate_scores,
 )
 
-__all__ = ["RankedGroups", "discount_cumsum", "discounts", "rank_groups"]
+__all__ = [
+    "RankedGroups",
+    "check_inputs",
+    "discount_cumsum",
+    "discounts",
+    "rank_checked",
+    "rank_groups",
+]
 
 
 class RankedGroups:
@@ -961,6 +968,28 @@ def rank_groups(y_true, y_score, *, groups=None, sample_weight=None, labels=None
     is one row per query; 2-D ``y_score`` with 1-D ``y_true`` is multiclass.
     ``labels`` is only used by the multiclass layout.
     """
+    return rank_checked(*check_inputs(y_true, y_score, groups=groups,
+                                      sample_weight=sample_weight, labels=labels))
+
+
+def rank_checked(layout, y_true, y_score, groups, w):
+    """:class:`RankedGroups` of inputs checked by :func:`check_inputs`."""
+    if layout == "2d":
+        return _rank_2d(y_true, y_score, w)
+    if layout == "multiclass":
+        return _rank_multiclass(y_true, y_score, w)
+    return _rank_long(y_true, y_score, groups, w)
+
+
+def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=None):
+    """The checked arrays of :func:`rank_groups`, before any ranking.
+
+    Returns ``(layout, y_true, y_score, groups, w)``: ``layout`` is ``"2d"``,
+    ``"multiclass"`` (then ``y_true`` holds each sample's column index) or
+    ``"long"``; ``w`` the checked sample weights (or None).  The arrays keep
+    their dtypes (float32 scores, small integer grades), so that a caller can
+    rank them piece by piece (:mod:`._chunked`).
+    """
     y_score = validate_scores(y_score)
     if y_score.ndim == 2:
         if groups is not None:
@@ -983,7 +1012,7 @@ def rank_groups(y_true, y_score, *, groups=None, sample_weight=None, labels=None
                     f"{y_true.shape} and {y_score.shape}."
                 )
             w = validate_sample_weight(sample_weight, n_queries, "query (row)")
-            return _rank_2d(y_true, y_score, w)
+            return "2d", y_true, y_score, None, w
         if np.ndim(y_true_arr) != 1 or len(y_true_arr) != n_queries:
             raise ValueError(
                 f"y_true must be 2-D of shape {y_score.shape} (one row per query) "
@@ -992,7 +1021,7 @@ def rank_groups(y_true, y_score, *, groups=None, sample_weight=None, labels=None
             )
         y_encoded = _encode_classes(y_true_arr, y_score.shape[1], labels)
         w = validate_sample_weight(sample_weight, n_queries, "sample (query)")
-        return _rank_multiclass(y_encoded, y_score, w)
+        return "multiclass", y_encoded, y_score, None, w
 
     y_true = validate_relevance(y_true)
     if y_true.ndim != 1:
@@ -1006,4 +1035,4 @@ def rank_groups(y_true, y_score, *, groups=None, sample_weight=None, labels=None
             f"and {n}."
         )
     w = validate_sample_weight(sample_weight, n, "row")
-    return _rank_long(y_true, y_score, groups, w)
+    return "long", y_true, y_score, groups, w

@@ -8,8 +8,8 @@ turning per-group columns into a pandas / polars DataFrame or a dict
 
 import numpy as np
 
+from ._chunked import evaluate_chunked
 from ._docs import fill_doc
-from ._engine import rank_groups
 from ._registry import group_info, parse_metrics
 from ._validation import check_option
 
@@ -136,5 +136,6 @@ def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
     """
     check_option(output, "output", OUTPUTS)
     parsed = parse_metrics(metrics)
-    rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight)
-    return make_frame(frame_columns(*evaluate(rg, parsed)), output)
+    info, parts = evaluate_chunked(y_true, y_score, groups=groups,
+                                   sample_weight=sample_weight, parsed=parsed)
+    return make_frame(frame_columns(info, parts), output)

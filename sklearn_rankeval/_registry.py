@@ -17,7 +17,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from . import _kernels
-from ._engine import rank_groups
+from ._chunked import evaluate_chunked
 from ._kernels import GroupInfo, aggregate
 from ._validation import (
     check_average,
@@ -272,7 +272,7 @@ def drop_unjudged(y_true, y_score, groups, sample_weight, judged):
 
 def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=None,
             average, undefined="skip", judged=None, **options):
-    """A metric function's body: check the options, rank once, aggregate."""
+    """A metric function's body: check the options, rank (chunk by chunk), aggregate."""
     spec = METRICS[name]
     options = spec.check_options(**options)
     average = spec.check_average(average)
@@ -282,10 +282,11 @@ def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=No
             raise TypeError(f"{spec.func_name}() got an unexpected argument judged.")
         y_true, y_score, groups, sample_weight = drop_unjudged(
             y_true, y_score, groups, sample_weight, judged)
-    rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight,
-                     labels=labels)
-    return spec.aggregate(spec.partials(rg, **options), group_info(rg),
-                          average=average, undefined=undefined, stacklevel=5)
+    info, parts = evaluate_chunked(y_true, y_score, groups=groups,
+                                   sample_weight=sample_weight, labels=labels,
+                                   parsed=[(name, spec, options)])
+    return spec.aggregate(parts[name], info, average=average, undefined=undefined,
+                          stacklevel=5)
 
 
 _POOLED = ("micro", "macro", "weighted")

@@ -1,6 +1,6 @@
 """``ranking_report``: many metrics from one validation and one sort.
 
-The values come from the metrics' per-group partials (``_per_group.evaluate``),
+The values come from the metrics' per-group partials (``_chunked.evaluate_chunked``),
 aggregated with each metric's default ``average``; ``segments`` aggregates the
 same partials within each segment's groups.
 """
@@ -13,8 +13,9 @@ from ._bootstrap import (
     check_n_resamples,
     check_random_state,
 )
-from ._engine import encode_rows, rank_groups
-from ._per_group import evaluate, make_frame
+from ._chunked import evaluate_chunked
+from ._engine import encode_rows
+from ._per_group import make_frame
 from ._registry import DEFAULT_METRICS, parse_metrics
 from ._validation import check_option
 
@@ -34,7 +35,7 @@ def _summaries(info, parts, parsed, stacklevel=6):
     return out
 
 
-def _segment_of_groups(segments, groups, rg, y_score):
+def _segment_of_groups(segments, groups, info, y_score):
     """The segment of each group (constant within a group), and the segments.
 
     Returns ``(codes, labels)``: ``labels[codes[i]]`` is group ``i``'s segment.
@@ -43,7 +44,8 @@ def _segment_of_groups(segments, groups, rg, y_score):
         segments = segments.to_numpy()
     seg = np.asarray(segments)
     per_query = np.ndim(y_score) == 2
-    n = rg.n_groups if per_query else int(np.shape(y_score)[0])
+    n_groups = len(info.labels)
+    n = n_groups if per_query else int(np.shape(y_score)[0])
     if seg.ndim != 1 or seg.shape[0] != n:
         what = "query (row of y_score)" if per_query else "row"
         raise ValueError(
@@ -56,12 +58,12 @@ def _segment_of_groups(segments, groups, rg, y_score):
         row_group = np.zeros(n, dtype=np.int64)
     else:
         row_group, _ = encode_rows(groups, n)
-    lo = np.full(rg.n_groups, np.iinfo(np.int64).max)
-    hi = np.full(rg.n_groups, -1)
+    lo = np.full(n_groups, np.iinfo(np.int64).max)
+    hi = np.full(n_groups, -1)
     np.minimum.at(lo, row_group, seg_index)
     np.maximum.at(hi, row_group, seg_index)
     if (lo != hi).any():
-        bad = rg.labels[np.flatnonzero(lo != hi)[0]]
+        bad = info.labels[np.flatnonzero(lo != hi)[0]]
         raise ValueError(
             f"segments must be constant within each group; group "
             f"{bad.item() if isinstance(bad, np.generic) else bad!r} has rows in "
@@ -280,8 +282,8 @@ default=None
         confidence = check_confidence(confidence)
         n_resamples = check_n_resamples(n_resamples)
         rng = check_random_state(random_state)
-    rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight)
-    info, parts = evaluate(rg, parsed)
+    info, parts = evaluate_chunked(y_true, y_score, groups=groups,
+                                   sample_weight=sample_weight, parsed=parsed)
 
     def summaries(info, parts):
         intervals = None if confidence is None else bootstrap_intervals(
@@ -293,7 +295,7 @@ default=None
 
     if segments is None:
         return _format(summaries(info, parts), output, digits)
-    seg_of_group, seg_labels = _segment_of_groups(segments, groups, rg, y_score)
+    seg_of_group, seg_labels = _segment_of_groups(segments, groups, info, y_score)
     by_segment = {}
     for code, label in enumerate(seg_labels):
         index = np.flatnonzero(seg_of_group == code)

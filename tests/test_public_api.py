@@ -49,6 +49,7 @@ def test_all_lists_the_registry_the_curve_and_f_alpha():
     expected |= {"get_scorer", "get_scorer_names", "make_ranking_scorer"}
     expected |= {"ranking_report", "per_group_scores", "RankingAccumulator"}
     expected |= {"compare_rankings"}
+    expected |= {"config_context", "get_config", "set_config"}
     expected |= {"ElevenPointDisplay", "GroupedRocCurveDisplay", "InterpolatedPrecisionRecallDisplay"}
     assert set(sklearn_rankeval.__all__) == expected
     assert sklearn_rankeval.__all__ == sorted(sklearn_rankeval.__all__)

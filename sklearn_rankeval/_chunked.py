@@ -1,0 +1,201 @@
+"""Evaluation by chunks of whole groups: bounded memory, the same values.
+
+Every kernel computes a group's partials from that group's own rows, so the
+rows can be ranked a chunk of whole groups at a time and the per-group
+partials concatenated (:meth:`GroupInfo.concatenate`,
+:meth:`Partials.concatenate`).  The temporaries of the engine and the kernels
+are then bounded by the chunk (``working_memory``, see :mod:`._config`), and
+one ``n log n`` sort becomes many small ones that stay in cache.
+
+Chunks are contiguous ranges of the sorted group ids, so the concatenated
+groups are already in the sorted order of their ids, as one call gives them:
+
+* rows already grouped (ids non-decreasing, as in run files and sorted logs)
+  are cut at the group starts nearest to every ``chunk_rows`` rows: slices,
+  no copy, no partition;
+* otherwise a counting pass (the rows of each group id, ``np.bincount``, and
+  their cumulative sum) gives each group its chunk, and a scatter pass, block
+  by block, writes the rows of each chunk into one ``int32`` permutation
+  (``int64`` beyond 2**31 rows): O(n), no sort of the whole input;
+* 2-D and multiclass input (one query per row) is cut into slices of rows.
+"""
+
+import math
+
+import numpy as np
+
+from ._config import get_config
+from ._engine import _check_length, _encode_groups, check_inputs, rank_checked
+from ._kernels import GroupInfo, Partials
+
+__all__ = ["chunk_rows", "evaluate_chunked", "evaluate_ranked"]
+
+#: Bytes of temporaries per row of a chunk assumed when sizing it (the
+#: engine's and the kernels' arrays, measured at 40-60 bytes a row).
+BYTES_PER_ROW = 64
+#: Rows read at a time by the counting and scatter passes.
+_BLOCK_ROWS = 1 << 20
+
+
+def chunk_rows(row_bytes=BYTES_PER_ROW):
+    """Rows per chunk: ``working_memory`` MiB at ``row_bytes`` a row (at least 1)."""
+    budget = get_config()["working_memory"] * float(1 << 20)
+    return max(int(budget // row_bytes), 1)
+
+
+def evaluate_ranked(rg, parsed):
+    """``(GroupInfo, {name: Partials})`` of the parsed metrics on one ranking."""
+    return GroupInfo.from_ranked(rg), {name: spec.partials(rg, **options)
+                                       for name, spec, options in parsed}
+
+
+def evaluate_chunked(y_true, y_score, *, groups=None, sample_weight=None,
+                     labels=None, parsed=()):
+    """The per-group partials of ``parsed`` metrics, ranked chunk by chunk.
+
+    Returns what ``evaluate_ranked(rank_groups(...), parsed)`` returns (the
+    groups in the same order, the same values), with the engine's memory
+    bounded by ``working_memory``.  ``parsed`` is a list of ``(name, spec,
+    options)`` (:func:`~._registry.parse_metrics`).
+    """
+    layout, y_true, y_score, groups, w = check_inputs(
+        y_true, y_score, groups=groups, sample_weight=sample_weight, labels=labels)
+    pieces = []
+    for arrays, relabel in _chunks(layout, y_true, y_score, groups, w):
+        rg = rank_checked(layout, *arrays)
+        if relabel is not None:  # before the kernels: their messages name groups
+            rg.labels = relabel(rg.labels)
+        pieces.append(evaluate_ranked(rg, parsed))
+    if len(pieces) == 1:
+        return pieces[0]
+    info = GroupInfo.concatenate(info for info, _ in pieces)
+    parts = {name: Partials.concatenate(p[name] for _, p in pieces)
+             for name, _, _ in parsed}
+    return info, parts
+
+
+def _take(w, index):
+    return None if w is None else w[index]
+
+
+def _chunks(layout, y_true, y_score, groups, w):
+    """``((y_true, y_score, groups, w), relabel)`` of each chunk, in id order."""
+    if layout != "long":  # one query per row: slices of rows
+        n_rows, n_cols = y_score.shape
+        step = max(chunk_rows() // max(n_cols, 1), 1)
+        for a in range(0, n_rows, step):
+            rows = slice(a, a + step)
+            yield ((y_true[rows], y_score[rows], None, _take(w, rows)),
+                   None if a == 0 else (lambda labels, a=a: labels + a))
+        return
+    n = y_score.shape[0]
+    size = chunk_rows()
+    if groups is None or n <= size:
+        yield (y_true, y_score, groups, w), None
+        return
+    keys, decode = _group_keys(groups, n)
+    relabel = None if decode is None else (lambda labels: decode(labels))
+    if bool((keys[1:] >= keys[:-1]).all()):
+        # already grouped: cut at the start of the group holding every
+        # size-th row (a group longer than a chunk is one chunk)
+        targets = np.arange(size, n, size)
+        bounds = np.searchsorted(keys, keys[targets], side="left")
+        bounds = np.unique(np.concatenate([[0], bounds, [n]]))
+        for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+            rows = slice(a, b)
+            yield (y_true[rows], y_score[rows], keys[rows], _take(w, rows)), relabel
+        return
+    order, offsets = _partition(keys, size)
+    for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist()):
+        if a == b:
+            continue
+        index = order[a:b]
+        yield (y_true[index], y_score[index], keys[index], _take(w, index)), relabel
+
+
+def _group_keys(groups, n):
+    """Integer keys that sort as the group ids, and a decoder (None: the ids).
+
+    Integer ids are their own keys (no copy); other ids (strings, floats,
+    Categoricals, Arrow and polars arrays) are hashed once into codes in the
+    sorted order of the ids (:func:`~._engine._encode_groups`), decoded back
+    to ids chunk by chunk.
+    """
+    g = groups
+    if isinstance(g, (list, tuple)):
+        g = np.asarray(g)
+    elif (type(g).__module__.split(".")[0] == "pandas"
+          and getattr(g, "dtype", None) is not None
+          and getattr(g.dtype, "kind", None) in "iu" and hasattr(g, "to_numpy")):
+        g = g.to_numpy()
+    if isinstance(g, np.ndarray) and g.dtype.kind in "iu":
+        _check_length(g.shape, n)
+        return g, None
+    shift = max(int(n - 1).bit_length(), 1)
+    codes, decode = _encode_groups(groups, n, shift)
+    return codes, decode
+
+
+def _partition(keys, size):
+    """Rows of each chunk of whole groups: ``(order, offsets)``.
+
+    Chunk ``c`` is ``order[offsets[c]:offsets[c + 1]]``, its rows in input
+    order.  A group goes to the chunk of the row it would start at in the
+    sorted order, so chunks are contiguous ranges of keys of about ``size``
+    rows.  Keys spread over more values than rows (sparse ids) are cut into
+    equal ranges of values instead (chunks of uneven sizes, the same values).
+    """
+    n = keys.shape[0]
+    lo, hi = keys.min(), keys.max()
+    span = int(hi) - int(lo) + 1
+    n_chunks = math.ceil(n / size)
+    cid_dtype = np.uint16 if n_chunks <= np.iinfo(np.uint16).max else np.int64
+    if span <= n:  # dense ids: count the rows of every id
+
+        def offset(part):  # part - lo in [0, span), as intp (no overflow)
+            if part.dtype.itemsize < 8:
+                return part.astype(np.intp) - int(lo)
+            return (part - lo).astype(np.intp, copy=False)
+
+        block = max(_BLOCK_ROWS, span // 4)
+        counts = np.zeros(span, dtype=np.int64)
+        for a in range(0, n, block):
+            counts += np.bincount(offset(keys[a:a + block]), minlength=span)
+        starts = np.cumsum(counts)
+        starts -= counts
+        chunk_of_key = (starts // size).astype(cid_dtype)
+        del starts
+
+        def chunk_id(part):
+            return chunk_of_key[offset(part)]
+
+        per_chunk = np.bincount(chunk_of_key, weights=counts,
+                                minlength=n_chunks).astype(np.int64)
+        del counts
+    else:  # sparse ids: equal ranges of values (monotone in the key)
+        scale = n_chunks / span
+
+        def chunk_id(part):
+            x = (part.astype(np.float64) - float(lo)) * scale
+            return np.minimum(x, n_chunks - 1).astype(cid_dtype)
+
+        per_chunk = np.zeros(n_chunks, dtype=np.int64)
+        for a in range(0, n, _BLOCK_ROWS):
+            per_chunk += np.bincount(chunk_id(keys[a:a + _BLOCK_ROWS]),
+                                     minlength=n_chunks)
+    offsets = np.zeros(n_chunks + 1, dtype=np.int64)
+    np.cumsum(per_chunk, out=offsets[1:])
+    fill = offsets[:-1].copy()
+    index_dtype = np.int32 if n < (1 << 31) else np.int64
+    order = np.empty(n, dtype=index_dtype)
+    for a in range(0, n, _BLOCK_ROWS):
+        cid = chunk_id(keys[a:a + _BLOCK_ROWS])
+        by_chunk = np.argsort(cid, kind="stable")  # a radix sort of small ints
+        cid = cid[by_chunk]
+        count = np.bincount(cid, minlength=n_chunks)
+        first = np.cumsum(count)
+        first -= count
+        pos = fill[cid] + (np.arange(cid.shape[0]) - first[cid])
+        order[pos] = by_chunk + a
+        fill += count
+    return order, offsets
