@@ -107,12 +107,14 @@ def sections():
         (
             "Displays",
             "sklearn_rankeval",
-            "matplotlib figures of ranking curves, with the API of scikit-learn's "
-            "displays (:ref:`user guide <displays>`).",
+            "matplotlib figures of ranking curves and of model comparisons, "
+            "with the API of scikit-learn's displays (:ref:`user guide "
+            "<displays>`).",
             [
                 "InterpolatedPrecisionRecallDisplay",
                 "ElevenPointDisplay",
                 "GroupedRocCurveDisplay",
+                "RankingComparisonDisplay",
             ],
             "autosummary/class.rst",
         ),

@@ -27,6 +27,7 @@ from ._plot import (
     ElevenPointDisplay,
     GroupedRocCurveDisplay,
     InterpolatedPrecisionRecallDisplay,
+    RankingComparisonDisplay,
 )
 from ._report import ranking_report
 from ._scorer import get_scorer, get_scorer_names, make_ranking_scorer
@@ -43,6 +44,7 @@ __all__ = [
     "GroupedRocCurveDisplay",
     "InterpolatedPrecisionRecallDisplay",
     "RankingAccumulator",
+    "RankingComparisonDisplay",
     "bpref_score",
     "compare_rankings",
     "config_context",

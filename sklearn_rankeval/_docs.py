@@ -39,12 +39,12 @@ labels : array-like of shape (n_classes,), default=None
     :func:`sklearn.metrics.top_k_accuracy_score`.  None: the sorted unique
     values of ``y_true``, which must then number ``n_classes``.""",
     "recall_levels": """\
-recall_levels : {'exact', 'trec_eval_9', 'trec_eval_10'}, default='exact'
+recall_levels : {'exact', 'trec_eval_9', 'trec_eval_10'}, default=None
     When a query reaches recall level ``l``.  ``'exact'``: once its recall is
     at least ``l``, compared in integers.  ``'trec_eval_9'``: after
     ``int(l * R + 0.9)`` relevant items, as trec_eval 9 and pytrec_eval;
     ``'trec_eval_10'``: after ``lround(l * R)``, as trec_eval 10.  The trec_eval
-    rules need unweighted input.""",
+    rules need unweighted input.  None: the convention's, else ``'exact'``.""",
     "sample_weight_query": """\
 sample_weight : array-like, default=None
     Query weights: one per row of the long layout, constant within each group
@@ -66,13 +66,52 @@ average : {'micro', 'macro', 'weighted'} or None
     the sorted order of the unique ids (row order for 2-D input);
     :func:`~sklearn_rankeval.per_group_scores` gives them keyed by id.""",
     "undefined": """\
-undefined : 'skip', 'raise' or float, default='skip'
+undefined : 'skip', 'raise' or float, default=None
     Groups where the metric is undefined (see Notes): ``'skip'`` leaves them
     out of the average (NaN with ``average=None``), ``'raise'`` raises a
     ``ValueError``, a number counts them with that value.  If every group is
-    undefined the result is NaN with an ``UndefinedMetricWarning``.""",
+    undefined the result is NaN with an ``UndefinedMetricWarning``.  None:
+    the convention's value, else ``'skip'``.""",
+    "ties": """\
+ties : {'expected', 'input', 'docno'}, default=None
+    How tied scores are ranked.  ``'expected'``: this library's rule, which
+    does not depend on the order of the rows (see Notes).  ``'input'``: tied
+    items in the order of the input rows (columns for 2-D input), as the
+    stable sorts of LightGBM and XGBoost leave them.  ``'docno'``: by
+    decreasing ``docno``, as trec_eval.  The last two are for reproducing
+    other libraries only: the value then depends on the order of the rows or
+    on the ids.  None: the convention's rule, else ``'expected'``.""",
+    "docno": """\
+docno : array-like of the shape of y_score, default=None
+    The id of each item, for ``ties='docno'`` (trec_eval's tie order);
+    compared as strings when they are strings.""",
+    "convention": """\
+convention : {'lightgbm', 'xgboost', 'trec_eval', 'ranx', 'torchmetrics', \
+'sklearn', 'recbole', 'spark'}, default=None
+    Compute the metric as that library does: a preset of the switches
+    (``ties``, ``undefined`` and, where the metric has them, ``gain``,
+    ``k_denominator``, ``query_weight``, ``group_weight``,
+    ``recall_levels``); a switch given explicitly overrides the preset.  A
+    library without this metric, or whose rule cannot be expressed, is a
+    ``ValueError``.  None: this library's own rules.  See
+    :ref:`conventions-presets`.""",
     "returns": """\
 The averaged score, or one score per group when ``average=None``.""",
+}
+
+
+#: Paragraphs shared by functions outside the contract's list too (``gain``:
+#: ``ndcg_score`` and ``dcg_score``).
+MORE_DOCS = {
+    "gain": """\
+gain : {'linear', 'exponential', 'binary'}, array-like or callable, \
+default=None
+    The gain of a grade: ``'linear'`` the grade itself; ``'exponential'``
+    ``2**grade - 1`` (LightGBM, XGBoost, ranx's ``ndcg_burges``);
+    ``'binary'`` 1 for a relevant item (Spark, RecBole); an array of gains
+    indexed by integer grade (LightGBM's ``label_gain``); or a function
+    mapping an array of grades to their gains.  The ideal ranking sorts the
+    items by grade.  None: the convention's, else ``'linear'``.""",
 }
 
 
@@ -96,4 +135,4 @@ def substitute_doc(func, paragraphs):
 
 def fill_doc(func):
     """Substitute the metric functions' shared paragraphs (:data:`SHARED_DOCS`)."""
-    return substitute_doc(func, SHARED_DOCS)
+    return substitute_doc(func, {**SHARED_DOCS, **MORE_DOCS})

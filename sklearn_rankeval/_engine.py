@@ -97,6 +97,7 @@ class RankedGroups:
         item_weighted=None,
         per_query_weights=False,
         block_exp2_gain=None,
+        block_map=None,
     ):
         self.labels = labels
         self.n_groups = len(labels)
@@ -113,6 +114,8 @@ class RankedGroups:
         self._block_gain = block_gain
         self._block_w_neg = block_w_neg
         self._block_exp2_gain = block_exp2_gain
+        # block_map(f): sum over each block of f(y_true) (any gain function)
+        self._block_map = block_map
         self.item_weighted = (query_weight is not None if item_weighted is None
                               else item_weighted)
         self.per_query_weights = per_query_weights
@@ -149,6 +152,22 @@ class RankedGroups:
         elif callable(self._block_exp2_gain):
             self._block_exp2_gain = self._block_exp2_gain()
         return self._block_exp2_gain
+
+    def block_gain_of(self, gain):
+        """Sum over each block of ``gain(y_true)``.
+
+        ``gain`` is ``"linear"`` (:attr:`block_gain`), ``"exponential"``
+        (:attr:`block_exp2_gain`) or an elementwise callable of the relevance
+        (computed once per gain).
+        """
+        if gain == "linear":
+            return self.block_gain
+        if gain == "exponential":
+            return self.block_exp2_gain
+        if self._block_map is None:
+            raise ValueError("this input layout supports only the linear and "
+                             "exponential gains.")
+        return self._cached(("block_gain_of", gain), lambda: self._block_map(gain))
 
     @property
     def max_grade(self):
@@ -252,9 +271,20 @@ class RankedGroups:
                 f"of a group's rows is the weight of that query."
             )
 
-    def ideal_dcg(self, k=None):
-        """DCG of the ideal ordering of all items (retrieved or not), truncated at k."""
-        gid, start, size, gain = self._ideal_gains()
+    def ideal_dcg(self, k=None, gain="linear"):
+        """DCG of the ideal ordering of all items (retrieved or not), truncated at k.
+
+        The ideal ordering sorts the items by grade; ``gain`` (as in
+        :meth:`block_gain_of`) maps each grade to its gain.
+        """
+        gid, start, size, gain_of = self._ideal_gains()
+        if gain == "exponential":
+            gain = np.exp2(np.asarray(gain_of, dtype=np.float64)) - 1.0
+        elif gain == "linear":
+            gain = gain_of
+        else:
+            gain = gain(np.broadcast_to(np.asarray(gain_of, dtype=np.float64),
+                                        np.shape(gid)))
         disc = discount_cumsum(self.max_group_size, k)
         contrib = np.broadcast_to(gain * (disc[start + size] - disc[start]), gid.shape)
         return np.bincount(gid, weights=contrib, minlength=self.n_groups)
@@ -649,6 +679,7 @@ def _from_sorted(goffsets, score_sorted, rel_sorted, w_sorted, labels, ideal_gai
         weight_spread=weight_spread,
         block_exp2_gain=lambda: _block_sums(np.exp2(rel_sorted) - 1.0, bstarts,
                                             np.float64),
+        block_map=lambda f: _block_sums(f(rel_sorted), bstarts, np.float64),
     )
 
 
@@ -767,6 +798,7 @@ def _rank_packed(y_true, y_score, holder, decode, rel_bits):
         ideal_gains=ideal_gains,
         block_exp2_gain=None if rel_bits == 1 else (
             lambda: _block_sums(np.exp2(grade) - 1.0, bstarts, np.float64)),
+        block_map=lambda f: _block_sums(f(grade), bstarts, np.float64),
     )
 
 

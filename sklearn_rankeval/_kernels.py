@@ -280,7 +280,12 @@ def gauc(rg):
 
 
 def average_precision(rg, k=None, k_denominator="min"):
-    """Average precision with threshold (tie-block) precision, optionally @k."""
+    """Average precision with threshold (tie-block) precision, optionally @k.
+
+    ``k_denominator``: AP@k divided by ``min(R, k)`` (``"min"``), by ``R``
+    (``"relevant"``) or by the relevant items ranked in the top k
+    (``"hits"``, torchmetrics; 0 when there is none).
+    """
     wp, _, precision = retrieved_cumulative(rg)
     contrib = wp * precision
     if k is not None:
@@ -288,6 +293,10 @@ def average_precision(rg, k=None, k_denominator="min"):
     total = rg.group_sum(contrib)
     n_rel, w_rel = rg.group_n_rel, rg.group_w_pos
     defined = (n_rel > 0) & (w_rel > 0)
+    if k_denominator == "hits":
+        hits = rg.group_sum(np.where(rg.block_retrieved, wp, 0)
+                            * (1.0 if k is None else _cutoff_fraction(rg, k)))
+        return Partials(_divide(total, hits), defined)
     if k is None:
         return Partials(_divide(total, w_rel), defined)
     denom = np.minimum(n_rel, k) if k_denominator == "min" else n_rel
@@ -336,13 +345,17 @@ def reciprocal_rank(rg, k=None):
     return Partials(values, rg.group_n_rel > 0)
 
 
-def ndcg(rg, k=None):
-    """sklearn's tie-averaged DCG over the ideal DCG of all the group's items."""
+def ndcg(rg, k=None, gain="linear"):
+    """sklearn's tie-averaged DCG over the ideal DCG of all the group's items.
+
+    ``gain`` maps a grade to its gain (``RankedGroups.block_gain_of``).
+    """
     disc = discount_cumsum(rg.max_group_size, k)
     block_disc = disc[rg.block_start + rg.block_size] - disc[rg.block_start]
-    gain = np.where(rg.block_retrieved, rg.block_gain / rg.block_size, 0.0)
-    dcg = rg.group_sum(gain * block_disc)
-    idcg = rg.ideal_dcg(k)
+    gain_sum = rg.block_gain_of(gain)
+    gain_avg = np.where(rg.block_retrieved, gain_sum / rg.block_size, 0.0)
+    dcg = rg.group_sum(gain_avg * block_disc)
+    idcg = rg.ideal_dcg(k, gain)
     return Partials(_divide(dcg, idcg), (rg.group_n_rel > 0) & (idcg > 0))
 
 
@@ -364,9 +377,13 @@ def hit_rate(rg, k=10):
 recall_at_k = hit_rate
 
 
-def precision_at_k(rg, k=10):
-    """Hits in the top k over k."""
-    den = np.full(rg.n_groups, float(k))
+def precision_at_k(rg, k=10, k_denominator="k"):
+    """Hits in the top k over k (or over ``min(k, n)``, n the retrieved items)."""
+    if k_denominator == "retrieved":
+        unretrieved = rg.group_sum(np.where(rg.block_retrieved, 0, rg.block_size))
+        den = np.minimum(rg.group_size - unretrieved, k).astype(np.float64)
+    else:
+        den = np.full(rg.n_groups, float(k))
     return _hits_partials(_expected_hits(rg, k), den, rg.group_n_rel > 0)
 
 
@@ -544,11 +561,11 @@ def _log_discounts(n_items, k, log_base):
     return out
 
 
-def dcg(rg, k=None, log_base=2):
+def dcg(rg, k=None, log_base=2, gain="linear"):
     """sklearn's tie-averaged DCG (defined for every group, 0 without gain)."""
     disc = _log_discounts(rg.max_group_size, k, log_base)
     block_disc = disc[rg.block_start + rg.block_size] - disc[rg.block_start]
-    gain = np.where(rg.block_retrieved, rg.block_gain / rg.block_size, 0.0)
+    gain = np.where(rg.block_retrieved, rg.block_gain_of(gain) / rg.block_size, 0.0)
     return Partials(rg.group_sum(gain * block_disc), np.ones(rg.n_groups, bool))
 
 

@@ -35,7 +35,8 @@ __all__ = [
 @fill_doc
 def gauc_score(
     y_true, y_score, *, groups=None, sample_weight=None, average="weighted",
-    undefined="skip", pos_label=None,
+    undefined=None, pos_label=None,
+    group_weight=None, ties=None, docno=None, convention=None,
 ):
     """Group AUC: the ROC AUC of each group, averaged over groups.
 
@@ -75,6 +76,15 @@ def gauc_score(
         booleans and the labels ``{-1, 1}`` (``1`` positive) as
         :func:`sklearn.metrics.roc_auc_score` does; string labels then need
         ``pos_label``.
+    group_weight : {'impressions', 'uniform', 'positives'}, default=None
+        The weight of a group in the average (when ``average`` is not None),
+        overriding ``average``: ``'impressions'`` its total sample weight (as
+        ``average='weighted'``), ``'uniform'`` one (as ``average='macro'``),
+        ``'positives'`` its number of positive items (RecBole's GAUC).  None:
+        the convention's, else as ``average`` says.
+    %(ties)s
+    %(docno)s
+    %(convention)s
 
     Returns
     -------
@@ -116,13 +126,16 @@ def gauc_score(
     """
     y_true = binary_labels(y_true, pos_label)
     return compute("gauc", y_true, y_score, groups=groups,
-                   sample_weight=sample_weight, average=average, undefined=undefined)
+                   sample_weight=sample_weight, average=average, undefined=undefined,
+                   group_weight=group_weight, ties=ties, docno=docno,
+                   convention=convention)
 
 
 @fill_doc
 def mean_reciprocal_rank_score(
     y_true, y_score, *, groups=None, k=None, labels=None, sample_weight=None,
-    average="macro", undefined="skip",
+    average="macro", undefined=None,
+    ties=None, docno=None, convention=None,
 ):
     """Mean reciprocal rank of the first relevant item of each query.
 
@@ -146,6 +159,9 @@ def mean_reciprocal_rank_score(
     %(sample_weight_query)s
     %(average_query)s
     %(undefined)s
+    %(ties)s
+    %(docno)s
+    %(convention)s
 
     Returns
     -------
@@ -186,13 +202,15 @@ def mean_reciprocal_rank_score(
     """
     return compute("mrr", y_true, y_score, groups=groups, labels=labels,
                    sample_weight=sample_weight, average=average, undefined=undefined,
-                   k=k)
+                   k=k,
+                   ties=ties, docno=docno, convention=convention)
 
 
 @fill_doc
 def mean_average_precision_score(
     y_true, y_score, *, groups=None, k=None, labels=None, sample_weight=None,
-    average="macro", k_denominator="min", undefined="skip",
+    average="macro", k_denominator=None, undefined=None,
+    query_weight=None, ties=None, docno=None, convention=None,
 ):
     """Mean average precision (MAP, or MAP@k) over queries.
 
@@ -219,11 +237,24 @@ def mean_average_precision_score(
         2-D and multiclass layouts), with the same effect as in
         :func:`sklearn.metrics.average_precision_score` within each query.
     %(average_query)s
-    k_denominator : {'min', 'relevant'}, default='min'
+    k_denominator : {'min', 'relevant', 'hits'}, default=None
         Normaliser of AP@k: ``'min'`` divides by ``min(R, k)`` (the textbook
-        AP@k); ``'relevant'`` divides by ``R``, as trec_eval's ``map_cut_k``.
-        Ignored when ``k`` is None.
+        AP@k); ``'relevant'`` divides by ``R``, as trec_eval's ``map_cut_k``;
+        ``'hits'`` by the relevant items ranked in the top ``k`` (all the
+        retrieved relevant items when ``k`` is None), as torchmetrics'
+        ``RetrievalMAP`` (0 without a hit).  ``'min'`` and ``'relevant'``
+        agree when ``k`` is None.  None: the convention's, else ``'min'``.
     %(undefined)s
+    query_weight : {'item', 'mean'}, default=None
+        What ``sample_weight`` means in the long layout.  ``'item'``: item
+        weights inside each query (as in
+        :func:`sklearn.metrics.average_precision_score`).  ``'mean'``: each
+        query is weighted by the mean of its rows' weights and the weights do
+        not act inside it, as LightGBM's and XGBoost's ``map@k``.  None: the
+        convention's, else ``'item'``.
+    %(ties)s
+    %(docno)s
+    %(convention)s
 
     Returns
     -------
@@ -279,13 +310,16 @@ def mean_average_precision_score(
     """
     return compute("map", y_true, y_score, groups=groups, labels=labels,
                    sample_weight=sample_weight, average=average, undefined=undefined,
-                   k=k, k_denominator=k_denominator)
+                   k=k, k_denominator=k_denominator,
+                   query_weight=query_weight, ties=ties, docno=docno,
+                   convention=convention)
 
 
 @fill_doc
 def interpolated_average_precision_score(
     y_true, y_score, *, groups=None, n_points=11, sample_weight=None,
-    average="macro", recall_levels="exact", undefined="skip",
+    average="macro", recall_levels=None, undefined=None,
+    ties=None, docno=None, convention=None,
 ):
     """Interpolated average precision (11-point, 101-point or all-points).
 
@@ -311,6 +345,9 @@ def interpolated_average_precision_score(
     %(average_query)s
     %(recall_levels)s
     %(undefined)s
+    %(ties)s
+    %(docno)s
+    %(convention)s
 
     Returns
     -------
@@ -348,13 +385,15 @@ def interpolated_average_precision_score(
     """
     return compute("interpolated_ap", y_true, y_score, groups=groups,
                    sample_weight=sample_weight, average=average, undefined=undefined,
-                   n_points=n_points, recall_levels=recall_levels)
+                   n_points=n_points, recall_levels=recall_levels,
+                   ties=ties, docno=docno, convention=convention)
 
 
 @fill_doc
 def hit_rate_score(
     y_true, y_score, *, groups=None, k=10, labels=None, sample_weight=None,
-    average="micro", undefined="skip",
+    average="micro", undefined=None,
+    ties=None, docno=None, convention=None,
 ):
     """Hit rate at k: relevant items found in the top k over all relevant items.
 
@@ -378,6 +417,9 @@ def hit_rate_score(
     %(sample_weight_query)s
     %(average_pooled)s
     %(undefined)s
+    %(ties)s
+    %(docno)s
+    %(convention)s
 
     Returns
     -------
@@ -424,13 +466,15 @@ def hit_rate_score(
     """
     return compute("hit_rate", y_true, y_score, groups=groups, labels=labels,
                    sample_weight=sample_weight, average=average, undefined=undefined,
-                   k=k)
+                   k=k,
+                   ties=ties, docno=docno, convention=convention)
 
 
 @fill_doc
 def precision_at_k_score(
     y_true, y_score, *, groups=None, k=10, labels=None, sample_weight=None,
-    average="macro", undefined="skip",
+    average="macro", undefined=None,
+    k_denominator=None, ties=None, docno=None, convention=None,
 ):
     """Precision at k: relevant items among the top k, divided by k.
 
@@ -450,6 +494,14 @@ def precision_at_k_score(
     %(sample_weight_query)s
     %(average_pooled)s
     %(undefined)s
+    k_denominator : {'k', 'retrieved'}, default=None
+        What the hits are divided by: ``'k'``, or ``'retrieved'``,
+        ``min(k, n)`` with ``n`` the query's retrieved items (XGBoost's
+        ``pre@k``, torchmetrics' ``adaptive_k``).  None: the convention's,
+        else ``'k'``.
+    %(ties)s
+    %(docno)s
+    %(convention)s
 
     Returns
     -------
@@ -490,13 +542,16 @@ def precision_at_k_score(
     """
     return compute("precision", y_true, y_score, groups=groups, labels=labels,
                    sample_weight=sample_weight, average=average, undefined=undefined,
-                   k=k)
+                   k=k,
+                   k_denominator=k_denominator, ties=ties, docno=docno,
+                   convention=convention)
 
 
 @fill_doc
 def recall_at_k_score(
     y_true, y_score, *, groups=None, k=10, labels=None, sample_weight=None,
-    average="macro", undefined="skip",
+    average="macro", undefined=None,
+    ties=None, docno=None, convention=None,
 ):
     """Recall at k: relevant items in the top k over the query's relevant items.
 
@@ -518,6 +573,9 @@ def recall_at_k_score(
     %(sample_weight_query)s
     %(average_pooled)s
     %(undefined)s
+    %(ties)s
+    %(docno)s
+    %(convention)s
 
     Returns
     -------
@@ -556,13 +614,15 @@ def recall_at_k_score(
     """
     return compute("recall", y_true, y_score, groups=groups, labels=labels,
                    sample_weight=sample_weight, average=average, undefined=undefined,
-                   k=k)
+                   k=k,
+                   ties=ties, docno=docno, convention=convention)
 
 
 @fill_doc
 def ndcg_score(
     y_true, y_score, *, groups=None, k=None, sample_weight=None, average="macro",
-    undefined="skip",
+    undefined=None,
+    gain=None, ties=None, docno=None, convention=None,
 ):
     """Normalized discounted cumulative gain, per query, averaged.
 
@@ -587,6 +647,10 @@ def ndcg_score(
     %(sample_weight_query)s
     %(average_query)s
     %(undefined)s
+    %(gain)s
+    %(ties)s
+    %(docno)s
+    %(convention)s
 
     Returns
     -------
@@ -630,13 +694,15 @@ def ndcg_score(
     """
     return compute("ndcg", y_true, y_score, groups=groups,
                    sample_weight=sample_weight, average=average, undefined=undefined,
-                   k=k)
+                   k=k,
+                   gain=gain, ties=ties, docno=docno, convention=convention)
 
 
 @fill_doc
 def success_at_k_score(
     y_true, y_score, *, groups=None, k=10, labels=None, sample_weight=None,
-    average="macro", undefined="skip",
+    average="macro", undefined=None,
+    ties=None, docno=None, convention=None,
 ):
     """Success at k: the share of queries with a relevant item in the top k.
 
@@ -660,6 +726,9 @@ def success_at_k_score(
     %(sample_weight_query)s
     %(average_query)s
     %(undefined)s
+    %(ties)s
+    %(docno)s
+    %(convention)s
 
     Returns
     -------
@@ -708,13 +777,15 @@ def success_at_k_score(
     """
     return compute("success", y_true, y_score, groups=groups, labels=labels,
                    sample_weight=sample_weight, average=average, undefined=undefined,
-                   k=k)
+                   k=k,
+                   ties=ties, docno=docno, convention=convention)
 
 
 @fill_doc
 def r_precision_score(
     y_true, y_score, *, groups=None, labels=None, sample_weight=None,
-    average="macro", undefined="skip",
+    average="macro", undefined=None,
+    ties=None, docno=None, convention=None,
 ):
     """R-precision: the precision at rank R, R the query's relevant items.
 
@@ -737,6 +808,9 @@ def r_precision_score(
     %(sample_weight_query)s
     %(average_query)s
     %(undefined)s
+    %(ties)s
+    %(docno)s
+    %(convention)s
 
     Returns
     -------
@@ -777,13 +851,15 @@ def r_precision_score(
     [0.5, 0.5]
     """
     return compute("r_precision", y_true, y_score, groups=groups, labels=labels,
-                   sample_weight=sample_weight, average=average, undefined=undefined)
+                   sample_weight=sample_weight, average=average, undefined=undefined,
+                   ties=ties, docno=docno, convention=convention)
 
 
 @fill_doc
 def dcg_score(
     y_true, y_score, *, groups=None, k=None, log_base=2, sample_weight=None,
-    average="macro", undefined="skip",
+    average="macro", undefined=None,
+    gain=None, ties=None, docno=None, convention=None,
 ):
     """Discounted cumulative gain, per query, averaged.
 
@@ -810,6 +886,10 @@ def dcg_score(
     %(sample_weight_query)s
     %(average_query)s
     %(undefined)s
+    %(gain)s
+    %(ties)s
+    %(docno)s
+    %(convention)s
 
     Returns
     -------
@@ -853,13 +933,15 @@ def dcg_score(
     """
     return compute("dcg", y_true, y_score, groups=groups,
                    sample_weight=sample_weight, average=average, undefined=undefined,
-                   k=k, log_base=log_base)
+                   k=k, log_base=log_base,
+                   gain=gain, ties=ties, docno=docno, convention=convention)
 
 
 @fill_doc
 def expected_reciprocal_rank_score(
     y_true, y_score, *, groups=None, k=None, max_grade=4, sample_weight=None,
-    average="macro", undefined="skip",
+    average="macro", undefined=None,
+    ties=None, docno=None, convention=None,
 ):
     """Expected reciprocal rank (ERR) of graded relevance, per query, averaged.
 
@@ -892,6 +974,9 @@ def expected_reciprocal_rank_score(
     %(sample_weight_query)s
     %(average_query)s
     %(undefined)s
+    %(ties)s
+    %(docno)s
+    %(convention)s
 
     Returns
     -------
@@ -935,13 +1020,15 @@ def expected_reciprocal_rank_score(
     """
     return compute("err", y_true, y_score, groups=groups,
                    sample_weight=sample_weight, average=average, undefined=undefined,
-                   k=k, max_grade=max_grade)
+                   k=k, max_grade=max_grade,
+                   ties=ties, docno=docno, convention=convention)
 
 
 @fill_doc
 def rank_biased_precision_score(
     y_true, y_score, *, groups=None, p=0.8, labels=None, sample_weight=None,
-    average="macro", undefined="skip",
+    average="macro", undefined=None,
+    ties=None, docno=None, convention=None,
 ):
     """Rank-biased precision (RBP) with persistence ``p``.
 
@@ -966,6 +1053,9 @@ def rank_biased_precision_score(
     %(sample_weight_query)s
     %(average_query)s
     %(undefined)s
+    %(ties)s
+    %(docno)s
+    %(convention)s
 
     Returns
     -------
@@ -1007,13 +1097,15 @@ def rank_biased_precision_score(
     """
     return compute("rbp", y_true, y_score, groups=groups, labels=labels,
                    sample_weight=sample_weight, average=average, undefined=undefined,
-                   p=p)
+                   p=p,
+                   ties=ties, docno=docno, convention=convention)
 
 
 @fill_doc
 def bpref_score(
     y_true, y_score, *, groups=None, judged=None, sample_weight=None,
-    average="macro", undefined="skip",
+    average="macro", undefined=None,
+    ties=None, docno=None, convention=None,
 ):
     """Binary preference (bpref): relevant items ranked above judged non-relevant ones.
 
@@ -1042,6 +1134,9 @@ def bpref_score(
     %(sample_weight_query)s
     %(average_query)s
     %(undefined)s
+    %(ties)s
+    %(docno)s
+    %(convention)s
 
     Returns
     -------
@@ -1083,4 +1178,5 @@ def bpref_score(
     0.5
     """
     return compute("bpref", y_true, y_score, groups=groups, judged=judged,
-                   sample_weight=sample_weight, average=average, undefined=undefined)
+                   sample_weight=sample_weight, average=average, undefined=undefined,
+                   ties=ties, docno=docno, convention=convention)

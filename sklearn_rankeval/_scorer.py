@@ -16,6 +16,7 @@ from sklearn.metrics import get_scorer as _sklearn_get_scorer
 from sklearn.metrics import get_scorer_names as _sklearn_get_scorer_names
 from sklearn.metrics import make_scorer
 
+from ._conventions import CONVENTIONS, check_convention, preset, split_scorer_name
 from ._f_alpha import f_alpha_score
 from ._registry import METRICS, parse_metric_name, valid_names_text
 
@@ -60,7 +61,7 @@ class _GroupedScoreFunc:
 
 
 def make_ranking_scorer(score_func, *, response_method=RANKING_RESPONSE,
-                        requires_groups=True, **kwargs):
+                        requires_groups=True, convention=None, **kwargs):
     """Make a scorer from a grouped ranking metric.
 
     A wrapper over :func:`sklearn.metrics.make_scorer` that requests
@@ -86,6 +87,10 @@ def make_ranking_scorer(score_func, *, response_method=RANKING_RESPONSE,
     requires_groups : bool, default=True
         Whether 1-D predictions must come with ``groups``.  With ``False`` the
         scorer requests no groups and scores each fold as one ranking.
+    convention : str, default=None
+        Passed to ``score_func`` as ``convention=`` (one of the metric
+        functions' conventions, such as ``"lightgbm"``): the scorer computes
+        the metric as that library does.  None: not passed.
     **kwargs
         Fixed keyword arguments of ``score_func`` (``k=10``, ``labels=...``).
 
@@ -145,6 +150,8 @@ def make_ranking_scorer(score_func, *, response_method=RANKING_RESPONSE,
             f"score_func must be a callable metric such as gauc_score, got "
             f"{score_func!r} of type {type(score_func).__name__}{hint}."
         )
+    if convention is not None:
+        kwargs["convention"] = check_convention(convention)
     func = _GroupedScoreFunc(score_func) if requires_groups else score_func
     scorer = make_scorer(func, response_method=response_method, **kwargs)
     if requires_groups:
@@ -202,12 +209,17 @@ def get_scorer_names():
     return sorted(names)
 
 
-def get_scorer(name):
+def get_scorer(name, *, convention=None):
     """The scorer of a metric name, for ``scoring=`` in model selection.
 
     This package's names first; any other name goes to
     :func:`sklearn.metrics.get_scorer`, so that one import serves a mixed
     ``scoring={"gauc": get_scorer("gauc"), "auc": get_scorer("roc_auc")}``.
+
+    Another library's number: ``get_scorer("ndcg@10", convention="lightgbm")``,
+    or the same as one name, ``get_scorer("lightgbm:ndcg@10")`` (the
+    convention, a colon, the metric name), which is what a
+    ``scoring={...}`` dict or a command line can carry.
 
     Read more in the :ref:`User Guide <scorer-names>`.
 
@@ -219,7 +231,12 @@ def get_scorer(name):
         ``"ndcg@K"``, ``"hit_rate@K"``, ``"precision@K"``, ``"recall@K"`` for
         any positive integer K; or a name of
         :func:`sklearn.metrics.get_scorer_names` (``"roc_auc"``,
-        ``"accuracy"`` ...).
+        ``"accuracy"`` ...).  A ranking metric's name may start with a
+        convention and a colon: ``"lightgbm:ndcg@10"``, ``"trec_eval:map"``.
+    convention : {'lightgbm', 'xgboost', 'trec_eval', 'ranx', 'torchmetrics', \
+'sklearn', 'recbole', 'spark'}, default=None
+        Compute the metric as that library does (see
+        :ref:`conventions-presets`); the same as the ``"convention:"`` prefix.
 
     Returns
     -------
@@ -235,6 +252,7 @@ def get_scorer(name):
     ValueError
         For a name that neither package knows; the message suggests the
         closest valid names (``"NDCG@10"``: did you mean ``"ndcg@10"``?).
+        For a convention that has no such metric (``"lightgbm:mrr"``).
 
     See Also
     --------
@@ -268,15 +286,36 @@ def get_scorer(name):
     >>> from sklearn.metrics import get_scorer as sklearn_get_scorer
     >>> repr(get_scorer("roc_auc")) == repr(sklearn_get_scorer("roc_auc"))
     True
+    >>> # LightGBM's ndcg@10 (gain 2**rel - 1, ties in row order, a query
+    >>> # without relevant items counting 1), by name
+    >>> lightgbm_ndcg = get_scorer("lightgbm:ndcg@10")
+    >>> repr(lightgbm_ndcg) == repr(get_scorer("ndcg@10", convention="lightgbm"))
+    True
     """
     if not isinstance(name, str):
         raise TypeError(f"name must be a str, got {type(name).__name__}.")
-    if name == "f_alpha":
+    prefix, name = split_scorer_name(name)
+    if prefix is not None:
+        if convention is not None and convention != prefix:
+            raise ValueError(f"The name asks for convention {prefix!r} but "
+                             f"convention={convention!r}.")
+        convention = prefix
+    convention = check_convention(convention)
+    if name == "f_alpha" and convention is None:
         return make_scorer(f_alpha_score, response_method="predict")
     parsed = parse_metric_name(name)
     if parsed is not None:
         spec, k = parsed
-        return make_ranking_scorer(spec.func, **({} if k is None else {"k": k}))
+        kwargs = {} if k is None else {"k": k}
+        if convention is not None:
+            preset(convention, spec, kwargs)  # a ValueError now, not per fold
+        return make_ranking_scorer(spec.func, convention=convention, **kwargs)
+    if convention is not None:
+        raise ValueError(
+            f"convention={convention!r} applies to this package's ranking "
+            f"metrics; {name!r} is not one. Valid conventions are "
+            f"{', '.join(CONVENTIONS)}."
+        )
     if name in _sklearn_get_scorer_names():
         return _sklearn_get_scorer(name)
     raise ValueError(
