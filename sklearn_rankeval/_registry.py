@@ -18,13 +18,20 @@ import numpy as np
 
 from . import _kernels
 from ._chunked import evaluate_chunked
+from ._conventions import (
+    SWITCHES,
+    check_gain,
+    check_result,
+    group_average,
+    prepare,
+    resolve,
+)
 from ._kernels import GroupInfo, aggregate
 from ._validation import (
     check_average,
     check_k,
     check_n_points,
     check_option,
-    check_undefined,
     validate_relevance,
     validate_sample_weight,
     validate_scores,
@@ -73,6 +80,7 @@ def check_persistence(value):
 
 _K_OPTIONAL = ("k", None, check_k)
 _K_REQUIRED = ("k", 10, lambda k: check_k(k, allow_none=False))
+_GAIN = ("gain", "linear", check_gain)
 RECALL_LEVELS = ("exact", "trec_eval_9", "trec_eval_10")
 
 
@@ -175,7 +183,8 @@ class MetricSpec:
                 f"{self.func_name}() got unexpected option(s) "
                 f"{', '.join(sorted(unknown))}."
             )
-        return {name: check(options.get(name, default))
+        return {name: check(default if name in SWITCHES and options.get(name) is None
+                            else options.get(name, default))
                 for name, default, check in self.options}
 
     def check_average(self, average):
@@ -271,12 +280,19 @@ def drop_unjudged(y_true, y_score, groups, sample_weight, judged):
 
 
 def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=None,
-            average, undefined="skip", judged=None, **options):
+            average, undefined=None, judged=None, convention=None, ties=None,
+            docno=None, query_weight=None, group_weight=None, **options):
     """A metric function's body: check the options, rank (chunk by chunk), aggregate."""
     spec = METRICS[name]
+    options, switches = resolve(spec, convention, {
+        **options, "undefined": undefined, "ties": ties,
+        "query_weight": query_weight, "group_weight": group_weight})
     options = spec.check_options(**options)
     average = spec.check_average(average)
-    undefined = check_undefined(undefined)
+    undefined = switches["undefined"]
+    y_score, sample_weight = prepare(
+        y_score, groups, sample_weight, ties=switches["ties"], docno=docno,
+        query_weight=switches["query_weight"], convention=convention)
     if judged is not None:
         if not spec.accepts_judged:
             raise TypeError(f"{spec.func_name}() got an unexpected argument judged.")
@@ -285,6 +301,10 @@ def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=No
     info, parts = evaluate_chunked(y_true, y_score, groups=groups,
                                    sample_weight=sample_weight, labels=labels,
                                    parsed=[(name, spec, options)])
+    check_result(convention, spec, parts[name], info, switches,
+                 weighted=sample_weight is not None)
+    average, info = group_average(average, info, switches,
+                                  weighted=sample_weight is not None)
     return spec.aggregate(parts[name], info, average=average, undefined=undefined,
                           stacklevel=5)
 
@@ -303,7 +323,7 @@ METRICS = {
                    _kernels.average_precision, "MAP",
                    options=(_K_OPTIONAL, ("k_denominator", "min",
                                           _choice("k_denominator",
-                                                  ("min", "relevant")))),
+                                                  ("min", "relevant", "hits")))),
                    weights="item", tie_rule="sklearn"),
         MetricSpec("interpolated_ap", "interpolated_average_precision_score",
                    _kernels.interpolated_ap, "interpolated AP",
@@ -315,20 +335,21 @@ METRICS = {
                    options=(_K_REQUIRED,), averages=_POOLED,
                    default_average="micro", perfect_score="min(R,k)/R"),
         MetricSpec("precision", "precision_at_k_score", _kernels.precision_at_k,
-                   "P@k", options=(_K_REQUIRED,), averages=_POOLED,
+                   "P@k", options=(_K_REQUIRED, ("k_denominator", "k", _choice(
+                       "k_denominator", ("k", "retrieved")))), averages=_POOLED,
                    divides_by_k=True, perfect_score="min(R,k)/k"),
         MetricSpec("recall", "recall_at_k_score", _kernels.recall_at_k, "R@k",
                    options=(_K_REQUIRED,), averages=_POOLED,
                    perfect_score="min(R,k)/R"),
         MetricSpec("ndcg", "ndcg_score", _kernels.ndcg, "NDCG",
-                   options=(_K_OPTIONAL,), has_labels=False, graded=True,
+                   options=(_K_OPTIONAL, _GAIN), has_labels=False, graded=True,
                    tie_rule="sklearn"),
         MetricSpec("success", "success_at_k_score", _kernels.success_at_k,
                    "success@k", options=(_K_REQUIRED,)),
         MetricSpec("r_precision", "r_precision_score", _kernels.r_precision,
                    "R-precision"),
         MetricSpec("dcg", "dcg_score", _kernels.dcg, "DCG",
-                   options=(_K_OPTIONAL, ("log_base", 2, check_log_base)),
+                   options=(_K_OPTIONAL, ("log_base", 2, check_log_base), _GAIN),
                    has_labels=False, graded=True, tie_rule="sklearn",
                    perfect_score="unbounded", always_defined=True),
         MetricSpec("err", "expected_reciprocal_rank_score",

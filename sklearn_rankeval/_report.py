@@ -14,6 +14,7 @@ from ._bootstrap import (
     check_random_state,
 )
 from ._chunked import evaluate_chunked
+from ._conventions import check_convention, evaluate_convention
 from ._engine import encode_rows
 from ._per_group import make_frame
 from ._registry import DEFAULT_METRICS, parse_metrics
@@ -149,7 +150,8 @@ def _format_segments(by_segment, output, digits):
 
 def ranking_report(y_true, y_score, *, groups=None, metrics=None, sample_weight=None,
                    output_dict=False, digits=4, segments=None, output="text",
-                   confidence=None, n_resamples=1000, random_state=None):
+                   confidence=None, n_resamples=1000, random_state=None,
+                   convention=None):
     """Report many ranking metrics computed from one validation and one sort.
 
     What :func:`sklearn.metrics.classification_report` is to classification:
@@ -209,6 +211,12 @@ def ranking_report(y_true, y_score, *, groups=None, metrics=None, sample_weight=
 default=None
         Seed of the resampling (with ``confidence``); an int gives the same
         intervals on every run and platform.
+    convention : {'lightgbm', 'xgboost', 'trec_eval', 'ranx', 'torchmetrics', \
+'sklearn', 'recbole', 'spark'}, default=None
+        Every metric as that library computes it (see
+        :ref:`conventions-presets`): each value then equals the metric
+        function called with ``convention=``.  A metric the library does not
+        have is a ``ValueError``.  None: this library's own rules.
 
     Returns
     -------
@@ -282,8 +290,14 @@ default=None
         confidence = check_confidence(confidence)
         n_resamples = check_n_resamples(n_resamples)
         rng = check_random_state(random_state)
-    info, parts = evaluate_chunked(y_true, y_score, groups=groups,
-                                   sample_weight=sample_weight, parsed=parsed)
+    if convention is None:
+        info, parts = evaluate_chunked(y_true, y_score, groups=groups,
+                                       sample_weight=sample_weight, parsed=parsed)
+    else:
+        info, parts, parsed = evaluate_convention(
+            evaluate_chunked, y_true, y_score, groups=groups,
+            sample_weight=sample_weight, parsed=parsed,
+            convention=check_convention(convention))
 
     def summaries(info, parts):
         intervals = None if confidence is None else bootstrap_intervals(
