@@ -459,11 +459,19 @@ matplotlib ({_PLOT_HINT}); without it the demo prints the tables only.
 """
 
 
+def _version():
+    from . import __version__
+
+    return __version__
+
+
 def _build_parser():
     parser = argparse.ArgumentParser(
         prog="rankeval",
         description="Grouped ranking metrics for scikit-learn: a demo, "
                     "trec_eval-compatible evaluation, and files of predictions.")
+    parser.add_argument("--version", action="version",
+                        version=f"rankeval (sklearn-rankeval) {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("demo", help="fit click models and print every metric",

@@ -472,3 +472,12 @@ def test_trec_usage_errors_exit_2(capsys):
     assert "-M/--max-docs" in capsys.readouterr().err
     assert main(["trec", "--help"]) == 0
     assert "--trec-eval-9" in capsys.readouterr().out
+
+
+def test_version_prints_the_package_version(capsys):
+    import sklearn_rankeval
+
+    assert main(["--version"]) == 0
+    out = capsys.readouterr().out
+    assert out == f"rankeval (sklearn-rankeval) {sklearn_rankeval.__version__}\n"
+    assert sklearn_rankeval.__version__ not in ("", "0.0.0+unknown")
