@@ -14,6 +14,7 @@ from sklearn_rankeval import (
     ElevenPointDisplay,
     GroupedRocCurveDisplay,
     InterpolatedPrecisionRecallDisplay,
+    RankingComparisonDisplay,
 )
 from sklearn_rankeval.datasets import make_click_log
 
@@ -238,12 +239,16 @@ def test_no_relevant_item_warns_and_gives_nan(pyplot, Display):
     assert "nan" in disp.line_.get_label()
 
 
-@parametrize_display
+@pytest.mark.parametrize("Display", DISPLAYS + [RankingComparisonDisplay],
+                         ids=lambda d: d.__name__)
 def test_missing_matplotlib_raises_an_install_hint(monkeypatch, Display):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    # the comparison display takes a dict of models' scores
+    scores = ({"A": [0.9, 0.1], "B": [0.1, 0.9]}
+              if Display is RankingComparisonDisplay else [0.9, 0.1])
     with pytest.raises(ImportError, match=r'pip install "sklearn-rankeval\[plot\]"'):
-        Display.from_predictions([1, 0], [0.9, 0.1])
+        Display.from_predictions([1, 0], scores)
     disp = Display.__new__(Display)
     disp.name = None
     with pytest.raises(ImportError, match=r"\.plot requires matplotlib"):

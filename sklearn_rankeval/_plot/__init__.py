@@ -1,5 +1,7 @@
-"""Displays: matplotlib figures of ranking curves (matplotlib imported lazily)."""
+"""Displays: matplotlib figures of ranking curves and of model comparisons
+(matplotlib imported lazily)."""
 
+from .comparison import RankingComparisonDisplay
 from .eleven_point import ElevenPointDisplay
 from .interpolated_pr import InterpolatedPrecisionRecallDisplay
 from .roc import GroupedRocCurveDisplay
@@ -8,4 +10,5 @@ __all__ = [
     "ElevenPointDisplay",
     "GroupedRocCurveDisplay",
     "InterpolatedPrecisionRecallDisplay",
+    "RankingComparisonDisplay",
 ]
