@@ -307,6 +307,11 @@ def mean_average_precision_score(
     >>> # top 1, and the block's precision is 1/2 -> 1/4
     >>> round(mean_average_precision_score(y_true, y_score, groups=groups, k=1), 4)
     0.625
+    >>> # LightGBM and XGBoost keep tied items in row order: query 2's
+    >>> # relevant item comes first -> AP@1 of 1
+    >>> mean_average_precision_score(y_true, y_score, groups=groups, k=1,
+    ...                              convention="lightgbm")
+    1.0
     """
     return compute("map", y_true, y_score, groups=groups, labels=labels,
                    sample_weight=sample_weight, average=average, undefined=undefined,
@@ -691,6 +696,10 @@ def ndcg_score(
     >>> # the tie at rank 2-3 shares the gains 1 and 0 over both ranks
     >>> round(ndcg_score([[1, 0, 2]], [[0.3, 0.3, 0.9]], k=2), 4)
     0.8801
+    >>> # LightGBM's ndcg@2: gain 2**rel - 1, the tie in column order (1 first)
+    >>> round(ndcg_score([[1, 0, 2]], [[0.3, 0.3, 0.9]], k=2,
+    ...                  convention="lightgbm"), 4)
+    1.0
     """
     return compute("ndcg", y_true, y_score, groups=groups,
                    sample_weight=sample_weight, average=average, undefined=undefined,
