@@ -11,9 +11,11 @@ import numpy as np
 import pytest
 
 from sklearn_rankeval import (
+    bpref_score,
     dcg_score,
     gauc_score,
     get_scorer,
+    interpolated_average_precision_score,
     mean_average_precision_score,
     mean_reciprocal_rank_score,
     ndcg_score,
@@ -172,6 +174,19 @@ def test_xgboost_ndcg_map_pre(weighted):
         != pytest.approx(got["pre@10"], rel=1e-6)
 
 
+def test_xgboost_linear_gain():
+    xgb = pytest.importorskip("xgboost")
+    sizes, groups, y, score, _ = _data(seed=6)
+    X = np.zeros((len(y), 1))
+    data = xgb.DMatrix(X, label=y, qid=groups, base_margin=score)
+    booster = xgb.train({"objective": "rank:ndcg", "eta": 0.0, "base_score": 0.0,
+                         "eval_metric": ["ndcg@5"], "ndcg_exp_gain": False},
+                        data, num_boost_round=1)
+    got = float(booster.eval(data).split(":")[-1])
+    assert ndcg_score(y, score, groups=groups, k=5, convention="xgboost",
+                      gain="linear") == pytest.approx(got, rel=1e-6)
+
+
 # ---------------------------------------------------------------------------
 # trec_eval through pytrec_eval: per query
 # ---------------------------------------------------------------------------
@@ -188,12 +203,12 @@ def test_trec_eval_per_query():
         qrel.setdefault(q, {})[d] = int(rel)
         run.setdefault(q, {})[d] = float(s)
     measures = {"map", "map_cut.5", "P.5", "recall.5", "ndcg", "ndcg_cut.5",
-                "recip_rank", "Rprec", "success.5"}
+                "recip_rank", "Rprec", "success.5", "bpref", "11pt_avg"}
     got = pytrec_eval.RelevanceEvaluator(qrel, measures).evaluate(run)
     queries = sorted(got)
     peer = {m: np.array([got[q][m] for q in queries]) for m in
             ("map", "map_cut_5", "P_5", "recall_5", "ndcg", "ndcg_cut_5",
-             "recip_rank", "Rprec", "success_5")}
+             "recip_rank", "Rprec", "success_5", "bpref", "11pt_avg")}
     common = {"groups": qid, "docno": docno, "convention": "trec_eval",
               "average": None}
     ours = {
@@ -206,6 +221,8 @@ def test_trec_eval_per_query():
         "recip_rank": mean_reciprocal_rank_score(y, score, **common),
         "Rprec": r_precision_score(y, score, **common),
         "success_5": success_at_k_score(y, score, k=5, **common),
+        "bpref": bpref_score(y, score, **common),
+        "11pt_avg": interpolated_average_precision_score(y, score, **common),
     }
     for name, values in ours.items():
         np.testing.assert_allclose(values, peer[name], rtol=1e-12, atol=1e-12,
