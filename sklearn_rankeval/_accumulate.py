@@ -485,7 +485,7 @@ class RankingAccumulator:
             nums, dens, counts = zip(*totals[name]) if totals[name] else ((), (), ())
             out[name] = ratio(math.fsum(nums), math.fsum(dens), sum(counts),
                               label=spec.label, needs_negative=spec.needs_negative,
-                              stacklevel=3)
+                              stacklevel=3, average=spec.default_average)
         return out
 
     def per_group(self, output="pandas"):

@@ -54,7 +54,10 @@ sample_weight : array-like, default=None
 average : {'macro', 'weighted'} or None, default='macro'
     ``'macro'``: each query counts once (weighted by its query weight, if
     any).  ``'weighted'``: each query weighted by its total sample weight (its
-    number of rows when unweighted).  None: an ndarray of one value per query,
+    number of rows when unweighted).  ``'gmean'`` (MAP, MRR, NDCG,
+    R-precision, bpref, interpolated AP): the geometric mean of the values,
+    each floored at 1e-5, with the weights of ``'macro'``, as trec_eval's
+    ``gm_map`` and ``gm_bpref``.  None: an ndarray of one value per query,
     in the sorted order of the unique ids (row order for 2-D input);
     :func:`~sklearn_rankeval.per_group_scores` gives them keyed by id.""",
     "average_pooled": """\

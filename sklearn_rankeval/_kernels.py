@@ -50,6 +50,8 @@ __all__ = [
 
 #: Relative tolerance of a recall-level decision made on float weight sums.
 RECALL_LEVEL_RTOL = 1e-12
+#: Floor of the values in ``average="gmean"`` (trec_eval's MIN_GEO_MEAN).
+MIN_GEO_MEAN = 1e-5
 
 
 class Partials(NamedTuple):
@@ -150,12 +152,17 @@ def apply_undefined(partials, labels, *, undefined, label, needs_negative=False)
 def average_sums(partials, info, *, average, query_weighted):
     """``(numerator, denominator, n_defined)`` of an average over groups.
 
-    The average is ``numerator / denominator``; sums of disjoint sets of
-    groups add up (the accumulator keeps these instead of the groups).
+    The average is ``numerator / denominator`` (``"gmean"``: its ``exp``, the
+    sums being of weighted logs); sums of disjoint sets of groups add up (the
+    accumulator keeps these instead of the groups).
     """
     defined = partials.defined
     qw = info.query_weight if query_weighted else info.item_macro_weight
-    if average == "micro":
+    if average == "gmean":  # trec_eval's gm_map: log(max(value, 1e-5))
+        w = qw[defined]
+        num = np.sum(w * np.log(np.maximum(partials.value[defined], MIN_GEO_MEAN)))
+        den = np.sum(w)
+    elif average == "micro":
         w = qw[defined]
         num = np.sum(partials.num[defined] * w)
         den = np.sum(partials.den[defined] * w)
@@ -166,8 +173,10 @@ def average_sums(partials, info, *, average, query_weighted):
     return float(num), float(den), int(np.count_nonzero(defined))
 
 
-def ratio(num, den, n_defined, *, label, needs_negative=False, stacklevel=4):
-    """``num / den``, or NaN with a warning when no group defines it."""
+def ratio(num, den, n_defined, *, label, needs_negative=False, stacklevel=4,
+          average=None):
+    """``num / den`` (``exp`` of it for ``"gmean"``), or NaN with a warning
+    when no group defines it."""
     if n_defined == 0:
         warnings.warn(
             f"{label} is undefined for every group (no group has a relevant item"
@@ -184,7 +193,7 @@ def ratio(num, den, n_defined, *, label, needs_negative=False, stacklevel=4):
             stacklevel=stacklevel + 1,
         )
         return float("nan")
-    return float(num / den)
+    return float(np.exp(num / den) if average == "gmean" else num / den)
 
 
 def aggregate(partials, info, *, average, undefined="skip", query_weighted,
@@ -194,8 +203,10 @@ def aggregate(partials, info, *, average, undefined="skip", query_weighted,
     ``"macro"`` weights each defined group by its query weight (query-weighted
     metrics, and every metric in the 2-D and multiclass layouts) or counts it
     once; ``"weighted"`` by its total sample weight; ``"micro"`` pools the
-    numerators and denominators (times the query weight); None returns the
-    per-group values with NaN where undefined.
+    numerators and denominators (times the query weight); ``"gmean"`` is the
+    geometric mean, with the weights of ``"macro"``, of the values floored at
+    ``MIN_GEO_MEAN`` (trec_eval's ``gm_map``); None returns the per-group
+    values with NaN where undefined.
     """
     p = apply_undefined(partials, info.labels, undefined=undefined, label=label,
                         needs_negative=needs_negative)
@@ -207,7 +218,7 @@ def aggregate(partials, info, *, average, undefined="skip", query_weighted,
     num, den, n_defined = average_sums(p, info, average=average,
                                        query_weighted=query_weighted)
     return ratio(num, den, n_defined, label=label, needs_negative=needs_negative,
-                 stacklevel=stacklevel)
+                 stacklevel=stacklevel, average=average)
 
 
 def _divide(num, den):

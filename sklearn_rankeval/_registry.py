@@ -310,6 +310,9 @@ def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=No
 
 
 _POOLED = ("micro", "macro", "weighted")
+#: Metrics with a geometric mean (trec_eval's gm_map, gm_bpref): values in
+#: [0, 1] where a query near 0 is a failure worth weighing.
+_GMEAN = ("macro", "weighted", "gmean")
 
 METRICS = {
     spec.name: spec
@@ -318,19 +321,20 @@ METRICS = {
                    weights="item", default_average="weighted", tie_rule="sklearn",
                    needs_negative=True),
         MetricSpec("mrr", "mean_reciprocal_rank_score", _kernels.reciprocal_rank,
-                   "MRR", options=(_K_OPTIONAL,)),
+                   "MRR", options=(_K_OPTIONAL,), averages=_GMEAN),
         MetricSpec("map", "mean_average_precision_score",
                    _kernels.average_precision, "MAP",
                    options=(_K_OPTIONAL, ("k_denominator", "min",
                                           _choice("k_denominator",
                                                   ("min", "relevant", "hits")))),
-                   weights="item", tie_rule="sklearn"),
+                   weights="item", tie_rule="sklearn", averages=_GMEAN),
         MetricSpec("interpolated_ap", "interpolated_average_precision_score",
                    _kernels.interpolated_ap, "interpolated AP",
                    options=(("n_points", 11, check_n_points),
                             ("recall_levels", "exact",
                              _choice("recall_levels", RECALL_LEVELS))),
-                   has_labels=False, weights="item", tie_rule="sklearn"),
+                   has_labels=False, weights="item", tie_rule="sklearn",
+                   averages=_GMEAN),
         MetricSpec("hit_rate", "hit_rate_score", _kernels.hit_rate, "HR@k",
                    options=(_K_REQUIRED,), averages=_POOLED,
                    default_average="micro", perfect_score="min(R,k)/R"),
@@ -343,11 +347,11 @@ METRICS = {
                    perfect_score="min(R,k)/R"),
         MetricSpec("ndcg", "ndcg_score", _kernels.ndcg, "NDCG",
                    options=(_K_OPTIONAL, _GAIN), has_labels=False, graded=True,
-                   tie_rule="sklearn"),
+                   tie_rule="sklearn", averages=_GMEAN),
         MetricSpec("success", "success_at_k_score", _kernels.success_at_k,
                    "success@k", options=(_K_REQUIRED,)),
         MetricSpec("r_precision", "r_precision_score", _kernels.r_precision,
-                   "R-precision"),
+                   "R-precision", averages=_GMEAN),
         MetricSpec("dcg", "dcg_score", _kernels.dcg, "DCG",
                    options=(_K_OPTIONAL, ("log_base", 2, check_log_base), _GAIN),
                    has_labels=False, graded=True, tie_rule="sklearn",
@@ -362,7 +366,7 @@ METRICS = {
                    options=(("p", 0.8, check_persistence),),
                    perfect_score="at_most_one"),
         MetricSpec("bpref", "bpref_score", _kernels.bpref, "bpref",
-                   has_labels=False, accepts_judged=True),
+                   has_labels=False, accepts_judged=True, averages=_GMEAN),
     ]
 }
 
