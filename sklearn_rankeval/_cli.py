@@ -9,6 +9,8 @@ Subcommands:
 * ``rankeval trec QRELS RUN``: trec_eval's measures and output format.
 * ``rankeval evaluate FILE``: the metrics of a CSV, TSV or Parquet file of
   predictions, as a table, JSON or CSV.
+* ``rankeval compare FILE --score A --score B ...`` or ``rankeval compare
+  QRELS RUN_A RUN_B ...``: ``compare_rankings``' table of several models.
 
 Bad input files give a one-line message naming the file, the line and the
 problem, and exit status 2.
@@ -49,7 +51,8 @@ _CLICK_ROWS = [
     ("MAP", "map"),
     ("MAP@10", "map@10"),
     ("NDCG@10", "ndcg@10"),
-    ("HR@10", "hit_rate@10"),
+    ("HR@10 (pooled)", "hit_rate@10"),
+    ("success@10", "success@10"),
     ("P@10", "precision@10"),
     ("R@10", "recall@10"),
     ("11-point AP", "interpolated_ap"),
@@ -395,6 +398,140 @@ def evaluate(args):
 
 
 # ---------------------------------------------------------------------------
+# compare
+# ---------------------------------------------------------------------------
+_COMPARE_DESCRIPTION = """\
+Compare several models' rankings of the same items, group by group, and print
+compare_rankings' table: for each metric and model the value, the difference
+to the baseline with its paired bootstrap interval, the p-value of a paired
+test over groups, the p-value adjusted over models x metrics, and the groups
+won, tied and lost.
+
+  rankeval compare FILE --group COL --label COL --score A --score B ...
+      A CSV, TSV or Parquet file with one row per item and one score column
+      per model (named by the column).
+  rankeval compare QRELS RUN_A RUN_B ...
+      TREC files.  The queries are those of the qrels that some run
+      retrieved for; each query's items are its judged documents and every
+      document a run retrieved.  A run ranks its documents as trec_eval does
+      (score, then document id descending); a document it did not retrieve
+      scores -inf (unretrieved), and a query it did not retrieve for has only
+      unretrieved documents.  Relevance: the qrels grade (unjudged: 0).  The
+      models are named by the runs' tags, or by the file names when two tags
+      are the same.
+"""
+
+
+def _compare_file(args):
+    """``(y_true, {column: scores}, groups)`` of a file with several score columns."""
+    from ._io import read_table
+
+    if len(args.inputs) != 1:
+        raise UsageError("with --score, give one FILE (the TREC form is "
+                         "QRELS RUN_A RUN_B ... without --score)")
+    if args.group is None or args.label is None:
+        raise UsageError("FILE needs --group COL and --label COL")
+    columns = args.score
+    if len(columns) < 2:
+        raise UsageError("give at least two --score columns to compare")
+    if len(set(columns)) < len(columns):
+        raise UsageError(f"a --score column is given twice: {' '.join(columns)}")
+    path = args.inputs[0]
+    scores = {}
+    for column in columns:
+        groups, y_true, scores[column] = read_table(
+            path, group=args.group, label=args.label, score=column,
+            delimiter=args.delimiter)
+    return y_true, scores, groups
+
+
+def _trec_names(paths, tags):
+    """The runs' tags; the file names (then paths) where those repeat."""
+    for names in (tags, [Path(p).name for p in paths], list(paths)):
+        if None not in names and len(set(names)) == len(names):
+            return names
+    return [f"{i}: {p}" for i, p in enumerate(paths)]
+
+
+def _compare_trec(args):
+    """Aligned long-layout arrays of TREC runs against qrels."""
+    from ._trec import read_qrels, read_run, trec_order
+
+    if args.group or args.label:
+        raise UsageError("--group and --label go with a FILE and --score")
+    if len(args.inputs) < 3:
+        raise UsageError("give QRELS and at least two RUN files (or one FILE "
+                         "with --score columns)")
+    qrels = read_qrels(args.inputs[0])
+    paths = args.inputs[1:]
+    runs, tags = [], []
+    for path in paths:
+        run, tag = read_run(path)
+        runs.append(run)
+        tags.append(tag)
+    names = _trec_names(paths, tags)
+    retrieved = set().union(*runs)
+    qids = sorted(q for q in qrels if q in retrieved)
+    if not qids:
+        raise TrecError("no query of the runs has judgments in the qrels: "
+                        "nothing to compare")
+    groups, rel = [], []
+    columns = [[] for _ in runs]
+    for q in qids:
+        judged = qrels[q]
+        docs = sorted(set(judged).union(*(run.get(q, {}) for run in runs)))
+        groups += [q] * len(docs)
+        rel += [max(judged.get(d, 0), 0) for d in docs]
+        for column, run in zip(columns, runs):
+            order = trec_order(run.get(q, {}))
+            # distinct decreasing scores in trec_eval's order; -inf: unretrieved
+            position = {d: len(order) - i for i, d in enumerate(order)}
+            column += [position.get(d, -np.inf) for d in docs]
+    scores = {name: np.asarray(column, dtype=np.float64)
+              for name, column in zip(names, columns)}
+    return np.asarray(rel, dtype=np.float64), scores, np.asarray(groups)
+
+
+def compare(args):
+    """compare_rankings' table of several models (score columns or TREC runs)."""
+    from ._compare import compare_rankings
+
+    names = list(dict.fromkeys(args.metric or DEFAULT_METRICS))
+    for name in names:  # unknown names fail before the files are read
+        if name == "f_alpha":
+            raise UsageError("metric 'f_alpha' scores binary predictions, not "
+                             "rankings: it cannot be compared here")
+        _metric(name)
+    load = _compare_file if args.score else _compare_trec
+    y_true, scores, groups = load(args)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # undefined metrics come back as NaN
+            result = compare_rankings(
+                y_true, scores, groups=groups, metrics=names,
+                baseline=args.baseline, test=args.test,
+                correction=None if args.correction == "none" else args.correction,
+                confidence=args.confidence, n_resamples=args.n_resamples,
+                random_state=args.seed,
+                output="dict" if args.format == "json" else "text")
+    except ValueError as exc:  # --baseline, --confidence, ...
+        raise UsageError(str(exc)) from None
+    if args.format == "json":
+        doc = {"models": list(scores), "baseline": args.baseline or list(scores)[0],
+               "n_groups": int(len(np.unique(groups))), "test": args.test,
+               "correction": args.correction, "confidence": args.confidence,
+               "n_resamples": args.n_resamples, "seed": args.seed,
+               "metrics": {metric: {model: {k: _json_value(v) for k, v in r.items()}
+                                    for model, r in by_model.items()}
+                           for metric, by_model in result.items()}}
+        json.dump(doc, sys.stdout, indent=2, allow_nan=False)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(result + "\n")
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------
 # parser and entry point
 # ---------------------------------------------------------------------------
 def _int_at_least(minimum):
@@ -581,6 +718,47 @@ def _build_parser():
                         "or glob; needs the [spark] or [dask] extra); default: "
                         "in this process")
     p.set_defaults(func=evaluate)
+
+    p = sub.add_parser(
+        "compare", help="compare several models: differences, intervals, tests",
+        description=_COMPARE_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("inputs", nargs="+", metavar="INPUT",
+                   help="a CSV, TSV or Parquet file with --score columns, or a "
+                        "qrels file followed by two or more TREC run files")
+    p.add_argument("--group", metavar="COL", help="FILE: column of the group ids")
+    p.add_argument("--label", metavar="COL",
+                   help="FILE: column of the relevance labels")
+    p.add_argument("--score", action="append", metavar="COL",
+                   help="FILE: a model's score column, repeatable (at least "
+                        "two); the model is named by the column")
+    p.add_argument("--delimiter", default=None, metavar="CHAR",
+                   help="FILE: field separator of a text file")
+    p.add_argument("-m", "--metric", action="append", metavar="METRIC",
+                   help="metric, repeatable, named as get_scorer_names() "
+                        f"(default: {' '.join(DEFAULT_METRICS)})")
+    p.add_argument("--baseline", default=None, metavar="MODEL",
+                   help="the model the others are compared with (default: "
+                        "the first)")
+    p.add_argument("--test", choices=("permutation", "t", "wilcoxon"),
+                   default="permutation",
+                   help="paired test over groups (default permutation)")
+    p.add_argument("--correction", choices=("holm", "bonferroni", "fdr_bh", "none"),
+                   default="holm",
+                   help="adjustment of the p-values over models x metrics "
+                        "(default holm)")
+    p.add_argument("--confidence", type=float, default=0.95, metavar="LEVEL",
+                   help="level of the bootstrap intervals, in (0, 1) "
+                        "(default 0.95)")
+    p.add_argument("--n-resamples", type=_positive_int, default=10000,
+                   metavar="N", help="bootstrap resamples and random flips "
+                                     "(default 10000)")
+    p.add_argument("--seed", type=_nonnegative_int, default=0,
+                   help="random seed (default 0: the same numbers every run)")
+    p.add_argument("--format", choices=("table", "json"), default="table",
+                   help="output format (default table); json: compare_rankings' "
+                        "dict (NaN as null)")
+    p.set_defaults(func=compare)
     return parser
 
 
