@@ -8,7 +8,8 @@ import pytest
 
 from sklearn_rankeval._cli import main
 
-ROWS = ("AUC (global)", "GAUC", "MRR", "MAP", "MAP@10", "NDCG@10", "HR@10", "P@10",
+ROWS = ("AUC (global)", "GAUC", "MRR", "MAP", "MAP@10", "NDCG@10", "HR@10 (pooled)",
+        "success@10", "P@10",
         "R@10", "11-point AP", "F1", "F-alpha (alpha=0.25)")
 PNGS = ("grouped_roc.png", "interpolated_pr.png", "eleven_point.png")
 
@@ -25,6 +26,16 @@ def _check_table(out):
     assert float(gauc.group(2)) > 0.7
     assert re.search(r"best C=\S+, cross-validated GAUC 0\.\d{4}", out)
     assert re.search(r"^HR@1 \(accuracy\)\s+0\.\d{4}$", out, re.M)  # digits
+    # success@10 (a hit in the top 10, ranx / torchmetrics / trec_eval's hit
+    # rate) beside the pooled HR@10: a user with a hit has reciprocal rank
+    # <= 1 and recall@10 > 0, so success@10 >= MRR, R@10 > 0 users
+    row = {name: [float(v) for v in re.search(
+        rf"^{re.escape(name)}\s+(\S+)\s+(\S+)$", out, re.M).groups()]
+        for name in ("success@10", "MRR", "R@10", "HR@10 (pooled)")}
+    for i in (0, 1):
+        assert row["success@10"][i] >= row["MRR"][i]
+        assert row["success@10"][i] >= row["R@10"][i]
+        assert row["success@10"][i] > row["HR@10 (pooled)"][i]
 
 
 def test_demo_writes_three_pngs(tmp_path, capsys):
