@@ -28,7 +28,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from ._kernels import apply_undefined
+from ._kernels import MIN_GEO_MEAN, apply_undefined
 
 __all__ = [
     "MAX_CELLS",
@@ -108,7 +108,9 @@ def ratio_terms(partials, info, spec, *, average="default", undefined="skip"):
 
     Both are 0 in the groups where the metric is undefined (and skipped);
     ``undefined`` is applied first, as the metric functions do (``"raise"``
-    raises, a number makes every group defined with that value).
+    raises, a number makes every group defined with that value).  For
+    ``average="gmean"`` the numerator holds weighted logs: the average is
+    ``exp(num.sum() / den.sum())``.
     """
     if average == "default":
         average = spec.default_average
@@ -118,6 +120,9 @@ def ratio_terms(partials, info, spec, *, average="default", undefined="skip"):
     qw = info.query_weight if spec.query_weighted else info.item_macro_weight
     if average == "micro":
         num, den = qw * p.num, qw * p.den
+    elif average == "gmean":
+        den = qw
+        num = qw * np.log(np.maximum(p.value, MIN_GEO_MEAN))
     else:
         den = info.weight if average == "weighted" else qw
         num = den * p.value
