@@ -51,8 +51,9 @@ def test_demo_prints_every_metric_for_both_models():
     with redirect_stdout(out):
         assert main(["demo", "--n-users", "200"]) == 0
     text = out.getvalue()
-    for row in ("AUC (global)", "GAUC", "MRR", "MAP@10", "NDCG@10", "HR@10",
-                "P@10", "R@10", "11-point AP", "F1", "F-alpha (alpha=0.25)"):
+    for row in ("AUC (global)", "GAUC", "MRR", "MAP@10", "NDCG@10", "HR@10 (pooled)",
+                "success@10", "P@10", "R@10", "11-point AP", "F1",
+                "F-alpha (alpha=0.25)"):
         assert re.search(rf"^{re.escape(row)}\s+\d\.\d{{4}}\s+\d\.\d{{4}}$", text, re.M), row
     gauc_row = re.search(r"^GAUC\s+(\S+)\s+(\S+)$", text, re.M)
     assert float(gauc_row.group(1)) == 0.5  # the activity-only model

@@ -219,6 +219,8 @@ def test_averages_from_per_group_values(spec):
     expected = {
         "macro": values[ok].mean(),
         "weighted": np.average(values[ok], weights=sizes[ok]),
+        # trec_eval's gm_map: values floored at 1e-5
+        "gmean": np.exp(np.mean(np.log(np.maximum(values[ok], 1e-5)))),
     }
     if "micro" in spec.averages:
         n_rel = np.array([(y[g == i] > 0).sum() for i in ids])
