@@ -129,6 +129,13 @@ def test_passed_ax_name_and_style(pyplot, data):  # noqa: F811
     assert disp.ax_ is not old and disp.ax_.get_title() == "again"
     with pytest.raises(TypeError, match="marker_kw"):
         disp.plot(marker_kw="red")
+    disp.plot(legend_kw={"title": "models"})
+    assert disp.ax_.get_legend().get_title().get_text() == "models"
+    # by default the legend is outside the axes, on the right
+    disp.plot()
+    disp.figure_.canvas.draw()
+    legend_box = disp.ax_.get_legend().get_window_extent()
+    assert legend_box.x0 > disp.ax_.get_window_extent().x1
 
 
 def test_from_estimator_equals_from_predictions(data):

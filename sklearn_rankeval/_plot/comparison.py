@@ -119,7 +119,7 @@ class RankingComparisonDisplay(RankingCurveDisplayMixin):
                 + np.arange(n_models)[None, :]).astype(float)
 
     def plot(self, ax=None, *, name=None, errorbar_kw=None, marker_kw=None,
-             zero_line_kw=None):
+             zero_line_kw=None, legend_kw=None):
         """Plot the differences and their intervals.
 
         Draws, for each model, its intervals (``errorbars_[model]``) and its
@@ -140,6 +140,10 @@ class RankingComparisonDisplay(RankingCurveDisplayMixin):
             Keyword arguments of matplotlib's ``scatter`` for the differences.
         zero_line_kw : dict, default=None
             Keyword arguments of matplotlib's ``axvline`` for the line at 0.
+        legend_kw : dict, default=None
+            Keyword arguments of matplotlib's ``legend``; by default the
+            legend is outside the axes, on the right (``loc="upper left",
+            bbox_to_anchor=(1.02, 1)``), so that it hides no interval.
 
         Returns
         -------
@@ -166,7 +170,7 @@ class RankingComparisonDisplay(RankingCurveDisplayMixin):
         if ax is None:
             # room for the metric names; taller with more rows
             rows = len(self.metrics) * max(len(self.models), 1)
-            _, ax = plt.subplots(figsize=(6.4, min(max(3.0, 1.5 + 0.35 * rows), 12)),
+            _, ax = plt.subplots(figsize=(8.0, min(max(3.0, 1.5 + 0.35 * rows), 12)),
                                  layout="constrained")
         self.ax_, self.figure_, name = self._validate_plot_params(ax=ax, name=name)
         from matplotlib.lines import Line2D
@@ -233,7 +237,10 @@ class RankingComparisonDisplay(RankingCurveDisplayMixin):
                               label=f"p_adjusted{how} < {alpha:g}"))
         handles.append(Line2D([], [], color="0.3", marker="o", linestyle="none",
                               markerfacecolor="white", label="not significant"))
-        self.ax_.legend(handles=handles, loc="best", fontsize="small")
+        legend = validate_style_kwargs(
+            {"loc": "upper left", "bbox_to_anchor": (1.02, 1.0),
+             "borderaxespad": 0.0, "fontsize": "small"}, legend_kw, "legend_kw")
+        self.ax_.legend(handles=handles, **legend)
         return self
 
     @classmethod
