@@ -227,7 +227,9 @@ def _parquet_file(path, columns):
         ) from None
 
     try:
-        file = pq.ParquetFile(path)
+        # pre_buffer=False: Arrow's default read cache keeps every column
+        # chunk read until the file is closed (the whole file, in chunked reads)
+        file = pq.ParquetFile(path, pre_buffer=False)
     except FileNotFoundError:
         raise InputFileError(path, "cannot be read (No such file or directory)") \
             from None
