@@ -101,6 +101,8 @@ def bench_compare(args):
         line(f"compare_rankings test={test!r}, n_resamples={n}", t, ref)
     print(rk.compare_rankings(y, scores, groups=g, metrics=metrics,
                               n_resamples=1000, random_state=0))
+    if args.skip_ranx:
+        return
     try:
         from ranx import Qrels, Run, compare
     except ImportError:
@@ -149,6 +151,8 @@ def main(argv=None):
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--only", choices=("bootstrap", "compare"), default=None)
+    parser.add_argument("--skip-ranx", action="store_true",
+                        help="leave out ranx (its Run objects take minutes)")
     args = parser.parse_args(argv)
     import os
     print(f"# load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
