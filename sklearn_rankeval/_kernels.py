@@ -42,6 +42,7 @@ __all__ = [
     "precision_at_k",
     "r_precision",
     "rank_biased_precision",
+    "rbp_residual",
     "recall_at_k",
     "reciprocal_rank",
     "retrieved_cumulative",
@@ -632,6 +633,17 @@ def rank_biased_precision(rg, p=0.8):
     m = rg.block_size
     weight = np.power(p, rg.block_start) * (-np.expm1(m * np.log(p))) / m
     return Partials(rg.group_sum(rel * weight), rg.group_n_rel > 0)
+
+
+def rbp_residual(rg, p=0.8):
+    """RBP's residual when every row is judged: ``p**n``, ``n`` the retrieved items.
+
+    The weight of the ranks beyond the ranked list, which no relevance
+    judgment covers; defined where RBP is (the query has a relevant item).
+    Unjudged rows (``judged=``) add their ranks' weights in ``compute``.
+    """
+    n_ret = rg.group_sum(np.where(rg.block_retrieved, rg.block_size, 0))
+    return Partials(np.power(p, n_ret.astype(np.float64)), rg.group_n_rel > 0)
 
 
 def _sum_min(x, cap):

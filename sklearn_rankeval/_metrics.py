@@ -23,6 +23,7 @@ __all__ = [
     "ndcg_score",
     "precision_at_k_score",
     "r_precision_score",
+    "rank_biased_precision_residual",
     "rank_biased_precision_score",
     "recall_at_k_score",
     "success_at_k_score",
@@ -1036,7 +1037,7 @@ def expected_reciprocal_rank_score(
 @fill_doc
 def rank_biased_precision_score(
     y_true, y_score, *, groups=None, p=0.8, labels=None, sample_weight=None,
-    average="macro", undefined=None,
+    average="macro", undefined=None, judged=None, return_residual=False,
     ties=None, docno=None, convention=None,
 ):
     """Rank-biased precision (RBP) with persistence ``p``.
@@ -1062,6 +1063,13 @@ def rank_biased_precision_score(
     %(sample_weight_query)s
     %(average_query)s
     %(undefined)s
+    judged : array-like of bool of the shape of ``y_score``, default=None
+        Whether each item was judged.  An unjudged item keeps its rank but
+        gains nothing (whatever its ``y_true``), and its rank's weight goes
+        to the residual.  None: every item is judged.
+    return_residual : bool, default=False
+        Also return the residual (:func:`rank_biased_precision_residual`),
+        averaged as the score is, over the same queries.
     %(ties)s
     %(docno)s
     %(convention)s
@@ -1070,9 +1078,13 @@ def rank_biased_precision_score(
     -------
     score : float or ndarray of shape (n_groups,)
         %(returns)s
+    residual : float or ndarray of shape (n_groups,)
+        Only with ``return_residual=True``: the RBP weight no judgment
+        covers; the true RBP lies in ``[score, score + residual]``.
 
     See Also
     --------
+    rank_biased_precision_residual : The residual alone (``"rbp_residual"``).
     precision_at_k_score : Precision at a fixed rank k.
     dcg_score : A logarithmic discount instead of a geometric one.
 
@@ -1103,10 +1115,107 @@ def rank_biased_precision_score(
     >>> # the two ranks, (0.5 + 0.25) / 2
     >>> round(rank_biased_precision_score([1, 0], [1, 1], p=0.5), 4)
     0.375
+    >>> # the third item unjudged: its weight 0.5**2 * 0.5 and the ranks
+    >>> # beyond the list, 0.5**3, are the residual
+    >>> score, residual = rank_biased_precision_score(
+    ...     [1, 0, 1], [3, 2, 1], p=0.5, judged=[True, True, False],
+    ...     return_residual=True)
+    >>> round(score, 4), round(residual, 4)
+    (0.5, 0.25)
     """
-    return compute("rbp", y_true, y_score, groups=groups, labels=labels,
+    kwargs = dict(groups=groups, labels=labels, sample_weight=sample_weight,
+                  average=average, undefined=undefined, judged=judged, p=p,
+                  ties=ties, docno=docno, convention=convention)
+    score = compute("rbp", y_true, y_score, **kwargs)
+    if not return_residual:
+        return score
+    return score, compute("rbp_residual", y_true, y_score, **kwargs)
+
+
+@fill_doc
+def rank_biased_precision_residual(
+    y_true, y_score, *, groups=None, p=0.8, labels=None, sample_weight=None,
+    average="macro", undefined=None, judged=None,
+    ties=None, docno=None, convention=None,
+):
+    """The residual of rank-biased precision: RBP weight no judgment covers.
+
+    .. math::
+
+        \\mathrm{resid} = p^{n} + (1 - p) \\sum_{i \\in U} p^{i-1}
+
+    with :math:`n` the retrieved items and :math:`U` the ranks of the
+    unjudged ones among them: the weight of the ranks beyond the
+    list plus that of the unjudged items in it (Moffat and Zobel's residual,
+    trec_eval's ``rbp_resid``).  Whatever the unknown judgments, the RBP
+    of the ranking lies in ``[RBP, RBP + residual]``; a small residual means
+    the evaluation is nearly complete.  It is not a quality of the ranking
+    (lower is not a better model), so ``"rbp_residual"`` is a column of
+    :func:`ranking_report` and :func:`per_group_scores` but not a scorer of
+    :func:`get_scorer`.
+
+    Read more in the :ref:`User Guide <more-measures>`.
+
+    Parameters
+    ----------
+    %(y_true_binary)s
+    %(y_score)s
+    %(groups)s
+    p : float, default=0.8
+        Persistence, in (0, 1), as in :func:`rank_biased_precision_score`.
+    %(labels)s
+    %(sample_weight_query)s
+    %(average_query)s
+    %(undefined)s
+    judged : array-like of bool of the shape of ``y_score``, default=None
+        Whether each item was judged; an unjudged item adds its rank's
+        weight.  None: every item is judged, and the residual is ``p**n``.
+    %(ties)s
+    %(docno)s
+    %(convention)s
+
+    Returns
+    -------
+    residual : float or ndarray of shape (n_groups,)
+        %(returns)s
+
+    See Also
+    --------
+    rank_biased_precision_score : RBP, and the residual with
+        ``return_residual=True``.
+
+    Notes
+    -----
+    **Ties**: the expected value over all orderings of the tied items (each
+    unjudged item of a block of ``m`` tied items below ``s`` others counts
+    ``p**s (1 - p**m) / m``).  **Undefined groups**: the queries where RBP
+    is undefined (no judged relevant item) are skipped by default, so that
+    the score and its residual average over the same queries.  Items with
+    score ``-inf`` are not retrieved: their ranks are beyond the list.
+    **trec_eval**: ``rbp_resid`` prints 0 for a query without an unjudged
+    retrieved document (its sum is only written when it found one); this
+    function gives the residual ``p**n`` there, and equals trec_eval's value
+    on every other query.  trec_eval uses ``p=0.9``.
+
+    References
+    ----------
+    .. [1] A. Moffat and J. Zobel, "Rank-Biased Precision for Measurement of
+       Retrieval Effectiveness", ACM TOIS 27(1), 2008.
+
+    Examples
+    --------
+    >>> from sklearn_rankeval import rank_biased_precision_residual
+    >>> # three items ranked, all judged: the ranks beyond, 0.5**3
+    >>> rank_biased_precision_residual([1, 0, 1], [3, 2, 1], p=0.5)
+    0.125
+    >>> # the second item unjudged adds its weight (1 - 0.5) * 0.5
+    >>> rank_biased_precision_residual([1, 0, 1], [3, 2, 1], p=0.5,
+    ...                                judged=[True, False, True])
+    0.375
+    """
+    return compute("rbp_residual", y_true, y_score, groups=groups, labels=labels,
                    sample_weight=sample_weight, average=average, undefined=undefined,
-                   p=p,
+                   judged=judged, p=p,
                    ties=ties, docno=docno, convention=convention)
 
 

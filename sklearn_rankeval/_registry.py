@@ -121,16 +121,26 @@ class MetricSpec:
     divides_by_k : bool
         Whether the value is divided by ``k`` (so a perfect ranking of a
         query with fewer than ``k`` relevant items scores ``R / k``).
-    perfect_score : {"one", "min(R,k)/k", "min(R,k)/R", "at_most_one", "unbounded"}
+    perfect_score : {"one", "min(R,k)/k", "min(R,k)/R", "at_most_one", \
+"unbounded", "order_free"}
         What a perfect ranking scores: 1; ``min(R, k) / k`` (P@k);
         ``min(R, k) / R`` (R@k, HR@k); at most 1 (RBP, ERR: the value is in
-        [0, 1] but its maximum depends on the query); or no fixed bound (DCG).
+        [0, 1] but its maximum depends on the query); no fixed bound (DCG);
+        or the same as any other order of the items, in [0, 1] (RBP's
+        residual: not a quality of the ranking).
     always_defined : bool
         Whether every group has a value, relevant items or not (DCG, as in
         scikit-learn's ``dcg_score``).
     accepts_judged : bool
-        Whether the function takes ``judged=`` (rows not judged are left out
-        before ranking, as bpref needs).
+        Whether the function takes ``judged=``.
+    judged_rule : {"drop", "keep", "residual"}
+        What ``judged=`` does: ``"drop"`` leaves the unjudged rows out before
+        ranking (bpref); ``"keep"`` keeps them in the ranking as non-relevant
+        (RBP); ``"residual"`` keeps them as non-relevant and adds the RBP
+        weight of their ranks to the value (RBP's residual).
+    scorer : bool
+        Whether the name is a scorer (:func:`~sklearn_rankeval.get_scorer`):
+        False for a value that is not "greater is better" (RBP's residual).
     """
 
     name: str
@@ -149,6 +159,8 @@ class MetricSpec:
     perfect_score: str = "one"
     always_defined: bool = False
     accepts_judged: bool = False
+    judged_rule: str = "drop"
+    scorer: bool = True
     _defaults: dict = field(default=None, repr=False, compare=False)
 
     # -- capabilities read by callers ---------------------------------------
@@ -279,6 +291,28 @@ def drop_unjudged(y_true, y_score, groups, sample_weight, judged):
             None if sample_weight is None else sample_weight[keep])
 
 
+def zero_unjudged(y_true, y_score, judged):
+    """``y_true`` with its unjudged rows made non-relevant, and the unjudged mask.
+
+    The unjudged rows keep their place in the ranking (as trec_eval's rbp
+    counts an unjudged document: a rank without gain).
+    """
+    y_score = validate_scores(y_score)
+    mask = np.asarray(judged)
+    if mask.dtype != bool:
+        raise TypeError(f"judged must be an array of booleans, got dtype "
+                        f"{mask.dtype}.")
+    if mask.shape != y_score.shape:
+        raise ValueError(f"judged must have the shape of y_score "
+                         f"{y_score.shape}, got {mask.shape}.")
+    y_true = validate_relevance(y_true)
+    if y_true.shape != y_score.shape:
+        raise ValueError(
+            f"judged needs y_true of the shape of y_score {y_score.shape} (no "
+            f"multiclass input), got {y_true.shape}.")
+    return np.where(mask, y_true, 0), ~mask
+
+
 def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=None,
             average, undefined=None, judged=None, convention=None, ties=None,
             docno=None, query_weight=None, group_weight=None, **options):
@@ -293,14 +327,29 @@ def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=No
     y_score, sample_weight = prepare(
         y_score, groups, sample_weight, ties=switches["ties"], docno=docno,
         query_weight=switches["query_weight"], convention=convention)
+    unjudged = None
     if judged is not None:
         if not spec.accepts_judged:
             raise TypeError(f"{spec.func_name}() got an unexpected argument judged.")
-        y_true, y_score, groups, sample_weight = drop_unjudged(
-            y_true, y_score, groups, sample_weight, judged)
+        if spec.judged_rule == "drop":
+            y_true, y_score, groups, sample_weight = drop_unjudged(
+                y_true, y_score, groups, sample_weight, judged)
+        else:
+            y_true, unjudged = zero_unjudged(y_true, y_score, judged)
     info, parts = evaluate_chunked(y_true, y_score, groups=groups,
                                    sample_weight=sample_weight, labels=labels,
                                    parsed=[(name, spec, options)])
+    if unjudged is not None and spec.judged_rule == "residual":
+        # the expected RBP weight of the unjudged items' ranks: RBP with the
+        # unjudged rows as the "relevant" ones (linear in the rank weights,
+        # so exact under ties too), on the same scores and groups
+        rbp = METRICS["rbp"]
+        _, extra = evaluate_chunked(
+            unjudged.astype(np.int8), y_score, groups=groups,
+            sample_weight=sample_weight,
+            parsed=[("rbp", rbp, rbp.check_options(p=options["p"]))])
+        part = parts[name]
+        parts[name] = part._replace(value=part.value + extra["rbp"].value)
     check_result(convention, spec, parts[name], info, switches,
                  weighted=sample_weight is not None)
     average, info = group_average(average, info, switches,
@@ -364,7 +413,13 @@ METRICS = {
         MetricSpec("rbp", "rank_biased_precision_score",
                    _kernels.rank_biased_precision, "RBP",
                    options=(("p", 0.8, check_persistence),),
-                   perfect_score="at_most_one"),
+                   perfect_score="at_most_one", accepts_judged=True,
+                   judged_rule="keep"),
+        MetricSpec("rbp_residual", "rank_biased_precision_residual",
+                   _kernels.rbp_residual, "RBP residual",
+                   options=(("p", 0.8, check_persistence),),
+                   perfect_score="order_free", accepts_judged=True,
+                   judged_rule="residual", scorer=False),
         MetricSpec("bpref", "bpref_score", _kernels.bpref, "bpref",
                    has_labels=False, accepts_judged=True, averages=_GMEAN),
     ]

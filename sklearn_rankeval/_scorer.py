@@ -165,7 +165,8 @@ def make_ranking_scorer(score_func, *, response_method=RANKING_RESPONSE,
 
 def _grouped_names():
     """(name, spec) of the scorer names without a cutoff."""
-    return [(name, spec) for name, spec in METRICS.items() if spec.k_default is None]
+    return [(name, spec) for name, spec in METRICS.items()
+            if spec.k_default is None and spec.scorer]
 
 
 def get_scorer_names():
@@ -204,8 +205,8 @@ def get_scorer_names():
     (True, True)
     """
     names = [name for name, _ in _grouped_names()] + ["f_alpha"]
-    names += [f"{name}@{k}" for name, spec in METRICS.items() if spec.has_k
-              for k in _CUTOFFS_LISTED]
+    names += [f"{name}@{k}" for name, spec in METRICS.items()
+              if spec.has_k and spec.scorer for k in _CUTOFFS_LISTED]
     return sorted(names)
 
 
@@ -306,6 +307,12 @@ def get_scorer(name, *, convention=None):
     parsed = parse_metric_name(name)
     if parsed is not None:
         spec, k = parsed
+        if not spec.scorer:
+            raise ValueError(
+                f"{name!r} is not a scorer: {spec.func_name} is not 'greater "
+                f"is better' (it measures what the judgments leave unknown, "
+                f"not the model); call the function or name it in "
+                f"ranking_report / per_group_scores.")
         kwargs = {} if k is None else {"k": k}
         if convention is not None:
             preset(convention, spec, kwargs)  # a ValueError now, not per fold

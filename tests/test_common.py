@@ -350,6 +350,14 @@ def test_bounds_and_perfect_ranking(spec):
         close(perfect[ok], np.minimum(n_rel[ok], 2) / n_rel[ok])
     elif spec.perfect_score == "one":
         close(perfect[ok], np.ones(ok.sum()))
+    elif spec.perfect_score == "order_free":
+        # RBP's residual: the same for every order of the same items
+        rng = np.random.default_rng(17)
+        for _ in range(3):
+            close(per_group(spec, y, rng.permutation(len(y)).astype(float), g,
+                            **kw)[ok], values[ok])
+        close(perfect[ok], values[ok])
+        return
     else:  # at most 1 (RBP, ERR) or unbounded (DCG): no ranking does better
         rng = np.random.default_rng(17)
         for _ in range(5):
