@@ -460,6 +460,7 @@ DEFAULT_METRICS = (
     "map@10",
     "ndcg@10",
     "hit_rate@10",
+    "success@10",
     "precision@10",
     "recall@10",
     "interpolated_ap",

@@ -17,7 +17,7 @@ from ._chunked import evaluate_chunked
 from ._conventions import check_convention, evaluate_convention
 from ._engine import encode_rows
 from ._per_group import make_frame
-from ._registry import DEFAULT_METRICS, parse_metrics
+from ._registry import DEFAULT_METRICS, parse_metric_name, parse_metrics
 from ._validation import check_option
 
 __all__ = ["DEFAULT_METRICS", "ranking_report"]
@@ -95,7 +95,18 @@ def _text(rows, digits, segment_header=False):
         cis = "".join(f"{x:>{ci_width}.{digits}f}" for x in ci)
         lines.append(f"{lead}{name:<{width}s}{value:>{value_width}.{digits}f}"
                      f"{cis}  {support:>6d}")
+    lines += _pooled_footer(dict.fromkeys(names))
     return "\n".join(lines)
+
+
+def _pooled_footer(names):
+    """One line per metric of ``names`` whose average is pooled (micro)."""
+    out = []
+    for name in names:
+        parsed = parse_metric_name(name)
+        if parsed is not None and parsed[0].default_average == "micro":
+            out.append(f"{name}: pooled over queries (micro average)")
+    return out
 
 
 def _with_intervals(summaries, intervals):

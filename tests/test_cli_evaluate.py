@@ -20,6 +20,7 @@ from sklearn_rankeval import (
     ndcg_score,
     precision_at_k_score,
     recall_at_k_score,
+    success_at_k_score,
 )
 from sklearn_rankeval._cli import main
 
@@ -30,6 +31,7 @@ DEFAULT_METRICS = {
     "map@10": (mean_average_precision_score, {"k": 10}),
     "ndcg@10": (ndcg_score, {"k": 10}),
     "hit_rate@10": (hit_rate_score, {"k": 10}),
+    "success@10": (success_at_k_score, {"k": 10}),
     "precision@10": (precision_at_k_score, {"k": 10}),
     "recall@10": (recall_at_k_score, {"k": 10}),
     "interpolated_ap": (interpolated_average_precision_score, {}),

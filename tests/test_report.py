@@ -80,3 +80,24 @@ def test_bad_digits():
     for digits in (-1, 1.5, True):
         with pytest.raises(ValueError, match="digits"):
             ranking_report([1, 0], [0.5, 0.2], digits=digits)
+
+
+def test_default_report_has_success_and_a_pooled_footer():
+    from sklearn_rankeval import hit_rate_score, success_at_k_score
+
+    y = np.array([1, 1, 1, 0, 0, 1, 0, 0])
+    s = np.array([0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2])
+    g = np.array(["a"] * 4 + ["b"] * 4)
+    k = 2  # hit_rate@2 pooled (2 + 1) / (3 + 1), success@2: both queries
+    lines = ranking_report(y, s, groups=g, metrics=["mrr", f"hit_rate@{k}",
+                                                    f"success@{k}"]).splitlines()
+    assert lines[-1] == "hit_rate@2: pooled over queries (micro average)"
+    assert sum("pooled" in line for line in lines) == 1
+    assert hit_rate_score(y, s, groups=g, k=k) == 0.75
+    assert success_at_k_score(y, s, groups=g, k=k) == 1.0
+    text = ranking_report(y, s, groups=g)
+    names = [line.split()[0] for line in text.splitlines()[1:]]
+    assert names[names.index("hit_rate@10") + 1] == "success@10"
+    assert text.splitlines()[-1] == "hit_rate@10: pooled over queries (micro average)"
+    # the dict report keeps the names as keys, no footer
+    assert "success@10" in ranking_report(y, s, groups=g, output_dict=True)
