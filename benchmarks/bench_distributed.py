@@ -1,17 +1,28 @@
 """sklearn_rankeval.spark and .dask beside the in-memory report, same rows, same run.
 
+    python benchmarks/bench_distributed.py --users 1000000 --repeat 1 --warmup 0
     python benchmarks/bench_distributed.py --users 200000 --repeat 3
     python benchmarks/bench_distributed.py --users 20000 --repeat 1   # quick look
 
 The rows are W1's click log (``run.py``: users of 1-100 impressions, mean
 ~10, shuffled, 4-decimal scores), written as Parquet (8 files) to a temporary
-folder.  Timed, each after one warm-up run, median of ``--repeat``:
+folder, with a column ``item`` (the row's index).  Timed, median of
+``--repeat`` after ``--warmup`` untimed runs (the first Spark and the first
+Dask measurement always get one: JVM, Python workers, Dask workers):
 
-* in memory: ``ranking_report`` (default metrics) on the NumPy arrays;
-* Spark (``local[N]``, N = ``--cores``): ``spark.ranking_report`` on the
-  Parquet folder (reading included), and GAUC written with window functions
-  in Spark SQL (average rank of the tied items, Mann-Whitney per user,
-  impression-weighted mean): the values must agree;
+* in memory: ``ranking_report`` (default metrics, and GAUC alone) on the
+  NumPy arrays;
+* Spark (``local[N]``, N = ``--cores``, Arrow on): ``spark.ranking_report`` on
+  the Parquet folder (reading included), with the default metrics and with
+  ``metrics=["gauc"]`` (like for like with SQL); (a) GAUC written with window
+  functions in Spark SQL (average rank of the tied items, Mann-Whitney per
+  user, impression-weighted mean): the values must agree; (b)
+  ``pyspark.ml.evaluation.RankingEvaluator`` MAP and NDCG@10 on arrays of item
+  ids per user built with Spark (``collect_list`` of (-score, item) sorted:
+  ties broken by item id; labels: the items with a click), compared with the
+  in-memory report under ``convention="spark"`` (input order of ties, users
+  without a click count 0, binary gain) and beside our default; (c)
+  ``BinaryClassificationEvaluator`` global AUC, for scale;
 * Dask (``LocalCluster``, N worker processes of one thread):
   ``dask.ranking_report`` on the Parquet files (reading included), and
   ``ddf.groupby(user).apply(roc_auc_score)`` timed on ``--sample-groups``
@@ -19,8 +30,11 @@ folder.  Timed, each after one warm-up run, median of ``--repeat``:
 * the scaling in the number of partitions (``--partitions``, default 2 8 32):
   Spark's ``spark.sql.shuffle.partitions``, Dask's input partitions.
 
-Each line gives seconds, rows/s per core and the ratio to the in-memory
-report.  ``--json FILE`` writes the rows.
+Each line gives seconds, rows/s per core, the ratio to the in-memory
+report and the peak RSS of the largest worker process during the timed runs
+(psutil, sampled every 0.2 s over the driver's process tree: Dask worker
+processes; Spark's Python workers, the JVM apart).  ``--json FILE`` writes
+the rows.
 """
 
 import argparse
@@ -45,25 +59,89 @@ import sklearn_rankeval as rk  # noqa: E402
 ROWS = []
 
 
-def timed(fn, repeat):
-    value = fn()  # warm-up
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
+class PeakRSS:
+    """Peak RSS of the driver's descendant processes, sampled in a thread.
+
+    ``worker``: the largest Python process below the driver (a Dask worker, a
+    Spark Python worker or daemon); ``jvm``: the largest Java process.
+    """
+
+    def __init__(self, interval=0.2):
+        import threading
+
+        import psutil
+
+        self._psutil, self.interval = psutil, interval
+        self._me = psutil.Process()
+        self._stop = threading.Event()
+        self.worker = self.jvm = 0
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self):
+        while not self._stop.is_set():
+            try:
+                children = self._me.children(recursive=True)
+            except self._psutil.Error:
+                children = []
+            for proc in children:
+                try:
+                    rss = proc.memory_info().rss
+                    java = "java" in proc.name()
+                except self._psutil.Error:
+                    continue
+                if java:
+                    self.jvm = max(self.jvm, rss)
+                else:
+                    self.worker = max(self.worker, rss)
+            self._stop.wait(self.interval)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+
+LAST_PEAK = {}
+SHOW_JVM = [True]  # False once Spark is stopped (its gateway JVM lingers)
+
+
+def timed(fn, repeat, warmup=1):
+    value = None
+    for _ in range(warmup):
         value = fn()
-        times.append(time.perf_counter() - t0)
+    times = []
+    with PeakRSS() as peak:
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            value = fn()
+            times.append(time.perf_counter() - t0)
+    LAST_PEAK.update(worker=peak.worker, jvm=peak.jvm)
     return statistics.median(times), min(times), value
 
 
-def record(name, seconds, n_rows, cores, reference, value="", note=""):
+def record(name, seconds, n_rows, cores, reference, value="", note="", peak=True):
+    worker = LAST_PEAK.get("worker", 0) if peak else 0
+    jvm = LAST_PEAK.get("jvm", 0) if peak and SHOW_JVM[0] else 0
     row = {"name": name, "seconds": seconds,
            "rows_per_s_per_core": n_rows / seconds / cores,
            "ratio_to_in_memory": seconds / reference if reference else 1.0,
-           "value": value, "note": note}
+           "value": value, "note": note, "worker_peak_rss_mb": worker / 2**20,
+           "jvm_peak_rss_mb": jvm / 2**20, "load": os.getloadavg()[0]}
     ROWS.append(row)
-    print(f"| {name} | {seconds:.3f} | {row['rows_per_s_per_core'] / 1e6:.2f} | "
-          f"{row['ratio_to_in_memory']:.2f} | {value} | {note} |", flush=True)
+    mem = f"{worker / 2**20:,.0f}" if worker else ""
+    if jvm:
+        mem += f" (JVM {jvm / 2**20:,.0f})"
+    print(f"| {name} | {seconds:.3f} | {row['rows_per_s_per_core'] / 1e6:.3f} | "
+          f"{row['ratio_to_in_memory']:.2f} | {mem} | {value} | {note} "
+          f"| {row['load']:.1f} |", flush=True)
     return row
+
+
+def seconds_of(prefix):
+    return next(r["seconds"] for r in ROWS if r["name"].startswith(prefix))
 
 
 def check(a, b, what, tol=1e-9):
@@ -88,78 +166,146 @@ FROM per_user WHERE n_pos > 0 AND n_pos < n
 """
 
 
-def bench_spark(folder, n_rows, cores, reference, expected, args):
+def bench_spark(folder, arrays, n_rows, cores, reference, expected, args):
+    from pyspark.ml.evaluation import BinaryClassificationEvaluator, RankingEvaluator
     from pyspark.sql import SparkSession
+    from pyspark.sql import functions as F
+    from sklearn.metrics import roc_auc_score
 
     from sklearn_rankeval import spark as rk_spark
 
+    y, s, g = arrays
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     spark = (SparkSession.builder.master(f"local[{cores}]")
              .config("spark.driver.memory", "8g")
+             .config("spark.sql.execution.arrow.pyspark.enabled", "true")
              .config("spark.sql.shuffle.partitions", str(2 * cores))
              .config("spark.ui.enabled", "false")
              .config("spark.ui.showConsoleProgress", "false").getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
     kwargs = dict(y_true="label", y_score="score", groups="user")
 
-    def report():
-        return rk_spark.ranking_report(spark.read.parquet(str(folder)), **kwargs)
+    def report(metrics=None):
+        return rk_spark.ranking_report(spark.read.parquet(str(folder)), **kwargs,
+                                       metrics=metrics)
 
-    med, _, value = timed(report, args.repeat)
+    med, _, value = timed(report, args.repeat, warmup=max(1, args.warmup))
     for name in expected:
         check(value[name], expected[name], f"spark {name}", tol=1e-12)
-    record("spark.ranking_report (default metrics, Parquet read included)", med,
+    record("spark.ranking_report (9 default metrics, Parquet read included)", med,
            n_rows, cores, reference, f"gauc {value['gauc']:.6f}")
 
-    def frame():
-        rk_spark.per_group_scores(spark.read.parquet(str(folder)), **kwargs) \
-            .write.format("noop").mode("overwrite").save()
+    med, _, value = timed(lambda: report(["gauc"]), args.repeat, args.warmup)
+    check(value["gauc"], expected["gauc"], "spark gauc alone", tol=1e-12)
+    record('spark.ranking_report(metrics=["gauc"])', med, n_rows, cores,
+           reference, f"gauc {value['gauc']:.6f}",
+           f"{med / seconds_of('in-memory GAUC alone'):.2f}x in-memory GAUC")
 
-    med, _, _ = timed(frame, args.repeat)
-    record("spark.per_group_scores, written (noop sink)", med, n_rows, cores,
-           reference)
+    if not args.skip_frame:
+        def frame():
+            rk_spark.per_group_scores(spark.read.parquet(str(folder)), **kwargs) \
+                .write.format("noop").mode("overwrite").save()
+
+        med, _, _ = timed(frame, args.repeat, args.warmup)
+        record("spark.per_group_scores, written (noop sink)", med, n_rows, cores,
+               reference)
 
     def sql_gauc():
         spark.read.parquet(str(folder)).createOrReplaceTempView("log")
         return float(spark.sql(SQL_GAUC).collect()[0]["gauc"])
 
-    med, _, value = timed(sql_gauc, args.repeat)
+    med, _, value = timed(sql_gauc, args.repeat, args.warmup)
     check(value, expected["gauc"], "Spark SQL window GAUC")
-    record("Spark SQL GAUC with window functions (avg rank of ties)", med, n_rows,
-           cores, reference, f"gauc {value:.6f}")
+    record("(a) Spark SQL GAUC with window functions (avg rank of ties)", med,
+           n_rows, cores, reference, f"gauc {value:.6f}")
 
-    for parts in args.partitions:
-        spark.conf.set("spark.sql.shuffle.partitions", str(parts))
-        med, _, value = timed(report, args.repeat)
-        record(f"spark.ranking_report, {parts} shuffle partitions", med, n_rows,
+    # (b) RankingEvaluator on arrays of item ids per user, built with Spark.
+    parts = {}
+
+    def ranking_evaluator():
+        df = spark.read.parquet(str(folder))
+        ranked = F.sort_array(F.collect_list(F.struct(
+            (-F.col("score")).alias("s"), F.col("item").alias("i"))))
+        per_user = df.groupBy("user").agg(
+            F.transform(ranked, lambda x: x["i"].cast("double")).alias("prediction"),
+            F.collect_list(F.when(F.col("label") > 0, F.col("item").cast("double")))
+            .alias("label")).cache()
+        t0 = time.perf_counter()
+        n_users = per_user.count()
+        t1 = time.perf_counter()
+        ev = RankingEvaluator(predictionCol="prediction", labelCol="label")
+        ap = ev.setMetricName("meanAveragePrecision").evaluate(per_user)
+        t2 = time.perf_counter()
+        ndcg = ev.setMetricName("ndcgAtK").setK(10).evaluate(per_user)
+        t3 = time.perf_counter()
+        per_user.unpersist()
+        parts.update(arrays=t1 - t0, map=t2 - t1, ndcg=t3 - t2)
+        return n_users, ap, ndcg
+
+    med, _, (n_users, ap, ndcg) = timed(ranking_evaluator, args.repeat, args.warmup)
+    same = rk.ranking_report(y, s, groups=g, metrics=["map", "ndcg@10"],
+                             convention="spark", output="dict")
+    check(ap, same["map"], "RankingEvaluator MAP vs convention='spark'")
+    check(ndcg, same["ndcg@10"], "RankingEvaluator NDCG@10 vs convention='spark'")
+    record("(b) RankingEvaluator MAP + NDCG@10 (arrays by collect_list, cached)",
+           med, n_rows, cores, reference,
+           f"map {ap:.6f}, ndcg@10 {ndcg:.6f}",
+           f"arrays {parts['arrays']:.1f} s + MAP {parts['map']:.1f} s + NDCG "
+           f"{parts['ndcg']:.1f} s; {n_users:,} users; convention='spark' in "
+           f"memory: map {same['map']:.6f}, ndcg@10 {same['ndcg@10']:.6f} "
+           f"(diff {max(abs(ap - same['map']), abs(ndcg - same['ndcg@10'])):.1e}); "
+           f"our default: map {expected['map']:.6f}, ndcg@10 "
+           f"{expected['ndcg@10']:.6f}")
+
+    def global_auc():
+        df = spark.read.parquet(str(folder)) \
+            .withColumn("label", F.col("label").cast("double"))
+        return BinaryClassificationEvaluator(
+            rawPredictionCol="score", labelCol="label",
+            metricName="areaUnderROC").evaluate(df)
+
+    med, _, value = timed(global_auc, args.repeat, args.warmup)
+    exact = roc_auc_score(y, s)
+    record("(c) BinaryClassificationEvaluator global AUC (not per user)", med,
+           n_rows, cores, reference, f"auc {value:.6f}",
+           f"roc_auc_score {exact:.6f} (diff {abs(value - exact):.1e})")
+
+    for n_parts in args.partitions:
+        spark.conf.set("spark.sql.shuffle.partitions", str(n_parts))
+        med, _, value = timed(report, args.repeat, args.warmup)
+        record(f"spark.ranking_report, {n_parts} shuffle partitions", med, n_rows,
                cores, reference)
     spark.stop()
+    SHOW_JVM[0] = False
 
 
 def bench_dask(folder, log, n_rows, cores, reference, expected, args):
+    import logging
+
     import dask.dataframe as dd
     from dask.distributed import Client, LocalCluster
     from sklearn.metrics import roc_auc_score
 
     from sklearn_rankeval import dask as rk_dask
 
+    logging.getLogger("distributed.shuffle").setLevel(logging.ERROR)
     kwargs = dict(y_true="label", y_score="score", groups="user")
     with LocalCluster(n_workers=cores, threads_per_worker=1, processes=True,
                       dashboard_address=None) as cluster, Client(cluster):
         def report():
             return rk_dask.ranking_report(dd.read_parquet(str(folder)), **kwargs)
 
-        med, _, value = timed(report, args.repeat)
+        med, _, value = timed(report, args.repeat, warmup=max(1, args.warmup))
         for name in expected:
             check(value[name], expected[name], f"dask {name}", tol=1e-12)
-        record("dask.ranking_report (default metrics, Parquet read included)", med,
+        record("dask.ranking_report (9 default metrics, Parquet read included)", med,
                n_rows, cores, reference, f"gauc {value['gauc']:.6f}")
 
         users = log["user"].unique()
         sample = np.random.default_rng(0).choice(users, min(args.sample_groups,
                                                             len(users)),
                                                  replace=False)
-        small = log[log["user"].isin(sample)]
+        small = log[log["user"].isin(sample)][["user", "label", "score"]]
 
         def auc(g):
             if g["label"].nunique() < 2:
@@ -172,25 +318,44 @@ def bench_dask(folder, log, n_rows, cores, reference, expected, args):
                 warnings.simplefilter("ignore")
                 return ddf.groupby("user").apply(auc, meta=("auc", "f8")).compute()
 
-        med, _, per_user = timed(apply, 1)
+        med, _, per_user = timed(apply, 1, 1)
         factor = len(users) / len(sample)
         expected_sample = rk.per_group_scores(
             small["label"], small["score"], groups=small["user"], metrics=["gauc"])
         check(np.nanmax(np.abs(per_user.sort_index().to_numpy()
                                - expected_sample["gauc"].to_numpy())), 0,
               "dask groupby().apply per-user AUC")
-        record(f"ddf.groupby(user).apply(roc_auc_score) (extrapolated from "
-               f"{len(sample):,} users)", med * factor, n_rows, cores, reference,
-               "per-user values equal")
+        record(f"ddf.groupby(user).apply(roc_auc_score) (extrapolated x{factor:.0f} "
+               f"from {len(sample):,} users: {med:.2f} s)", med * factor, n_rows,
+               cores, reference, "per-user values equal", peak=False)
 
         for parts in args.partitions:
             def report_parts(parts=parts):
                 ddf = dd.read_parquet(str(folder)).repartition(npartitions=parts)
                 return rk_dask.ranking_report(ddf, **kwargs)
 
-            med, _, _ = timed(report_parts, args.repeat)
+            med, _, _ = timed(report_parts, args.repeat, args.warmup)
             record(f"dask.ranking_report, {parts} partitions", med, n_rows, cores,
                    reference)
+
+
+def summary():
+    def ratio(a, b):
+        try:
+            return seconds_of(b) / seconds_of(a)
+        except StopIteration:
+            return float("nan")
+
+    print("\n# ratios of seconds (the second over the first)")
+    for ours, other, target in [
+            ('spark.ranking_report(metrics=["gauc"])', "(a)", "> 1"),
+            ("spark.ranking_report (9", "(a)", "> 1"),
+            ("spark.ranking_report (9", "(b)", "> 1"),
+            ("spark.ranking_report (9", "(c)", "(scale)"),
+            ("dask.ranking_report (9", "ddf.groupby", ">= 20"),
+            ("in-memory ranking_report", "spark.ranking_report (9", "<= 3"),
+            ("in-memory ranking_report", "dask.ranking_report (9", "<= 3")]:
+        print(f"# {other} / {ours}: {ratio(ours, other):.2f} (target {target})")
 
 
 def main(argv=None):
@@ -198,39 +363,55 @@ def main(argv=None):
     parser.add_argument("--users", type=int, default=200_000,
                         help="users of the click log (~10 rows each)")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--warmup", type=int, default=1,
+                        help="untimed runs before each measurement (the first "
+                             "of each engine gets at least one)")
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--sample-groups", type=int, default=2000)
     parser.add_argument("--partitions", type=int, nargs="*", default=[2, 8, 32])
     parser.add_argument("--engines", nargs="*", default=["spark", "dask"])
+    parser.add_argument("--skip-frame", action="store_true",
+                        help="skip spark.per_group_scores (noop sink)")
     parser.add_argument("--json", help="also write the rows to this JSON file")
     args = parser.parse_args(argv)
 
     y, s, g = click_log(args.users)
     n_rows = len(y)
-    log = pd.DataFrame({"user": g, "label": y, "score": s})
+    log = pd.DataFrame({"user": g, "label": y, "score": s,
+                        "item": np.arange(n_rows, dtype=np.int64)})
     import sklearn
 
-    print(f"# {time.strftime('%Y-%m-%d')}, {platform.machine()}, "
+    print(f"# {time.strftime('%Y-%m-%d %H:%M')}, {platform.machine()}, "
           f"{os.cpu_count()} CPUs, python {platform.python_version()}, "
-          f"numpy {np.__version__}, scikit-learn {sklearn.__version__}")
+          f"numpy {np.__version__}, scikit-learn {sklearn.__version__}, "
+          f"load average {os.getloadavg()[0]:.1f}")
     print(f"# W1 click log: {n_rows:,} rows, {args.users:,} users, "
           f"{y.mean():.1%} positives, {args.cores} cores\n")
-    print("| measurement | median s | M rows/s/core | / in-memory | value | note |")
-    print("|---|---|---|---|---|---|")
+    print("| measurement | median s | M rows/s/core | / in-memory | peak worker "
+          "RSS MB | value | note | load |")
+    print("|---|---|---|---|---|---|---|---|")
     med, _, expected = timed(lambda: rk.ranking_report(y, s, groups=g,
-                                                       output="dict"), args.repeat)
+                                                       output="dict"),
+                             args.repeat, args.warmup)
     reference = med
-    record("in-memory ranking_report (default metrics, NumPy arrays)", med,
-           n_rows, 1, None, f"gauc {expected['gauc']:.6f}", "one core")
+    record("in-memory ranking_report (9 default metrics, NumPy arrays)", med,
+           n_rows, 1, None, f"gauc {expected['gauc']:.6f}", "one core", peak=False)
+    med, _, value = timed(lambda: rk.ranking_report(y, s, groups=g, metrics=["gauc"],
+                                                    output="dict"),
+                          args.repeat, args.warmup)
+    record("in-memory GAUC alone (ranking_report(metrics=['gauc']))", med, n_rows,
+           1, reference, f"gauc {value['gauc']:.6f}", "one core", peak=False)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "log"
         folder.mkdir()
         for i, piece in enumerate(np.array_split(np.arange(n_rows), 8)):
             log.iloc[piece].to_parquet(folder / f"part-{i}.parquet", index=False)
         if "spark" in args.engines:
-            bench_spark(folder, n_rows, args.cores, reference, expected, args)
+            bench_spark(folder, (y, s, g), n_rows, args.cores, reference, expected,
+                        args)
         if "dask" in args.engines:
             bench_dask(folder, log, n_rows, args.cores, reference, expected, args)
+    summary()
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(ROWS, fh, indent=1)
