@@ -20,8 +20,7 @@ import pytest
 from numpy.testing import assert_allclose
 from sklearn.metrics import roc_auc_score
 
-from sklearn_rankeval import _trec
-from sklearn_rankeval._cli import main
+from sklearn_rankeval._cli import _trec, main
 
 # trec_eval's own test files (data/trec_eval/SOURCES.md: origin, licence)
 TREC_DIR = Path(__file__).resolve().parent / "data" / "trec_eval"

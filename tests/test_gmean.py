@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 from sklearn_rankeval import (
-    _trec,
     bpref_score,
     mean_average_precision_score,
     ndcg_score,
     precision_at_k_score,
 )
+from sklearn_rankeval._cli import _trec
 from sklearn_rankeval._engine import rank_groups
 from sklearn_rankeval._kernels import GroupInfo, average_sums, ratio
 from sklearn_rankeval._registry import METRICS

@@ -15,7 +15,6 @@ import pytest
 from numpy.testing import assert_allclose
 
 from sklearn_rankeval import (
-    _trec,
     get_scorer,
     get_scorer_names,
     per_group_scores,
@@ -23,6 +22,7 @@ from sklearn_rankeval import (
     rank_biased_precision_score,
     ranking_report,
 )
+from sklearn_rankeval._cli import _trec
 
 DATA = Path(__file__).resolve().parent / "data" / "trec_eval"
 

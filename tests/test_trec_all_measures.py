@@ -12,8 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sklearn_rankeval import _trec
-from sklearn_rankeval._cli import main
+from sklearn_rankeval._cli import _trec, main
 
 DATA = Path(__file__).resolve().parent / "data" / "trec_eval"
 _MEAS_PARAMS = [

@@ -27,8 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .._registry import DEFAULT_METRICS
 from ._io import InputFileError
-from ._report import DEFAULT_METRICS
 from ._trec import RECALL_LEVEL_RULES, TrecError
 
 __all__ = ["main"]
@@ -66,7 +66,7 @@ def _click_metrics(y, score, pred, groups):
     """Every demo metric of one model on the test users."""
     from sklearn.metrics import roc_auc_score
 
-    from . import f_alpha_score, ranking_report
+    from .. import f_alpha_score, ranking_report
 
     values = {"AUC (global)": roc_auc_score(y, score)}
     report = ranking_report(y, score, groups=groups,
@@ -96,7 +96,7 @@ def _fit_click_models(X, y, groups, train):
     from sklearn.model_selection import GridSearchCV, GroupKFold
     from threadpoolctl import threadpool_limits
 
-    from . import get_scorer
+    from .. import get_scorer
 
     activity = LogisticRegression().fit(X[train][:, [0]], y[train])
     search = GridSearchCV(LogisticRegression(), {"C": list(_DEMO_C_GRID)},
@@ -116,7 +116,7 @@ def _write_pngs(out_dir, y, scores, groups):
     """Write the three displays, both models on each; return the paths."""
     from matplotlib.figure import Figure
 
-    from . import (
+    from .. import (
         ElevenPointDisplay,
         GroupedRocCurveDisplay,
         InterpolatedPrecisionRecallDisplay,
@@ -153,13 +153,13 @@ def demo(args):
     from sklearn.preprocessing import StandardScaler
     from threadpoolctl import threadpool_limits
 
-    from . import (
+    from .. import (
         hit_rate_score,
         mean_average_precision_score,
         mean_reciprocal_rank_score,
         ndcg_score,
     )
-    from .datasets import make_click_log
+    from ..datasets import make_click_log
 
     t0 = time.perf_counter()
     X, y, groups = make_click_log(n_users=args.n_users, random_state=args.seed)
@@ -253,7 +253,7 @@ def trec(args):
 # ---------------------------------------------------------------------------
 def _metric(name):
     """``(MetricSpec, keyword arguments)`` of a scorer name such as ``map@10``."""
-    from ._registry import parse_metric_name, valid_names_text
+    from .._registry import parse_metric_name, valid_names_text
 
     parsed = parse_metric_name(name)
     if parsed is None:
@@ -292,7 +292,7 @@ def _accumulate_file(args, names):
     ``--group-rows any`` (the default: no assumption on the order of the
     rows) every row is held until the end, as a one-shot call would.
     """
-    from . import RankingAccumulator
+    from .. import RankingAccumulator
     from ._io import iter_table
 
     ranking = [name for name in names if name != "f_alpha"]
@@ -494,7 +494,7 @@ def _compare_trec(args):
 
 def compare(args):
     """compare_rankings' table of several models (score columns or TREC runs)."""
-    from ._compare import compare_rankings
+    from .. import compare_rankings
 
     names = list(dict.fromkeys(args.metric or DEFAULT_METRICS))
     for name in names:  # unknown names fail before the files are read
@@ -597,7 +597,7 @@ matplotlib ({_PLOT_HINT}); without it the demo prints the tables only.
 
 
 def _version():
-    from . import __version__
+    from .. import __version__
 
     return __version__
 

@@ -35,10 +35,10 @@ from functools import cmp_to_key
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
-from ._engine import rank_groups
+from .._engine import rank_groups
+from .._kernels import interpolated_precision
+from .._registry import METRICS, drop_unjudged
 from ._io import InputFileError, iter_text_lines
-from ._kernels import interpolated_precision
-from ._registry import METRICS, drop_unjudged
 
 __all__ = [
     "MEASURES",
