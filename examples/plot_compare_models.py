@@ -53,8 +53,11 @@ X_test, y_test, users_test = X[test], y[test], users[test]
 metrics = ["gauc", "mrr", "ndcg@10", "hit_rate@5", "map"]
 scores = {name: model.predict_proba(X_test)[:, 1]
           for name, model in models.items()}
-print(compare_rankings(y_test, scores, groups=users_test, metrics=metrics,
-                       n_resamples=2000, random_state=0))
+table = compare_rankings(y_test, scores, groups=users_test, metrics=metrics,
+                         n_resamples=2000, random_state=0, output="frame")
+# the main columns (output="text" prints them all, as a wide table)
+print(table[["metric", "model", "diff", "ci_low", "ci_high", "p_adjusted",
+             "wins", "losses"]].round(4).to_string(index=False))
 
 # %%
 # The display

@@ -154,7 +154,7 @@ def test_permutation_agrees_with_scipy_permutation_test_on_macro_values():
     ok = va.notna().to_numpy()
     ref = stats.permutation_test(
         (vb.to_numpy()[ok], va.to_numpy()[ok]),
-        lambda a, b, axis: np.mean(a - b, axis=axis),
+        lambda a, b, axis=-1: np.mean(a - b, axis=axis),
         permutation_type="samples", n_resamples=4000, random_state=2).pvalue
     # both within ~4 standard errors sqrt(p (1 - p) / 4000) of the truth
     assert abs(res["p_value"] - ref) < 8 * np.sqrt(ref * (1 - ref) / 4000) + 1e-3
