@@ -162,7 +162,7 @@ class RankingAccumulator:
         self.group_rows = group_rows
         self._infos, self._parts = [], []
         self._seen = _SeenIds()
-        self._held = None  # 'any': every row seen, not yet evaluated
+        self._held = []  # 'any': every batch seen, not yet evaluated
         # 'sorted': the rows of the first and of the last group seen (either
         # may continue in a neighbouring accumulator), one dict per group
         self._ends = []
@@ -190,9 +190,8 @@ class RankingAccumulator:
     @property
     def n_groups_(self):
         """Groups seen so far (those held back included)."""
-        pending = self._concat_all([r for r in (self._held, *self._ends)
-                                    if r is not None])
-        held = 0 if pending is None else len(np.unique(pending["groups"]))
+        ids = [rows["groups"] for rows in (*self._held, *self._ends)]
+        held = len(np.unique(np.concatenate(ids))) if ids else 0
         return self._n_closed + held
 
     def _add(self, info, parts):
@@ -312,7 +311,7 @@ class RankingAccumulator:
         if n == 0:
             return self
         if self.group_rows == "any":
-            self._held = self._concat(self._held, rows)
+            self._held.append(rows)  # concatenated once, in result()
         else:
             self._update_sorted(rows)
         self._layout = "1-D"
@@ -399,7 +398,7 @@ class RankingAccumulator:
         for info, parts in evaluated:
             self._add(info, parts)
             self._seen.add(info.labels)
-        self._held = self._concat(self._held, other._held)
+        self._held = [*self._held, *other._held]
         self._n_closed += other._n_closed
         self._ends = ends
         self._min_id, self._max_id = bounds
@@ -438,8 +437,7 @@ class RankingAccumulator:
     # -- output -----------------------------------------------------------------
     def _pending(self):
         """The partials of the rows held back, or None."""
-        pending = self._concat_all([r for r in (self._held, *self._ends)
-                                    if r is not None])
+        pending = self._concat_all([*self._held, *self._ends])
         if pending is not None and pending["y_score"].shape[0]:
             return self._evaluate_rows(pending)
         return None

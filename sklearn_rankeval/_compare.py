@@ -22,9 +22,10 @@ from ._bootstrap import (
     ratio_terms,
     sign_flips,
 )
+from ._chunked import evaluate_ranked
 from ._engine import rank_groups
 from ._kernels import apply_undefined
-from ._per_group import evaluate, make_frame
+from ._per_group import make_frame
 from ._registry import parse_metrics
 from ._validation import check_option
 
@@ -408,7 +409,7 @@ default=None
     for model in models:
         rg = rank_groups(y_true, y_scores[model], groups=groups,
                          sample_weight=sample_weight)
-        info, parts[model] = evaluate(rg, parsed)
+        info, parts[model] = evaluate_ranked(rg, parsed)
 
     # one column per (metric, model): the ratio terms of its average
     columns = [(name, model) for name, _, _ in parsed for model in models]

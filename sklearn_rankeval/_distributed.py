@@ -12,9 +12,10 @@ groups by id and aggregates them with the code of :func:`ranking_report`
 
 import numpy as np
 
+from ._chunked import evaluate_ranked
 from ._engine import rank_groups
 from ._kernels import GroupInfo, Partials
-from ._per_group import evaluate, frame_columns
+from ._per_group import frame_columns
 from ._registry import parse_metrics
 from ._report import _summaries
 
@@ -75,7 +76,8 @@ def metric_plan(metrics, group_column):
             f"column ({', '.join(sorted(clash))}); rename it."
         )
     # which partials carry num/den: read off a two-row ranking
-    _, parts = evaluate(rank_groups(np.array([1, 0]), np.array([1.0, 0.0])), parsed)
+    ranked = rank_groups(np.array([1, 0]), np.array([1.0, 0.0]))
+    _, parts = evaluate_ranked(ranked, parsed)
     pooled = {name: parts[name].num is not None for name in names}
     return names, pooled
 

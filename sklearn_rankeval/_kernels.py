@@ -327,20 +327,14 @@ def reciprocal_rank(rg, k=None):
     The expectation of ``1/(s + J)`` (counting only ``s + J <= k``) is summed
     over one expanded row per (block, j): at most one row per item in total.
     """
-    candidate = np.flatnonzero(rg.block_retrieved & (rg.block_n_rel > 0))
-    grp = rg.block_group[candidate]
-    is_first = np.empty(len(candidate), dtype=bool)
-    is_first[:1] = True
-    np.not_equal(grp[1:], grp[:-1], out=is_first[1:])
-    first = candidate[is_first]
+    first, first_group = _first_relevant_block(rg)
     s = rg.block_start[first]
     m = rg.block_size[first]
     r = rg.block_n_rel[first]
     n_terms = m - r + 1
     if k is not None:
         n_terms = np.clip(np.minimum(n_terms, k - s), 0, None)
-    owner = np.repeat(np.arange(len(first)), n_terms)
-    j = np.arange(owner.shape[0]) - np.repeat(np.cumsum(n_terms) - n_terms, n_terms) + 1
+    owner, j = _expand_positions(rg, n_terms)
     mm, rr = m[owner], r[owner]
     # exact probabilities in the common cases: r == m (J = 1) and r == 1
     # (uniform); log-binomials only for the rest
@@ -353,7 +347,7 @@ def reciprocal_rank(rg, k=None):
         p[general] = np.exp(log_p)
     rr_first = np.bincount(owner, weights=p / (s[owner] + j), minlength=len(first))
     values = np.zeros(rg.n_groups)
-    values[grp[is_first]] = rr_first
+    values[first_group] = rr_first
     return Partials(values, rg.group_n_rel > 0)
 
 
@@ -554,10 +548,7 @@ def success_at_k(rg, k=10):
 def r_precision(rg):
     """Expected precision at rank R, R the group's number of relevant items."""
     n_rel = rg.group_n_rel
-    cut = n_rel[rg.block_group]
-    frac = np.clip((cut - rg.block_start) / rg.block_size, 0.0, 1.0)
-    frac[~rg.block_retrieved] = 0.0
-    hits = rg.group_sum(rg.block_n_rel * frac)
+    hits = _expected_hits(rg, n_rel[rg.block_group])
     return Partials(_divide(hits, n_rel), n_rel > 0)
 
 

@@ -1,7 +1,6 @@
 """``per_group_scores``: one row per group, one column per metric.
 
-Also the shared step of the report, the accumulator and the engines: the
-per-group partials of many metrics from one ranking (:func:`evaluate`), and
+Also the shared step of the report, the accumulator and the engines:
 turning per-group columns into a pandas / polars DataFrame or a dict
 (:func:`make_frame`).
 """
@@ -10,18 +9,12 @@ import numpy as np
 
 from ._chunked import evaluate_chunked
 from ._docs import fill_doc
-from ._registry import group_info, parse_metrics
+from ._registry import parse_metrics
 from ._validation import check_option
 
-__all__ = ["evaluate", "make_frame", "per_group_scores", "per_group_values"]
+__all__ = ["make_frame", "per_group_scores", "per_group_values"]
 
 OUTPUTS = ("pandas", "polars", "dict")
-
-
-def evaluate(rg, parsed):
-    """``(GroupInfo, {name: Partials})`` of the parsed metrics on one ranking."""
-    return group_info(rg), {name: spec.partials(rg, **options)
-                            for name, spec, options in parsed}
 
 
 def per_group_values(partials):

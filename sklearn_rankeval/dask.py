@@ -12,6 +12,7 @@ dask is imported when a function is called, never when this module or
 
 import numpy as np
 
+from ._chunked import evaluate_ranked
 from ._distributed import (
     check_columns,
     metric_plan,
@@ -21,7 +22,7 @@ from ._distributed import (
     summarize_partials,
 )
 from ._engine import rank_groups
-from ._per_group import evaluate, frame_columns
+from ._per_group import frame_columns
 from ._registry import parse_metrics
 
 __all__ = ["per_group_scores", "ranking_report"]
@@ -75,7 +76,7 @@ def _ranked(part, y_true, y_score, groups, sample_weight, names):
     rg = rank_groups(part[y_true], part[y_score], groups=part[groups],
                      sample_weight=None if sample_weight is None
                      else part[sample_weight])
-    return evaluate(rg, parse_metrics(names))
+    return evaluate_ranked(rg, parse_metrics(names))
 
 
 def _frame(columns, group_name, group_dtype, dtypes):
