@@ -14,7 +14,7 @@ import numpy as np
 
 from ._chunked import evaluate_chunked
 from ._engine import _encode_groups, check_group_ids, group_ids_array
-from ._kernels import GroupInfo, Partials, average_sums, ratio
+from ._kernels import GroupInfo, Partials, _plain, average_sums, ratio
 from ._per_group import frame_columns, make_frame
 from ._registry import parse_metrics
 from ._report import _summaries
@@ -28,10 +28,6 @@ from ._validation import (
 __all__ = ["RankingAccumulator"]
 
 GROUP_ROWS = ("complete", "sorted", "any")
-
-
-def _plain(x):
-    return x.item() if isinstance(x, np.generic) else x
 
 
 def _min_max(ids):
@@ -153,11 +149,11 @@ class RankingAccumulator:
         if not isinstance(keep_groups, (bool, np.bool_)):
             raise TypeError(f"keep_groups must be True or False, got {keep_groups!r}.")
         self.keep_groups = bool(keep_groups)
-        # keep_groups=False: per metric, the (numerator, denominator,
-        # n_defined) sums of its default average, one triple per batch
-        self._totals = {name: [] for name in self._names_of(metrics)}
         # kept as names (the parsed specs hold closures, which do not pickle)
         self._names = self._names_of(metrics)
+        # keep_groups=False: per metric, the (numerator, denominator,
+        # n_defined) sums of its default average, one triple per batch
+        self._totals = {name: [] for name in self._names}
         self.metrics = metrics
         self.group_rows = group_rows
         self._infos, self._parts = [], []

@@ -94,7 +94,7 @@ def _chunks(layout, y_true, y_score, groups, w):
         yield (y_true, y_score, groups, w), None
         return
     keys, decode = _group_keys(groups, n)
-    relabel = None if decode is None else (lambda labels: decode(labels))
+    relabel = decode
     if bool((keys[1:] >= keys[:-1]).all()):
         # already grouped: cut at the start of the group holding every
         # size-th row (a group longer than a chunk is one chunk)

@@ -190,8 +190,9 @@ def _tpr_on_grid(fpr, tpr, point_group, grid):
 def _averaged_roc(rg, grid, average, band):
     """Vertical average of the groups' TPR on ``grid``, preceded by the origin.
 
-    Returns ``fpr``, ``tpr``, the band ``(lower, upper)`` or None, the GAUC and
-    the number of groups averaged.
+    ``band``: None or percentiles of the groups' TPR (any number of them).
+    Returns ``fpr``, ``tpr``, one curve per percentile of ``band`` (or None),
+    the GAUC and the number of groups averaged.
     """
     fpr, tpr, group = _roc_points(rg)
     defined = _roc_defined(rg)
@@ -200,7 +201,8 @@ def _averaged_roc(rg, grid, average, band):
     if n_defined == 0:
         _warn_undefined("both a relevant and a non-relevant item")
         nan = np.concatenate([[0.0], np.full(grid.shape[0], np.nan)])
-        return fpr_out, nan, (None if band is None else (nan, nan)), np.nan, 0
+        return (fpr_out, nan, None if band is None else tuple(nan for _ in band),
+                np.nan, 0)
     # renumber the defined groups 0, 1, ... in point order
     renumber = np.cumsum(defined) - 1
     matrix = _tpr_on_grid(fpr, tpr, renumber[group], grid)
@@ -212,8 +214,8 @@ def _averaged_roc(rg, grid, average, band):
     tpr_out = np.concatenate([[0.0], mean])
     band_out = None
     if band is not None:
-        lower, upper = np.percentile(matrix, band, axis=0)
-        band_out = (np.concatenate([[0.0], lower]), np.concatenate([[0.0], upper]))
+        band_out = tuple(np.concatenate([[0.0], q])
+                         for q in np.percentile(matrix, band, axis=0))
     gauc = _GAUC.from_ranked(rg, average=average)
     return fpr_out, tpr_out, band_out, gauc, n_defined
 

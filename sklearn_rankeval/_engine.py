@@ -94,7 +94,6 @@ class RankedGroups:
         ideal_gains,
         weight_spread=None,
         group_first_block=None,
-        item_weighted=None,
         per_query_weights=False,
         block_exp2_gain=None,
         block_map=None,
@@ -116,8 +115,7 @@ class RankedGroups:
         self._block_exp2_gain = block_exp2_gain
         # block_map(f): sum over each block of f(y_true) (any gain function)
         self._block_map = block_map
-        self.item_weighted = (query_weight is not None if item_weighted is None
-                              else item_weighted)
+        self.item_weighted = query_weight is not None
         self.per_query_weights = per_query_weights
         self._ideal_gains = ideal_gains
         self._weight_spread = weight_spread

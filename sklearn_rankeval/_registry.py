@@ -235,14 +235,8 @@ def group_info(rg):
     return rg.cached("group_info", lambda: GroupInfo.from_ranked(rg))
 
 
-def drop_unjudged(y_true, y_score, groups, sample_weight, judged):
-    """The rows with ``judged`` True, in the long layout.
-
-    2-D input (one query per row) becomes the long layout with the row index
-    as group and the query weight repeated on its items.  A group none of
-    whose rows is judged keeps its first row, made non-relevant, so that it
-    still has a place (an undefined one) in the per-group output.
-    """
+def _check_judged(y_true, y_score, judged):
+    """Validated ``y_true``, ``y_score`` and the boolean ``judged`` mask."""
     y_score = validate_scores(y_score)
     mask = np.asarray(judged)
     if mask.dtype != bool:
@@ -256,6 +250,18 @@ def drop_unjudged(y_true, y_score, groups, sample_weight, judged):
         raise ValueError(
             f"judged needs y_true of the shape of y_score {y_score.shape} (no "
             f"multiclass input), got {y_true.shape}.")
+    return y_true, y_score, mask
+
+
+def drop_unjudged(y_true, y_score, groups, sample_weight, judged):
+    """The rows with ``judged`` True, in the long layout.
+
+    2-D input (one query per row) becomes the long layout with the row index
+    as group and the query weight repeated on its items.  A group none of
+    whose rows is judged keeps its first row, made non-relevant, so that it
+    still has a place (an undefined one) in the per-group output.
+    """
+    y_true, y_score, mask = _check_judged(y_true, y_score, judged)
     if y_score.ndim == 2:
         if groups is not None:
             raise ValueError("groups must be None when y_score is 2-D.")
@@ -297,19 +303,7 @@ def zero_unjudged(y_true, y_score, judged):
     The unjudged rows keep their place in the ranking (as trec_eval's rbp
     counts an unjudged document: a rank without gain).
     """
-    y_score = validate_scores(y_score)
-    mask = np.asarray(judged)
-    if mask.dtype != bool:
-        raise TypeError(f"judged must be an array of booleans, got dtype "
-                        f"{mask.dtype}.")
-    if mask.shape != y_score.shape:
-        raise ValueError(f"judged must have the shape of y_score "
-                         f"{y_score.shape}, got {mask.shape}.")
-    y_true = validate_relevance(y_true)
-    if y_true.shape != y_score.shape:
-        raise ValueError(
-            f"judged needs y_true of the shape of y_score {y_score.shape} (no "
-            f"multiclass input), got {y_true.shape}.")
+    y_true, y_score, mask = _check_judged(y_true, y_score, judged)
     return np.where(mask, y_true, 0), ~mask
 
 

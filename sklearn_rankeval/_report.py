@@ -16,6 +16,7 @@ from ._bootstrap import (
 from ._chunked import evaluate_chunked
 from ._conventions import check_convention, evaluate_convention
 from ._engine import encode_rows
+from ._kernels import _plain
 from ._per_group import make_frame
 from ._registry import DEFAULT_METRICS, parse_metric_name, parse_metrics
 from ._validation import check_option
@@ -67,14 +68,10 @@ def _segment_of_groups(segments, groups, info, y_score):
         bad = info.labels[np.flatnonzero(lo != hi)[0]]
         raise ValueError(
             f"segments must be constant within each group; group "
-            f"{bad.item() if isinstance(bad, np.generic) else bad!r} has rows in "
+            f"{_plain(bad)!r} has rows in "
             f"several segments."
         )
     return lo, seg_labels
-
-
-def _plain(x):
-    return x.item() if isinstance(x, np.generic) else x
 
 
 def _text(rows, digits, segment_header=False):

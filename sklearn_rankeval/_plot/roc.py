@@ -433,12 +433,13 @@ class GroupedRocCurveDisplay(RankingCurveDisplayMixin):
         lower = upper = n_groups = None
         if grouped:
             if statistic == "median":
-                # the median is the band (50, 50) of the curves' percentiles
-                fpr, _, (_, tpr), roc_auc, n_groups = _averaged_roc(
-                    rg, grid, average, (50.0, 50.0)
+                # the median and the band: percentiles of the curves, one pass
+                fpr, _, curves, roc_auc, n_groups = _averaged_roc(
+                    rg, grid, average, (50.0, *(band or ()))
                 )
+                tpr = curves[0]
                 if band is not None:
-                    _, _, (lower, upper), _, _ = _averaged_roc(rg, grid, average, band)
+                    lower, upper = curves[1:]
             else:
                 fpr, tpr, _, roc_auc, n_groups = _averaged_roc(rg, grid, average, None)
         else:
