@@ -15,7 +15,6 @@ import numpy as np
 from ._chunked import evaluate_ranked
 from ._engine import rank_groups
 from ._kernels import GroupInfo, Partials
-from ._per_group import frame_columns
 from ._registry import parse_metrics
 from ._report import _summaries
 
@@ -108,21 +107,18 @@ def partial_dtypes(names, pooled):
     return out
 
 
-def group_frame_columns(info, parts):
-    """The columns of ``per_group_scores``: id, counts, weight, metric values."""
-    return frame_columns(info, parts)
-
-
-def reduce_partials(columns, names, pooled, *, stacklevel=4):
+def reduce_partials(columns, names, pooled, *, stacklevel=4, order=None):
     """``{metric: value}`` from the partials of every group (dict of arrays).
 
     The groups are put in sorted id order first, the order of the in-memory
-    aggregation, so that the sums are the same sums.
+    aggregation, so that the sums are the same sums (``order``: that
+    permutation, if the caller has it already).
     """
     labels = np.asarray(columns["group"])
     if labels.shape[0] == 0:
         raise ValueError("y_score is empty: at least one sample is required.")
-    order = np.argsort(labels, kind="stable")
+    if order is None:
+        order = np.argsort(labels, kind="stable")
     labels = labels[order]
     if labels.shape[0] > 1 and (labels[1:] == labels[:-1]).any():  # pragma: no cover
         raise RuntimeError("groups: a group came back from two partitions; the "
@@ -149,11 +145,11 @@ def summarize_partials(columns, names, pooled, *, per_group=False):
     the partials: the per-group values (sorted by id, NaN where undefined)
     need no second job.
     """
-    report = reduce_partials(columns, names, pooled, stacklevel=5)
     labels = np.asarray(columns["group"])
+    order = np.argsort(labels, kind="stable")
+    report = reduce_partials(columns, names, pooled, stacklevel=5, order=order)
     per = None
     if per_group:
-        order = np.argsort(labels, kind="stable")
         per = {"group": labels[order]}
         for i, name in enumerate(names):
             defined = np.asarray(columns[f"m{i}_defined"], dtype=bool)[order]

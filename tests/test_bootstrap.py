@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 from scipy import stats
+from sklearn.exceptions import UndefinedMetricWarning
 
 from sklearn_rankeval import gauc_score, hit_rate_score, ranking_report
 from sklearn_rankeval._bootstrap import (
@@ -21,8 +22,8 @@ from sklearn_rankeval._bootstrap import (
     ratio_terms,
     resample_counts,
 )
+from sklearn_rankeval._chunked import evaluate_ranked as evaluate
 from sklearn_rankeval._engine import rank_groups
-from sklearn_rankeval._per_group import evaluate
 from sklearn_rankeval._registry import METRICS
 
 from .conftest import make_grouped_data
@@ -255,8 +256,15 @@ def test_report_text_frame_and_segments_with_intervals():
     seg = np.array([seg_of[x] for x in g])
     by_seg = ranking_report(y, s, output="dict", segments=seg, **kw)
     assert set(by_seg) == {0, 1}
-    for part in by_seg.values():
-        assert part["mrr"]["ci_low"] <= part["mrr"]["value"] <= part["mrr"]["ci_high"]
+    for label, part in by_seg.items():
+        # the segment's value is the report of its rows; its own interval
+        m = seg == label
+        alone = ranking_report(y[m], s[m], groups=g[m], metrics=["mrr"],
+                               output="dict")
+        assert part["mrr"]["value"] == pytest.approx(alone["mrr"], rel=1e-12)
+        assert part["mrr"]["ci_low"] < part["mrr"]["value"] < part["mrr"]["ci_high"]
+        assert (part["mrr"]["ci_low"], part["mrr"]["ci_high"]) != (
+            d["mrr"]["ci_low"], d["mrr"]["ci_high"])
     seg_frame = ranking_report(y, s, output="frame", segments=seg, **kw)
     assert list(seg_frame.columns) == ["segment", "metric", "value", "ci_low",
                                        "ci_high", "n_groups"]
@@ -284,7 +292,7 @@ def test_report_metric_undefined_everywhere_gives_nan_interval():
     y = np.zeros(6)
     s = np.arange(6.0)
     g = np.repeat([0, 1], 3)
-    with pytest.warns(Warning):
+    with pytest.warns(UndefinedMetricWarning, match="undefined"):
         rep = ranking_report(y, s, groups=g, metrics=["mrr"], output="dict",
                              confidence=0.9, n_resamples=20, random_state=0)
     assert np.isnan(rep["mrr"]["value"])

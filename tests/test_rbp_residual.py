@@ -98,7 +98,10 @@ def test_brute_force_over_tie_orders_with_judged(seed, p):
     ok = ~np.isnan(score)
     all_relevant = rank_biased_precision_score(
         np.where(judged, y, 1), s, groups=g, p=p, average=None)
-    assert (all_relevant[ok] <= score[ok] + resid[ok] + 1e-12).all()
+    # exactly: the unjudged rows' weight is the residual less the tail p**n
+    n_ret = np.array([np.isfinite(s[g == q]).sum() for q in np.unique(g)])
+    assert_allclose(all_relevant[ok], score[ok] + resid[ok] - p ** n_ret[ok],
+                    rtol=1e-12, atol=1e-15)
     # and the unjudged rows matter
     assert not np.allclose(resid[ok], rank_biased_precision_residual(
         y, s, groups=g, p=p, average=None)[ok])

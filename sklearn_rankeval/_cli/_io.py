@@ -209,10 +209,6 @@ def _iter_delimited(path, columns, delimiter, chunk_rows=None):
         yield chunk(values, line_of_row)
 
 
-def _read_delimited(path, columns, delimiter):
-    return next(_iter_delimited(path, columns, delimiter))
-
-
 def _parquet_file(path, columns):
     """The opened ``pyarrow.parquet.ParquetFile``, its columns checked."""
     try:
@@ -271,10 +267,6 @@ def _iter_parquet(path, columns, chunk_rows=None):
 
         yield values, locate
         start += batch.num_rows
-
-
-def _read_parquet(path, columns):
-    return next(_iter_parquet(path, columns))
 
 
 def read_table(path, *, group, label, score, delimiter=None):

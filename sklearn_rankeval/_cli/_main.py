@@ -251,19 +251,13 @@ def trec(args):
 # ---------------------------------------------------------------------------
 # evaluate
 # ---------------------------------------------------------------------------
-def _metric(name):
-    """``(MetricSpec, keyword arguments)`` of a scorer name such as ``map@10``."""
+def _check_metric(name):
+    """A scorer name such as ``map@10`` is known, or a usage error."""
     from .._registry import parse_metric_name, valid_names_text
 
-    parsed = parse_metric_name(name)
-    if parsed is None:
+    if parse_metric_name(name) is None:
         raise UsageError(f"unknown metric {name!r}; the metrics are "
                          f"{valid_names_text(extra=('f_alpha',))}")
-    spec, k = parsed
-    kwargs = {"average": spec.default_average}
-    if spec.has_k:
-        kwargs["k"] = spec.k_default if k is None else k
-    return spec, kwargs
 
 
 def _json_value(value):
@@ -351,7 +345,7 @@ def evaluate(args):
     names = list(dict.fromkeys(args.metric or DEFAULT_METRICS))
     for name in names:  # unknown names fail before the file is read
         if name != "f_alpha":
-            _metric(name)
+            _check_metric(name)
     run = _engine_file if args.engine else _accumulate_file
     summary, frame, n_rows, n_groups = run(args, names)
     per = ids = None
@@ -501,7 +495,7 @@ def compare(args):
         if name == "f_alpha":
             raise UsageError("metric 'f_alpha' scores binary predictions, not "
                              "rankings: it cannot be compared here")
-        _metric(name)
+        _check_metric(name)
     load = _compare_file if args.score else _compare_trec
     y_true, scores, groups = load(args)
     try:
