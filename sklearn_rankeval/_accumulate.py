@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 
+from ._array_api import _is_foreign_array
 from ._chunked import evaluate_chunked
 from ._engine import _encode_groups, check_group_ids, group_ids_array
 from ._kernels import GroupInfo, Partials, _plain, average_sums, ratio
@@ -28,6 +29,14 @@ from ._validation import (
 __all__ = ["RankingAccumulator"]
 
 GROUP_ROWS = ("complete", "sorted", "any")
+
+
+def _on_host(evaluated):
+    """The accumulator's state lives on the host: the per-group partials of
+    an Array API batch (computed on its device) are copied there, never its
+    rows."""
+    info, parts = evaluated
+    return info.to_numpy(), {name: p.to_numpy() for name, p in parts.items()}
 
 
 def _min_max(ids):
@@ -280,9 +289,9 @@ class RankingAccumulator:
         """
         if np.ndim(y_score) == 2:
             self._check_layout("2-D (one query per row)")
-            info, parts = evaluate_chunked(y_true, y_score, groups=groups,
-                                           sample_weight=sample_weight,
-                                           labels=labels, parsed=self._parsed)
+            info, parts = _on_host(evaluate_chunked(
+                y_true, y_score, groups=groups, sample_weight=sample_weight,
+                labels=labels, parsed=self._parsed))
             n_queries = len(info.labels)
             info = info._replace(labels=self.n_rows_ + np.arange(n_queries))
             self._layout = "2-D (one query per row)"
@@ -293,15 +302,22 @@ class RankingAccumulator:
         if np.shape(y_score)[:1] == (0,):
             return self
         if self.group_rows == "complete":
-            info, parts = evaluate_chunked(y_true, y_score, groups=groups,
-                                           sample_weight=sample_weight,
-                                           parsed=self._parsed)
+            info, parts = _on_host(evaluate_chunked(
+                y_true, y_score, groups=groups, sample_weight=sample_weight,
+                parsed=self._parsed))
             self._check_new_ids(info.labels)
             self._seen.add(info.labels)
             self._layout = "1-D"
             self._add(info, parts)
             self.n_rows_ += int(np.shape(y_score)[0])
             return self
+        if _is_foreign_array(y_score):
+            raise TypeError(
+                f"group_rows={self.group_rows!r} holds rows between batches on "
+                f"the host; batches of Array API arrays (y_score is "
+                f"{type(y_score).__module__}) need group_rows='complete', "
+                f"whose batches are evaluated on their device."
+            )
         rows = self._rows(y_true, y_score, groups, sample_weight)
         n = rows["y_score"].shape[0]
         if n == 0:

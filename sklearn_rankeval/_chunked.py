@@ -24,6 +24,7 @@ import math
 
 import numpy as np
 
+from ._array_api import device_of, namespace_of, take
 from ._config import get_config
 from ._engine import _check_length, _encode_groups, check_inputs, rank_checked
 from ._kernels import GroupInfo, Partials
@@ -80,6 +81,9 @@ def _take(w, index):
 
 def _chunks(layout, y_true, y_score, groups, w):
     """``((y_true, y_score, groups, w), relabel)`` of each chunk, in id order."""
+    if not isinstance(y_score, np.ndarray):
+        yield from _chunks_array_api(layout, y_true, y_score, groups, w)
+        return
     if layout != "long":  # one query per row: slices of rows
         n_rows, n_cols = y_score.shape
         step = max(chunk_rows() // max(n_cols, 1), 1)
@@ -111,6 +115,37 @@ def _chunks(layout, y_true, y_score, groups, w):
             continue
         index = order[a:b]
         yield (y_true[index], y_score[index], keys[index], _take(w, index)), relabel
+
+
+def _chunks_array_api(layout, y_true, y_score, groups, w):
+    """Chunks of an Array API input: on a CPU device, slices of whole groups
+    of rows already grouped (or of 2-D rows), as for NumPy; on an
+    accelerator, or with ungrouped rows, one piece (a device evaluates
+    millions of rows at once, and cutting unsorted groups needs a scatter).
+    """
+    xp = namespace_of(y_score)
+    n = y_score.shape[0]
+    on_cpu = "cpu" in str(device_of(y_score)).lower()
+    if layout != "long":
+        step = max(chunk_rows() // max(y_score.shape[1], 1), 1) if on_cpu else n
+        for a in range(0, n, step):
+            rows = slice(a, min(a + step, n))
+            yield ((y_true[rows, ...], y_score[rows, ...], None,
+                    None if w is None else w[rows]),
+                   None if a == 0 else (lambda labels, a=a: labels + a))
+        return
+    size = chunk_rows()
+    if (not on_cpu or groups is None or n <= size
+            or not bool(xp.all(groups[1:] >= groups[:-1]))):
+        yield (y_true, y_score, groups, w), None
+        return
+    # cut at the start of the group holding every size-th row
+    targets = xp.arange(size, n, size, dtype=xp.int64, device=device_of(groups))
+    bounds = xp.searchsorted(groups, take(xp, groups, targets), side="left")
+    bounds = sorted({0, n, *(int(b) for b in bounds)})  # a few scalars
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        yield (y_true[a:b], y_score[a:b], groups[a:b],
+               None if w is None else w[a:b]), None
 
 
 def _group_keys(groups, n):

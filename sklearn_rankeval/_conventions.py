@@ -23,6 +23,7 @@ replaces each row's weight with the mean over its group.
 
 import numpy as np
 
+from ._array_api import device_of, namespace_of
 from ._validation import check_option, check_undefined, validate_scores
 
 __all__ = [
@@ -70,6 +71,9 @@ class Gain:
         self.payload = payload
 
     def __call__(self, relevance):
+        xp = namespace_of(relevance)
+        if xp is not np:  # an Array API array: computed in its namespace
+            return self._array_api(xp, relevance)
         rel = np.asarray(relevance, dtype=np.float64)
         if self.kind == "binary":
             return (rel > 0).astype(np.float64)
@@ -85,6 +89,28 @@ class Gain:
             return table[grade]
         out = np.asarray(self.payload(rel), dtype=np.float64)
         if out.shape != rel.shape or not np.isfinite(out).all():
+            raise ValueError("gain(y_true) must return one finite gain per item.")
+        return out
+
+    def _array_api(self, xp, relevance):
+        rel = xp.astype(relevance, xp.float64)
+        if self.kind == "binary":
+            return xp.astype(rel > 0, xp.float64)
+        if self.kind == "table":
+            table = xp.asarray(np.asarray(self.payload, dtype=np.float64),
+                               device=device_of(rel))
+            grade = xp.astype(rel, xp.int64)
+            if rel.shape[0] and (not bool(xp.all(xp.astype(grade, xp.float64) == rel))
+                                 or int(xp.max(grade)) >= table.shape[0]):
+                raise ValueError(
+                    f"gain as an array needs integer grades below its length "
+                    f"({table.shape[0]}); got y_true up to {float(xp.max(rel)):g}."
+                )
+            return xp.take(table, grade)
+        # a callable gets the array of the input's namespace (write it with
+        # operators, or with array_api_compat.array_namespace(rel))
+        out = xp.astype(xp.asarray(self.payload(rel)), xp.float64)
+        if out.shape != rel.shape or not bool(xp.all(xp.isfinite(out))):
             raise ValueError("gain(y_true) must return one finite gain per item.")
         return out
 

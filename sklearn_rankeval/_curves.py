@@ -12,12 +12,14 @@ precision-recall a group without a relevant item, for ROC a group with one
 class only (or zero positive or negative weight).
 """
 
+import math
 import warnings
 from numbers import Integral
 
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
+from ._array_api import full
 from ._docs import fill_doc
 from ._engine import rank_groups
 from ._kernels import (
@@ -446,7 +448,9 @@ def interpolated_precision_recall_curve(
     -------
     precision : ndarray of shape (n_points,)
         Interpolated precision at each recall level, averaged over the queries
-        that have a relevant item (each query counts once).
+        that have a relevant item (each query counts once).  Under
+        ``array_api_dispatch``, an array of the input's namespace and device
+        (:ref:`array_api`), as ``recall``.
     recall : ndarray of shape (n_points,)
         The recall levels, increasing from 0 to 1.
 
@@ -485,6 +489,7 @@ def interpolated_precision_recall_curve(
     n_points = check_n_points(n_points)
     check_option(recall_levels, "recall_levels", RECALL_LEVELS)
     rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight)
+    xp = rg.xp
     if n_points is None:
         if rg.n_groups != 1:
             raise ValueError(
@@ -499,19 +504,20 @@ def interpolated_precision_recall_curve(
                 UndefinedMetricWarning,
                 stacklevel=2,
             )
-            return np.array([np.nan]), np.array([0.0])
+            return (full(xp, 1, math.nan, rg.device),
+                    full(xp, 1, 0.0, rg.device))
         return curve
     iprec, defined = interpolated_precision(rg, n_points, recall_levels)
-    recall = np.arange(n_points) / (n_points - 1)
-    if not defined.any():
+    recall = xp.arange(n_points, dtype=xp.float64, **rg.on_device) / (n_points - 1)
+    if not bool(xp.any(defined)):
         warnings.warn(
             "No group has a relevant item: the interpolated precision is "
             "undefined; returning NaN.",
             UndefinedMetricWarning,
             stacklevel=2,
         )
-        return np.full(n_points, np.nan), recall
-    return iprec[defined].mean(axis=0), recall
+        return full(xp, n_points, math.nan, rg.device), recall
+    return xp.mean(iprec[defined], axis=0), recall
 
 
 def rank_for_curves(y_true, y_score, *, groups=None, sample_weight=None):

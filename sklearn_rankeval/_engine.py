@@ -16,8 +16,12 @@ rows.  The multiclass layout needs no sort at all: only the rank of the true
 class matters, which comparisons give in O(n_samples * n_classes).
 """
 
+import math
+
 import numpy as np
 
+from . import _array_api as xpx
+from ._array_api import astype, flatnonzero, get_namespace, take
 from ._validation import (
     validate_relevance,
     validate_sample_weight,
@@ -97,9 +101,18 @@ class RankedGroups:
         per_query_weights=False,
         block_exp2_gain=None,
         block_map=None,
+        max_grade=None,
+        xp=np,
+        device=None,
+        row_segments=None,
+        grade_counts=None,
     ):
+        self.xp = xp
+        self.device = device
+        #: ``device=`` keyword for array creation (none for NumPy 1.x)
+        self.on_device = {} if xp is np else {"device": device}
         self.labels = labels
-        self.n_groups = len(labels)
+        self.n_groups = labels.shape[0]
         self.group_size = group_size
         self.group_weight = group_weight
         self.query_weight = query_weight
@@ -119,11 +132,11 @@ class RankedGroups:
         self.per_query_weights = per_query_weights
         self._ideal_gains = ideal_gains
         self._weight_spread = weight_spread
+        self._max_grade = max_grade
+        self._row_segments = row_segments
+        self._grade_counts = grade_counts
         if group_first_block is None:
-            first = np.empty(len(block_group), dtype=bool)
-            first[:1] = True
-            np.not_equal(block_group[1:], block_group[:-1], out=first[1:])
-            group_first_block = np.flatnonzero(first)
+            group_first_block = flatnonzero(xp, xpx.starts(xp, block_group))
         self.group_first_block = group_first_block
         self._cache = {}
 
@@ -131,11 +144,38 @@ class RankedGroups:
     def block_group(self):
         """Group of each block (built on first use from the group offsets)."""
         if self._block_group is None:
-            n_blocks = len(self.block_size)
-            self._block_group = np.repeat(
-                np.arange(self.n_groups),
-                np.diff(self.group_first_block, append=n_blocks))
+            self._block_group = xpx.repeat_index(self.xp, self.blocks_per_group)
         return self._block_group
+
+    @property
+    def segments(self):
+        """The groups as segments of the blocks (offsets for NumPy, else a
+        :class:`~._array_api.SegmentPlan` built once)."""
+        return self._cached("segments", lambda: xpx.segment_plan(
+            self.xp, self.group_first_block, self.block_size.shape[0]))
+
+    @property
+    def blocks_per_group(self):
+        return self._cached("blocks_per_group", lambda: xpx.diff_append(
+            self.xp, self.group_first_block, self.block_size.shape[0]))
+
+    @property
+    def block_is_first(self):
+        """Whether each block is its group's first."""
+        return self._cached("block_is_first",
+                            lambda: xpx.starts(self.xp, self.block_group))
+
+    @property
+    def block_size_f(self):
+        """:attr:`block_size` as float64."""
+        return self._cached("block_size_f",
+                            lambda: astype(self.xp, self.block_size, self.xp.float64))
+
+    @property
+    def all_retrieved(self):
+        """Whether every block is retrieved (no ``-inf`` score)."""
+        return self._cached("all_retrieved",
+                            lambda: bool(self.xp.all(self.block_retrieved)))
 
     @property
     def block_gain(self):
@@ -146,7 +186,7 @@ class RankedGroups:
     @property
     def block_exp2_gain(self):
         if self._block_exp2_gain is None:  # binary relevance: 2**1 - 1 = 1
-            self._block_exp2_gain = self.block_n_rel.astype(np.float64)
+            self._block_exp2_gain = astype(self.xp, self.block_n_rel, self.xp.float64)
         elif callable(self._block_exp2_gain):
             self._block_exp2_gain = self._block_exp2_gain()
         return self._block_exp2_gain
@@ -170,6 +210,9 @@ class RankedGroups:
     @property
     def max_grade(self):
         """The largest ``y_true`` of each group, shape (n_groups,)."""
+        if self._max_grade is not None:
+            return self._cached("max_grade", self._max_grade)
+
         def compute():
             gid, _, _, gain = self._ideal_gains()
             out = np.zeros(self.n_groups)
@@ -187,7 +230,7 @@ class RankedGroups:
     # -- segment arithmetic over the blocks of each group -------------------
     def group_sum(self, x):
         """Sum of a block-level array within each group, shape (n_groups,)."""
-        return np.add.reduceat(x, self.group_first_block)
+        return xpx.segment_reduce(self.xp, x, self.segments, "sum")
 
     def group_cumsum(self, x):
         """Inclusive cumulative sum of a block-level array within each group.
@@ -197,13 +240,20 @@ class RankedGroups:
         (:func:`segmented_cumsum`), so that no other group's values enter a
         group's sums through rounding.
         """
-        if x.dtype.kind in "iub":
+        xp = self.xp
+        if xp is np and x.dtype.kind in "iub":
             cs = np.cumsum(x, dtype=np.int64)
             first = self.group_first_block
             before = cs[first] - x[first]
             cs -= np.repeat(before, np.diff(first, append=len(x)))
             return cs
-        return segmented_cumsum(x, self.group_first_block)
+        if xp is not np and xp.isdtype(x.dtype, ("integral", "bool")):
+            x = astype(xp, x, xp.int64)
+            cs = xpx.cumsum(xp, x)
+            first = self.group_first_block
+            before = take(xp, cs, first) - take(xp, x, first)
+            return cs - take(xp, before, self.block_group)
+        return xpx.segment_cumsum(xp, x, self.segments)
 
     def group_cumsum_with_total(self, x):
         """Cumulative sum of ``x`` within each group, and each block's group total.
@@ -212,9 +262,10 @@ class RankedGroups:
         group's last block), so that the last block's share is exactly 1 even
         with float weights.
         """
+        xp = self.xp
         cum = self.group_cumsum(x)
-        counts = np.diff(self.group_first_block, append=len(cum))
-        return cum, np.repeat(cum[np.cumsum(counts) - 1], counts)
+        last = self.group_first_block + self.blocks_per_group - 1
+        return cum, take(xp, take(xp, cum, last), self.block_group)
 
     def group_suffix_max(self, x):
         """Maximum of ``x`` over the block and every later block of its group.
@@ -223,6 +274,8 @@ class RankedGroups:
         rank among the distinct values, the ranks are shifted by group so that a
         reversed running maximum cannot cross a group boundary, and mapped back.
         """
+        if self.xp is not np:
+            return xpx.segment_suffix_max(self.xp, x, self.segments)
         if len(x) == 0:
             return x.astype(np.float64)
         uniq, inv = np.unique(x, return_inverse=True)
@@ -258,7 +311,7 @@ class RankedGroups:
 
     @property
     def max_group_size(self):
-        return int(self.group_size.max())
+        return int(self.xp.max(self.group_size))
 
     def check_query_weights(self, func_name):
         """Query-weighted metrics need one weight per group (constant within it)."""
@@ -275,7 +328,22 @@ class RankedGroups:
         The ideal ordering sorts the items by grade; ``gain`` (as in
         :meth:`block_gain_of`) maps each grade to its gain.
         """
+        xp = self.xp
+        if xp is not np and self._grade_counts is not None:
+            counted = self._grade_counts()
+            if counted is not None:
+                return _ideal_dcg_by_counts(xp, *counted, k, gain,
+                                            self.max_group_size, self.device)
         gid, start, size, gain_of = self._ideal_gains()
+        if xp is not np:  # rows sorted by group: one row per (group, rank)
+            gain_of = astype(xp, gain_of, xp.float64)
+            if gain == "exponential":
+                gain_of = 2.0 ** gain_of - 1.0
+            elif gain != "linear":
+                gain_of = gain(gain_of)
+            disc = discount_cumsum(self.max_group_size, k, xp=xp, device=self.device)
+            contrib = gain_of * (take(xp, disc, start + size) - take(xp, disc, start))
+            return xpx.segment_reduce(xp, contrib, self._row_segments())
         if gain == "exponential":
             gain = np.exp2(np.asarray(gain_of, dtype=np.float64)) - 1.0
         elif gain == "linear":
@@ -286,6 +354,37 @@ class RankedGroups:
         disc = discount_cumsum(self.max_group_size, k)
         contrib = np.broadcast_to(gain * (disc[start + size] - disc[start]), gid.shape)
         return np.bincount(gid, weights=contrib, minlength=self.n_groups)
+
+
+def _ideal_dcg_by_counts(xp, grades, count_of, k, gain, max_size, device):
+    """Ideal DCG from the number of items of each grade in each group.
+
+    The ideal ordering puts a group's items of grade ``v`` (best first) at
+    ranks ``start + 1 .. start + count``: their DCG is ``gain(v)`` times the
+    discounts of those ranks; no sort.
+    """
+    disc = discount_cumsum(max_size, k, xp=xp, device=device)
+    start = total = None
+    for v in grades:  # decreasing, a few
+        count = count_of(v)
+        if start is None:
+            start = xp.zeros_like(count)
+            total = xp.zeros(count.shape[0], dtype=xp.float64, device=device)
+        if gain == "linear":
+            g = float(v)
+        elif gain == "exponential":
+            g = 2.0 ** v - 1.0
+        else:  # a Gain of one grade: a host scalar
+            g = float(np.asarray(gain(np.asarray([float(v)])))[0])
+        if g != 0.0:
+            total = total + g * (take(xp, disc, start + count) - take(xp, disc, start))
+        start = start + count
+    return total
+
+
+#: Integer grades up to this value are counted per group for the ideal DCG
+#: (one pass per grade) rather than sorted.
+_MAX_COUNTED_GRADE = 16
 
 
 def segmented_cumsum(x, first):
@@ -324,22 +423,32 @@ def segmented_cumsum(x, first):
     return out
 
 
-def discounts(n_items, k=None):
-    """DCG discounts ``1/log2(rank + 1)`` of ranks 1..n_items, 0 beyond ``k``.
+def discounts(n_items, k=None, log_base=2, *, xp=np, device=None):
+    """DCG discounts ``1/log_b(rank + 1)`` of ranks 1..n_items, 0 beyond ``k``.
 
     Written as :func:`sklearn.metrics.ndcg_score` writes it, so values agree.
     """
-    discount = 1 / (np.log(np.arange(n_items) + 2) / np.log(2))
+    if xp is np:
+        discount = 1 / (np.log(np.arange(n_items) + 2) / np.log(log_base))
+        if k is not None:
+            discount[k:] = 0.0
+        return discount
+    rank = xp.arange(n_items, dtype=xp.float64, device=device)
+    discount = 1 / (xp.log(rank + 2) / math.log(log_base))
     if k is not None:
-        discount[k:] = 0.0
+        discount = xp.where(rank < k, discount, xp.zeros_like(discount))
     return discount
 
 
-def discount_cumsum(n_items, k=None):
+def discount_cumsum(n_items, k=None, log_base=2, *, xp=np, device=None):
     """``D[p]`` = sum of the discounts of ranks 1..p, with ``D[0] = 0``."""
-    out = np.zeros(n_items + 1)
-    np.cumsum(discounts(n_items, k), out=out[1:])
-    return out
+    d = discounts(n_items, k, log_base, xp=xp, device=device)
+    if xp is np:
+        out = np.zeros(n_items + 1)
+        np.cumsum(d, out=out[1:])
+        return out
+    return xpx.concat(xp, [xp.zeros(1, dtype=xp.float64, device=device),
+                           xp.cumulative_sum(d)])
 
 
 # ---------------------------------------------------------------------------
@@ -575,11 +684,16 @@ def _block_layout(gbrk, bstarts, gstarts, n):
     return group_first_block, block_size, block_start
 
 
-def _block_sums(x, bstarts, dtype):
-    """Sum of ``x`` over each block; the rows themselves when there is no tie."""
+def _block_sums(x, bstarts, dtype, xp=np, plan=None):
+    """Sum of ``x`` over each block; the rows themselves when there is no tie.
+
+    ``plan``: a callable giving the blocks' segment plan (generic path).
+    """
     if bstarts.shape[0] == x.shape[0]:
-        return x.astype(dtype)
-    return np.add.reduceat(x, bstarts, dtype=dtype)
+        return astype(xp, x, dtype)
+    if xp is np:
+        return np.add.reduceat(x, bstarts, dtype=dtype)
+    return astype(xp, xpx.segment_reduce(xp, x, plan(), "sum"), dtype)
 
 
 def _ideal_by_counts(gid, grades, n_groups, n_grades):
@@ -619,52 +733,98 @@ def _ideal_from_rows(goffsets, rel_sorted):
     return ideal_gains
 
 
-def _from_sorted(goffsets, score_sorted, rel_sorted, w_sorted, labels, ideal_gains):
-    """Tie blocks from rows already ordered by (group, score descending)."""
+def _retrieved(xp, scores):
+    """``scores > -inf`` (every integer score is retrieved)."""
+    if xp is not np and not xp.isdtype(scores.dtype, "real floating"):
+        return scores == scores
+    return scores > -math.inf
+
+
+def _from_sorted(goffsets, score_sorted, rel_sorted, w_sorted, labels, ideal_gains,
+                 *, xp=np, gbrk=None, device=None):
+    """Tie blocks from rows already ordered by (group, score descending).
+
+    Groups are given by their row offsets ``goffsets`` (NumPy callers) or by
+    ``gbrk``, the mask of the rows that start a group.
+    """
     n = score_sorted.shape[0]
-    gstarts = goffsets[:-1]
-    brk = np.empty(n, dtype=bool)
-    brk[:1] = True
-    np.not_equal(score_sorted[1:], score_sorted[:-1], out=brk[1:])
-    gbrk = np.zeros(n, dtype=bool)
-    gbrk[gstarts] = True
-    brk |= gbrk
-    bstarts = np.flatnonzero(brk)
-    group_first_block, block_size, block_start = _block_layout(
-        gbrk, bstarts, gstarts, n)
+    if gbrk is None:
+        gstarts = goffsets[:-1]
+        gbrk = np.zeros(n, dtype=bool)
+        gbrk[gstarts] = True
+    else:
+        gstarts = flatnonzero(xp, gbrk)
+    brk = xpx.starts(xp, score_sorted) | gbrk
+    bstarts = flatnonzero(xp, brk)
+    del brk
+    # segment plans of the blocks and of the groups over the rows (generic
+    # path), built on first use and shared by every sum over them
+    plans = {}
+
+    def block_plan():
+        if "blocks" not in plans:
+            plans["blocks"] = xpx.segment_plan(xp, bstarts, n)
+        return plans["blocks"]
+
+    def group_rows():
+        if "groups" not in plans:
+            plans["groups"] = xpx.segment_plan(xp, gstarts, n)
+        return plans["groups"]
+
+    group_first_block = flatnonzero(xp, take(xp, gbrk, bstarts))
+    n_blocks = bstarts.shape[0]
+    block_size = xpx.diff_append(xp, bstarts, n)
+    block_group = xpx.repeat_index(
+        xp, xpx.diff_append(xp, group_first_block, n_blocks))
+    block_start = bstarts - take(xp, gstarts, block_group)
     is_rel = rel_sorted > 0
-    block_n_rel = _block_sums(is_rel, bstarts, np.int64)
-    block_gain = _block_sums(rel_sorted, bstarts, np.float64)
-    block_retrieved = score_sorted[bstarts] > -np.inf
-    group_size = np.diff(goffsets)
+    block_n_rel = _block_sums(is_rel, bstarts, xp.int64, xp, block_plan)
+    block_gain = _block_sums(rel_sorted, bstarts, xp.float64, xp, block_plan)
+    block_retrieved = _retrieved(xp, take(xp, score_sorted, bstarts))
+    group_size = xpx.diff_append(xp, gstarts, n)
+
+    def max_grade():
+        return xpx.segment_reduce(xp, astype(xp, rel_sorted, xp.float64),
+                                  group_rows(), "max")
+
     if w_sorted is None:
         block_w_pos = block_n_rel
         block_w_neg = lambda: block_size - block_n_rel  # noqa: E731
-        group_weight = group_size.astype(np.float64)
+        group_weight = astype(xp, group_size, xp.float64)
         query_weight = None
         weight_spread = None
     else:
         # item weights on the group's own scale: divided by its largest weight
-        w_max = np.maximum.reduceat(w_sorted, gstarts)
-        w_max[w_max == 0] = 1.0
-        w_item = w_sorted / np.repeat(w_max, group_size)
-        block_w_pos = _block_sums(np.where(is_rel, w_item, 0.0), bstarts, np.float64)
-        block_w_neg = _block_sums(np.where(is_rel, 0.0, w_item), bstarts, np.float64)
-        del w_item
-        group_weight = np.add.reduceat(w_sorted, gstarts)
-        query_weight = w_sorted[gstarts]
+        w_max = xpx.segment_reduce(xp, w_sorted, group_rows(), "max")
+        w_max = xp.where(w_max == 0, xp.ones_like(w_max), w_max)
+        if xp is np:
+            w_item = w_sorted / np.repeat(w_max, group_size)
+        else:
+            w_item = w_sorted / take(xp, w_max, xpx.repeat_index(xp, group_size))
+        zero = xp.zeros_like(w_item)
+        block_w_pos = _block_sums(xp.where(is_rel, w_item, zero), bstarts,
+                                  xp.float64, xp, block_plan)
+        block_w_neg = _block_sums(xp.where(is_rel, zero, w_item), bstarts,
+                                  xp.float64, xp, block_plan)
+        del w_item, zero
+        group_weight = xpx.segment_reduce(xp, w_sorted, group_rows(), "sum")
+        query_weight = take(xp, w_sorted, gstarts)
 
         def weight_spread():
-            lo = np.minimum.reduceat(w_sorted, gstarts)
-            hi = np.maximum.reduceat(w_sorted, gstarts)
-            return bool((lo != hi).any())
+            lo = xpx.segment_reduce(xp, w_sorted, group_rows(), "min")
+            hi = xpx.segment_reduce(xp, w_sorted, group_rows(), "max")
+            return bool(xp.any(lo != hi))
+
+    def block_exp2_gain():
+        gain = astype(xp, rel_sorted, xp.float64)
+        return _block_sums(2.0 ** gain - 1.0, bstarts, xp.float64, xp, block_plan)
 
     return RankedGroups(
         labels=labels,
         group_size=group_size,
         group_weight=group_weight,
         query_weight=query_weight,
-        block_group=None,
+        block_group=block_group,
         group_first_block=group_first_block,
         block_start=block_start,
         block_size=block_size,
@@ -675,10 +835,117 @@ def _from_sorted(goffsets, score_sorted, rel_sorted, w_sorted, labels, ideal_gai
         block_retrieved=block_retrieved,
         ideal_gains=ideal_gains,
         weight_spread=weight_spread,
-        block_exp2_gain=lambda: _block_sums(np.exp2(rel_sorted) - 1.0, bstarts,
-                                            np.float64),
-        block_map=lambda f: _block_sums(f(rel_sorted), bstarts, np.float64),
+        block_exp2_gain=block_exp2_gain,
+        block_map=lambda f: _block_sums(f(rel_sorted), bstarts, xp.float64, xp,
+                                        block_plan),
+        max_grade=max_grade,
+        xp=xp,
+        device=device,
+        row_segments=None if xp is np else group_rows,
     )
+
+
+def _rank_generic(y_true, y_score, groups, w, *, xp, device, decode=None):
+    """The long layout in any Array API namespace: sorts of the namespace.
+
+    Rows already grouped (ids non-decreasing: sorted logs, run files, 2-D
+    input) of few distinct group sizes are sorted within their groups only:
+    one batched row sort per size (:class:`~._array_api.SegmentPlan`).
+    Otherwise rows are sorted by score, descending, then (stably) by group
+    id, so that tied rows keep their input order.  ``groups`` are integer ids
+    in the namespace (None: one ranking); ``decode`` maps the sorted ids to
+    labels (NumPy codes).
+    """
+    n = y_score.shape[0]
+    if groups is None:
+        groups = xp.zeros(n, dtype=xp.int64, **({} if xp is np else
+                                                 {"device": device}))
+    perm = None
+    if n > 1 and bool(xp.all(groups[1:] >= groups[:-1])):
+        g_sorted = groups
+        gbrk = xpx.starts(xp, g_sorted)
+        plan = xpx.SegmentPlan(xp, flatnonzero(xp, gbrk), n)
+        if all(bucket[4] for bucket in plan.buckets):  # few distinct sizes
+            perm = plan.by_item([_sort_rows(xp, y_score, plan, bucket)
+                                 for bucket in plan.buckets])
+    if perm is None:
+        order = xpx.argsort(xp, y_score, descending=True)
+        g_by_score = take(xp, groups, order)
+        by_group = xpx.argsort(xp, g_by_score)
+        perm = take(xp, order, by_group)
+        g_sorted = take(xp, g_by_score, by_group)
+        del g_by_score, by_group, order
+        gbrk = xpx.starts(xp, g_sorted)
+    gstarts = flatnonzero(xp, gbrk)
+    labels = take(xp, g_sorted, gstarts)
+    if decode is not None:
+        labels = decode(labels)
+    rel_sorted = take(xp, y_true, perm)
+    row_group = xpx.cumsum(xp, astype(xp, gbrk, xp.int64)) - 1
+
+    def ideal_gains():
+        pos = xpx.arange(xp, n, device) - take(xp, gstarts, row_group)
+        return row_group, pos, 1, _grades_by_group(xp, rel_sorted, row_group)
+
+    rg = _from_sorted(None, take(xp, y_score, perm), rel_sorted,
+                      None if w is None else take(xp, w, perm), labels,
+                      ideal_gains, xp=xp, gbrk=gbrk, device=device)
+    if xp is not np:
+        rg._grade_counts = lambda: _grade_counts(xp, rel_sorted, rg._row_segments)
+    return rg
+
+
+def _grade_counts(xp, rel_sorted, row_segments):
+    """``(grades, count_of)`` for small integer grades (None otherwise):
+    the grades from the largest down to 0, and the number of items of a grade
+    in each group (a segment sum of one comparison per grade)."""
+    top = float(xp.max(rel_sorted))
+    if top > _MAX_COUNTED_GRADE or not (xpx.is_integral(xp, rel_sorted) or bool(
+            xp.all(xp.floor(rel_sorted) == rel_sorted))):
+        return None
+    segments = row_segments()
+
+    def count_of(v):
+        return xpx.segment_reduce(xp, astype(xp, rel_sorted == v, xp.int64),
+                                  segments, "sum")
+
+    return list(range(int(top), -1, -1)), count_of
+
+
+def _sort_rows(xp, y_score, plan, bucket):
+    """Row indices of one bucket of equal-size groups, each sorted by score
+    (descending, ties in input order): one batched sort."""
+    if plan.dense:
+        width = bucket[1]
+        order = xpx.argsort(xp, xp.reshape(y_score, (-1, width)), descending=True,
+                            axis=1)
+        base = xp.reshape(xp.arange(0, plan.n, width, dtype=xp.int64,
+                                    **({} if xp is np else {"device": plan.device})),
+                          (-1, 1))
+        return xp.reshape(order + base, (-1,))
+    idx = plan._index(bucket)
+    scores = xp.reshape(take(xp, y_score, xp.reshape(idx, (-1,))), idx.shape)
+    order = xpx.argsort(xp, scores, descending=True, axis=1)
+    return xp.reshape(xp.take_along_axis(idx, order, axis=1), (-1,))
+
+
+def _grades_by_group(xp, rel_sorted, row_group):
+    """The grades of each group in decreasing order (rows grouped): one sort
+    of int64 keys packing (group, grade) for small integer grades, else two
+    stable sorts."""
+    n = rel_sorted.shape[0]
+    top = float(xp.max(rel_sorted)) if n else 0.0
+    integral = xpx.is_integral(xp, rel_sorted) or bool(
+        xp.all(xp.floor(rel_sorted) == rel_sorted))
+    n_groups = int(row_group[-1]) + 1 if n else 0
+    span = int(top) + 1
+    if integral and top <= _MAX_PACKED_GRADE and n_groups * span < (1 << 62):
+        key = row_group * span + (span - 1 - astype(xp, rel_sorted, xp.int64))
+        key = xp.sort(key)
+        return astype(xp, (span - 1) - key % span, xp.float64)
+    by_grade = xpx.argsort(xp, rel_sorted, descending=True)
+    order = take(xp, by_grade, xpx.argsort(xp, take(xp, row_group, by_grade)))
+    return astype(xp, take(xp, rel_sorted, order), xp.float64)
 
 
 #: How the long layout is ranked: "auto" picks "contiguous" when the rows
@@ -812,6 +1079,10 @@ def _rank_long(y_true, y_score, groups, w):
             prev = decode
             decode = lambda c: prev(uniq[c])  # noqa: E731
     path = ENGINE_PATH
+    if path == "generic":  # the Array API path, on NumPy arrays
+        return _rank_generic(y_true, y_score, None if groups is None else codes, w,
+                             xp=np, device=None,
+                             decode=None if groups is None else decode)
     if path == "contiguous" and not _is_sorted(codes):
         # group the rows first (stable, so nothing depends on it), then rank
         order = np.argsort(codes, kind="stable")
@@ -896,7 +1167,7 @@ def _with_query_weights(rg, w):
     if w is None:
         return rg
     rg.query_weight = w
-    rg.group_weight = w * rg.group_size
+    rg.group_weight = w * astype(rg.xp, rg.group_size, rg.xp.float64)
     rg.per_query_weights = True
     return rg
 
@@ -1004,11 +1275,130 @@ def rank_groups(y_true, y_score, *, groups=None, sample_weight=None, labels=None
 
 def rank_checked(layout, y_true, y_score, groups, w):
     """:class:`RankedGroups` of inputs checked by :func:`check_inputs`."""
+    xp = xpx.namespace_of(y_score)
+    if xp is not np:
+        return _rank_array_api(layout, y_true, y_score, groups, w, xp=xp)
     if layout == "2d":
         return _rank_2d(y_true, y_score, w)
     if layout == "multiclass":
         return _rank_multiclass(y_true, y_score, w)
     return _rank_long(y_true, y_score, groups, w)
+
+
+def _rank_array_api(layout, y_true, y_score, groups, w, *, xp):
+    """Any layout in an Array API namespace, through the long layout.
+
+    One query per row (2-D and multiclass input) becomes the long layout with
+    the row index as group; ``sample_weight`` then weights the query.
+    """
+    device = xpx.device_of(y_score)
+    if layout == "long":
+        return _rank_generic(y_true, y_score, groups, w, xp=xp, device=device)
+    n_queries, n_items = y_score.shape
+    if layout == "multiclass":  # the true class is the one relevant item
+        cols = xp.arange(n_items, dtype=xp.int64, device=device)
+        y_true = xp.reshape(y_true, (-1, 1)) == xp.reshape(cols, (1, -1))
+    rows = xp.arange(n_queries, dtype=xp.int64, device=device)
+    rg = _rank_generic(
+        xp.reshape(astype(xp, y_true, xp.float64), (-1,)), xp.reshape(y_score, (-1,)),
+        xp.repeat(rows, n_items), None, xp=xp, device=device)
+    return _with_query_weights(rg, w)
+
+
+def _check_inputs_array_api(xp, device, y_true, y_score, groups, sample_weight,
+                            labels):
+    """:func:`check_inputs` for arrays of an Array API namespace (on ``device``).
+
+    NumPy arrays and lists among the arguments are moved to that namespace
+    and device; group ids must be integers (strings stay a host-side concern:
+    factorize them there and pass the codes).
+    """
+    def move(x):
+        return x if x is None or not isinstance(x, (np.ndarray, list, tuple)) else (
+            xpx.asarray(xp, np.asarray(x), device))
+
+    y_score = validate_scores(move(y_score), xp=xp)
+    if y_score.ndim == 2:
+        if groups is not None:
+            raise ValueError(
+                "groups must be None when y_score is 2-D: each row of a 2-D "
+                "y_score is already one query."
+            )
+        n_queries = y_score.shape[0]
+        y_true = move(y_true)
+        if getattr(y_true, "ndim", None) == 1:
+            layout = "multiclass"
+            y_true = _encode_classes_array_api(xp, y_true, y_score.shape[1], labels,
+                                               device)
+        else:
+            layout = "2d"
+            y_true = validate_relevance(y_true, xp=xp)
+            if y_true.shape != y_score.shape:
+                raise ValueError(
+                    f"y_true and y_score must have the same shape, got "
+                    f"{tuple(y_true.shape)} and {tuple(y_score.shape)}."
+                )
+        w = validate_sample_weight(move(sample_weight), n_queries, "query (row)",
+                                   xp=xp)
+        return layout, y_true, y_score, None, w
+    y_true = validate_relevance(move(y_true), xp=xp)
+    if y_true.ndim != 1:
+        raise ValueError(
+            f"y_true must be 1-D when y_score is 1-D, got shape {tuple(y_true.shape)}."
+        )
+    n = y_score.shape[0]
+    if y_true.shape[0] != n:
+        raise ValueError(
+            f"y_true and y_score have inconsistent lengths: {y_true.shape[0]} "
+            f"and {n}."
+        )
+    if groups is not None:
+        if not xpx._is_foreign_array(groups):  # host ids: integers are moved
+            ids = group_ids_array(groups)
+            if ids.dtype.kind not in "iub":
+                raise TypeError(
+                    f"groups must hold integer ids under array_api_dispatch "
+                    f"(got dtype {ids.dtype}): factorize other ids on the host "
+                    f"(codes, ids = pandas.factorize(groups)) and pass the codes."
+                )
+            groups = xpx.asarray(xp, ids, device)
+        if not xp.isdtype(groups.dtype, ("integral", "bool")):
+            raise TypeError(
+                f"groups must hold integer ids under array_api_dispatch (got "
+                f"dtype {groups.dtype}): factorize other ids on the host "
+                f"(codes, ids = pandas.factorize(groups)) and pass the codes."
+            )
+        _check_length(tuple(groups.shape), n)
+        groups = astype(xp, groups, xp.int64)
+    w = validate_sample_weight(move(sample_weight), n, "row", xp=xp)
+    return "long", y_true, y_score, groups, w
+
+
+def _encode_classes_array_api(xp, y, n_classes, labels, device):
+    """Class labels -> column indices (multiclass layout), in the namespace."""
+    if labels is None:
+        classes = xp.unique_values(y)
+        if classes.shape[0] != n_classes:
+            raise ValueError(
+                f"y_true has {classes.shape[0]} distinct classes but y_score has "
+                f"{n_classes} columns; pass labels= with one label per column "
+                f"of y_score."
+            )
+        return xp.searchsorted(classes, y)
+    classes = xpx.asarray(xp, np.asarray(labels), device)
+    if classes.ndim != 1 or classes.shape[0] != n_classes:
+        raise ValueError(
+            f"labels must list one class per column of y_score ({n_classes}), "
+            f"got shape {tuple(classes.shape)}."
+        )
+    order = xp.argsort(classes, stable=True)
+    sorted_classes = take(xp, classes, order)
+    if bool(xp.any(sorted_classes[1:] == sorted_classes[:-1])):
+        raise ValueError("labels must be unique.")
+    idx = xp.clip(xp.searchsorted(sorted_classes, y), 0, n_classes - 1)
+    if not bool(xp.all(take(xp, sorted_classes, idx) == y)):
+        raise ValueError("y_true contains labels that are not in labels.")
+    return take(xp, order, idx)
 
 
 def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=None):
@@ -1018,8 +1408,14 @@ def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=Non
     ``"multiclass"`` (then ``y_true`` holds each sample's column index) or
     ``"long"``; ``w`` the checked sample weights (or None).  The arrays keep
     their dtypes (float32 scores, small integer grades), so that a caller can
-    rank them piece by piece (:mod:`._chunked`).
+    rank them piece by piece (:mod:`._chunked`).  Under
+    ``array_api_dispatch``, arrays of another namespace stay in it
+    (:func:`~._array_api.get_namespace`).
     """
+    xp, device = get_namespace(y_score, y_true, groups, sample_weight)
+    if xp is not np:
+        return _check_inputs_array_api(xp, device, y_true, y_score, groups,
+                                       sample_weight, labels)
     y_score = validate_scores(y_score)
     if y_score.ndim == 2:
         if groups is not None:

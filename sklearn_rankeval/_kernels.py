@@ -13,15 +13,34 @@ segments, the accumulator and the distributed engines rely on.
 :func:`aggregate` turns partials (of one call, or concatenated from many)
 into any ``average``: it only sums per-group arrays (NumPy's pairwise
 summation), so its error does not grow with the number of rows.
+
+Kernels are written once against the namespace ``xp = rg.xp`` of the ranked
+input (NumPy, or an Array API library such as torch or CuPy: see
+:mod:`._array_api`), so they run on the input's device.  Integer arrays are
+cast to float64 before they meet floats (the standard defines no mixed
+promotion).
 """
 
+import math
 import warnings
 from typing import NamedTuple
 
 import numpy as np
-from scipy.special import gammaln
 from sklearn.exceptions import UndefinedMetricWarning
 
+from . import _array_api as xpx
+from ._array_api import (
+    astype,
+    concat,
+    cumsum,
+    full,
+    lgamma,
+    namespace_of,
+    repeat_index,
+    sum_by_owner,
+    take,
+    to_numpy,
+)
 from ._engine import discount_cumsum
 
 __all__ = [
@@ -55,12 +74,22 @@ RECALL_LEVEL_RTOL = 1e-12
 MIN_GEO_MEAN = 1e-5
 
 
+def _f(xp, x):
+    """``x`` as float64 (a no-op on float64 arrays)."""
+    return astype(xp, x, xp.float64)
+
+
+def _i(xp, x):
+    return astype(xp, x, xp.int64)
+
+
 class Partials(NamedTuple):
     """One metric's per-group result, in the order of the groups.
 
     ``value`` is meaningful where ``defined``; ``num`` and ``den`` (pooled
     averages only, else None) are the group's numerator and denominator,
-    before the query weight.
+    before the query weight.  The arrays are in the namespace of the ranked
+    input (NumPy, or the input's Array API library).
     """
 
     value: np.ndarray
@@ -75,13 +104,18 @@ class Partials(NamedTuple):
     @staticmethod
     def concatenate(parts):
         parts = list(parts)
+        xp = namespace_of(parts[0].value)
         pooled = parts[0].num is not None
         return Partials(
-            np.concatenate([p.value for p in parts]),
-            np.concatenate([p.defined for p in parts]),
-            np.concatenate([p.num for p in parts]) if pooled else None,
-            np.concatenate([p.den for p in parts]) if pooled else None,
+            concat(xp, [p.value for p in parts]),
+            concat(xp, [p.defined for p in parts]),
+            concat(xp, [p.num for p in parts]) if pooled else None,
+            concat(xp, [p.den for p in parts]) if pooled else None,
         )
+
+    def to_numpy(self):
+        """The partials as NumPy arrays (per-group, host-side output)."""
+        return Partials(*(to_numpy(a) for a in self))
 
 
 class GroupInfo(NamedTuple):
@@ -104,13 +138,14 @@ class GroupInfo(NamedTuple):
 
     @classmethod
     def from_ranked(cls, rg):
-        ones = np.ones(rg.n_groups)
-        qw = ones if rg.query_weight is None else np.asarray(rg.query_weight, float)
+        xp = rg.xp
+        ones = full(xp, rg.n_groups, 1.0, rg.device)
+        qw = ones if rg.query_weight is None else _f(xp, rg.query_weight)
         return cls(
             labels=rg.labels,
-            n_items=np.asarray(rg.group_size, dtype=np.int64),
-            n_relevant=np.asarray(rg.group_n_rel, dtype=np.int64),
-            weight=np.asarray(rg.group_weight, dtype=np.float64),
+            n_items=_i(xp, rg.group_size),
+            n_relevant=_i(xp, rg.group_n_rel),
+            weight=_f(xp, rg.group_weight),
             query_weight=qw,
             item_macro_weight=qw if rg.per_query_weights else ones,
         )
@@ -121,7 +156,12 @@ class GroupInfo(NamedTuple):
     @staticmethod
     def concatenate(parts):
         parts = list(parts)
-        return GroupInfo(*(np.concatenate(cols) for cols in zip(*parts)))
+        return GroupInfo(*(concat(namespace_of(cols[0]), list(cols))
+                           for cols in zip(*parts)))
+
+    def to_numpy(self):
+        """The group info as NumPy arrays (per-group, host-side output)."""
+        return GroupInfo(*(to_numpy(a) for a in self))
 
 
 # ---------------------------------------------------------------------------
@@ -129,25 +169,35 @@ class GroupInfo(NamedTuple):
 # ---------------------------------------------------------------------------
 def _plain(label):
     """A group id as the user wrote it (no ``np.str_('a')`` in messages)."""
-    return label.item() if isinstance(label, np.generic) else label
+    if not isinstance(label, (np.ndarray, np.generic)) and hasattr(label, "shape"):
+        label = to_numpy(label)[()]  # a 0-d array of another namespace
+    return label.item() if isinstance(label, (np.generic, np.ndarray)) else label
+
+
+def _first_label(labels, mask):
+    """The first label where ``mask`` is True (for messages)."""
+    if isinstance(labels, np.ndarray):
+        return _plain(labels[mask][0])
+    return _plain(to_numpy(labels[mask][:1])[0])
 
 
 def apply_undefined(partials, labels, *, undefined, label, needs_negative=False):
     """The undefined-group policy: raise, skip (keep the mask), or a value."""
     values, defined = partials.value, partials.defined
+    xp = namespace_of(values)
     if isinstance(undefined, str):
-        if undefined == "raise" and not defined.all():
-            bad = labels[~defined]
+        if undefined == "raise" and not bool(xp.all(defined)):
+            n_bad = int(xp.sum(_i(xp, ~defined)))
             raise ValueError(
-                f"{label} is undefined for {len(bad)} group(s), e.g. group "
-                f"{_plain(bad[0])!r} (no relevant item"
+                f"{label} is undefined for {n_bad} group(s), e.g. group "
+                f"{_first_label(labels, ~defined)!r} (no relevant item"
                 f"{', or a single class' if needs_negative else ''}). Pass "
                 f"undefined='skip' to leave them out or a number to count them "
                 f"with that value."
             )
         return partials
-    values = np.where(defined, values, float(undefined))
-    return partials._replace(value=values, defined=np.ones_like(defined))
+    values = xp.where(defined, values, xp.full_like(values, float(undefined)))
+    return partials._replace(value=values, defined=xp.ones_like(defined))
 
 
 def average_sums(partials, info, *, average, query_weighted):
@@ -158,20 +208,21 @@ def average_sums(partials, info, *, average, query_weighted):
     accumulator keeps these instead of the groups).
     """
     defined = partials.defined
+    xp = namespace_of(partials.value)
     qw = info.query_weight if query_weighted else info.item_macro_weight
     if average == "gmean":  # trec_eval's gm_map: log(max(value, 1e-5))
         w = qw[defined]
-        num = np.sum(w * np.log(np.maximum(partials.value[defined], MIN_GEO_MEAN)))
-        den = np.sum(w)
+        num = xp.sum(w * xp.log(xp.clip(partials.value[defined], MIN_GEO_MEAN, None)))
+        den = xp.sum(w)
     elif average == "micro":
         w = qw[defined]
-        num = np.sum(partials.num[defined] * w)
-        den = np.sum(partials.den[defined] * w)
+        num = xp.sum(_f(xp, partials.num[defined]) * w)
+        den = xp.sum(_f(xp, partials.den[defined]) * w)
     else:
         w = (info.weight if average == "weighted" else qw)[defined]
-        num = np.sum(w * partials.value[defined])
-        den = np.sum(w)
-    return float(num), float(den), int(np.count_nonzero(defined))
+        num = xp.sum(w * partials.value[defined])
+        den = xp.sum(w)
+    return float(num), float(den), int(xp.sum(_i(xp, defined)))
 
 
 def ratio(num, den, n_defined, *, label, needs_negative=False, stacklevel=4,
@@ -194,7 +245,7 @@ def ratio(num, den, n_defined, *, label, needs_negative=False, stacklevel=4,
             stacklevel=stacklevel + 1,
         )
         return float("nan")
-    return float(np.exp(num / den) if average == "gmean" else num / den)
+    return float(math.exp(num / den) if average == "gmean" else num / den)
 
 
 def aggregate(partials, info, *, average, undefined="skip", query_weighted,
@@ -207,15 +258,16 @@ def aggregate(partials, info, *, average, undefined="skip", query_weighted,
     numerators and denominators (times the query weight); ``"gmean"`` is the
     geometric mean, with the weights of ``"macro"``, of the values floored at
     ``MIN_GEO_MEAN`` (trec_eval's ``gm_map``); None returns the per-group
-    values with NaN where undefined.
+    values with NaN where undefined (in the partials' namespace).
     """
     p = apply_undefined(partials, info.labels, undefined=undefined, label=label,
                         needs_negative=needs_negative)
     if average is None:
-        if not p.defined.any():
+        xp = namespace_of(p.value)
+        if not bool(xp.any(p.defined)):
             ratio(0.0, 0.0, 0, label=label, needs_negative=needs_negative,
                   stacklevel=stacklevel)
-        return np.where(p.defined, p.value, np.nan)
+        return xp.where(p.defined, p.value, xp.full_like(p.value, math.nan))
     num, den, n_defined = average_sums(p, info, average=average,
                                        query_weighted=query_weighted)
     return ratio(num, den, n_defined, label=label, needs_negative=needs_negative,
@@ -224,8 +276,19 @@ def aggregate(partials, info, *, average, undefined="skip", query_weighted,
 
 def _divide(num, den):
     """num / den where den > 0, else 0 (the caller masks those groups)."""
-    num = np.asarray(num, dtype=np.float64)
-    return np.divide(num, den, out=np.zeros_like(num), where=den > 0)
+    xp = namespace_of(den)
+    if xp is np:
+        num = np.asarray(num, dtype=np.float64)
+        return np.divide(num, den, out=np.zeros_like(num), where=den > 0)
+    num, den = _f(xp, num), _f(xp, den)
+    ok = den > 0
+    return xp.where(ok, num / xp.where(ok, den, xp.ones_like(den)),
+                    xp.zeros_like(num))
+
+
+def _zero_unless(xp, mask, x):
+    """``where(mask, x, 0)``."""
+    return xp.where(mask, x, xp.zeros_like(x))
 
 
 # ---------------------------------------------------------------------------
@@ -238,12 +301,13 @@ def retrieved_cumulative(rg):
     :func:`sklearn.metrics.precision_recall_curve`).  Unretrieved blocks
     (always their group's last) add no relevant weight.
     """
+    xp = rg.xp
     ret = rg.block_retrieved
-    every = bool(ret.all())
-    wp = rg.block_w_pos if every else np.where(ret, rg.block_w_pos, 0)
+    every = rg.all_retrieved
+    wp = rg.block_w_pos if every else _zero_unless(xp, ret, rg.block_w_pos)
     cum_wp = rg.group_cumsum(wp)
     if rg.item_weighted:
-        wn = rg.block_w_neg if every else np.where(ret, rg.block_w_neg, 0)
+        wn = rg.block_w_neg if every else _zero_unless(xp, ret, rg.block_w_neg)
         cum_w = rg.group_cumsum(wp + wn)
     else:
         cum_w = rg.block_start + rg.block_size
@@ -256,9 +320,9 @@ def _cutoff_fraction(rg, k):
     Under a uniformly random order of the tied items, it is also the
     probability that any one item of the block lands in the top k.
     """
-    frac = np.clip((k - rg.block_start) / rg.block_size, 0.0, 1.0)
-    frac[~rg.block_retrieved] = 0.0
-    return frac
+    xp = rg.xp
+    frac = xp.clip(_f(xp, k - rg.block_start) / rg.block_size_f, 0.0, 1.0)
+    return frac if rg.all_retrieved else _zero_unless(xp, rg.block_retrieved, frac)
 
 
 def _has_relevant(rg):
@@ -278,10 +342,11 @@ def gauc(rg):
     exact in integers.  Weighted, the negative weight below each block is
     accumulated within the group instead.
     """
+    xp = rg.xp
     wp, wn = rg.block_w_pos, rg.block_w_neg
     pos_total, neg_total = rg.group_w_pos, rg.group_w_neg
     if rg.item_weighted:
-        below = neg_total[rg.block_group] - rg.group_cumsum(wn)
+        below = take(xp, neg_total, rg.block_group) - rg.group_cumsum(wn)
         twice = rg.group_sum(wp * (2 * below + wn))
     else:
         tied_offset = rg.group_sum(wp * (2 * rg.block_start + rg.block_size - 1))
@@ -298,23 +363,41 @@ def average_precision(rg, k=None, k_denominator="min"):
     (``"relevant"``) or by the relevant items ranked in the top k
     (``"hits"``, torchmetrics; 0 when there is none).
     """
+    xp = rg.xp
     wp, _, precision = retrieved_cumulative(rg)
-    contrib = wp * precision
+    contrib = _f(xp, wp) * precision
     if k is not None:
         contrib = contrib * _cutoff_fraction(rg, k)
     total = rg.group_sum(contrib)
     n_rel, w_rel = rg.group_n_rel, rg.group_w_pos
     defined = (n_rel > 0) & (w_rel > 0)
     if k_denominator == "hits":
-        hits = rg.group_sum(np.where(rg.block_retrieved, wp, 0)
-                            * (1.0 if k is None else _cutoff_fraction(rg, k)))
-        return Partials(_divide(total, hits), defined)
+        hits = _f(xp, _zero_unless(xp, rg.block_retrieved, wp))
+        if k is not None:
+            hits = hits * _cutoff_fraction(rg, k)
+        return Partials(_divide(total, rg.group_sum(hits)), defined)
     if k is None:
         return Partials(_divide(total, w_rel), defined)
-    denom = np.minimum(n_rel, k) if k_denominator == "min" else n_rel
+    denom = xp.clip(n_rel, None, k) if k_denominator == "min" else n_rel
     if rg.item_weighted:
         total = total * _divide(n_rel, w_rel)
     return Partials(_divide(total, denom), defined)
+
+
+def _expand_positions(rg, n_terms):
+    """One row per (block, j), ``j = 1..n_terms[block]``: (block index, j)."""
+    xp = rg.xp
+    owner = repeat_index(xp, n_terms)
+    first = cumsum(xp, n_terms) - n_terms
+    j = xp.arange(owner.shape[0], dtype=xp.int64, **rg.on_device) - take(
+        xp, first, owner) + 1
+    return owner, j
+
+
+def _first_relevant(rg):
+    """Mask of each group's first retrieved block holding a relevant item."""
+    candidate = rg.block_retrieved & (rg.block_n_rel > 0)
+    return candidate & (rg.group_cumsum(_i(rg.xp, candidate)) == 1)
 
 
 def reciprocal_rank(rg, k=None):
@@ -327,28 +410,43 @@ def reciprocal_rank(rg, k=None):
     The expectation of ``1/(s + J)`` (counting only ``s + J <= k``) is summed
     over one expanded row per (block, j): at most one row per item in total.
     """
-    first, first_group = _first_relevant_block(rg)
-    s = rg.block_start[first]
-    m = rg.block_size[first]
-    r = rg.block_n_rel[first]
+    xp = rg.xp
+    first = _first_relevant(rg)
+    blocks = xpx.flatnonzero(xp, first)  # one per group that has one, in order
+    s, m, r = (take(xp, a, blocks) for a in (rg.block_start, rg.block_size,
+                                             rg.block_n_rel))
     n_terms = m - r + 1
     if k is not None:
-        n_terms = np.clip(np.minimum(n_terms, k - s), 0, None)
+        n_terms = xp.clip(xp.minimum(n_terms, k - s), 0, None)
     owner, j = _expand_positions(rg, n_terms)
-    mm, rr = m[owner], r[owner]
+    mm, rr = _f(xp, take(xp, m, owner)), _f(xp, take(xp, r, owner))
+    jf = _f(xp, j)
     # exact probabilities in the common cases: r == m (J = 1) and r == 1
-    # (uniform); log-binomials only for the rest
-    p = np.where(rr == mm, 1.0, 1.0 / mm)
-    general = np.flatnonzero((rr > 1) & (rr < mm))
-    if general.size:
-        mg, rg_, jg = mm[general], rr[general], j[general]
-        log_p = (gammaln(mg - jg + 1) - gammaln(rg_) - gammaln(mg - jg - rg_ + 2)
-                 - gammaln(mg + 1) + gammaln(rg_ + 1) + gammaln(mg - rg_ + 1))
-        p[general] = np.exp(log_p)
-    rr_first = np.bincount(owner, weights=p / (s[owner] + j), minlength=len(first))
-    values = np.zeros(rg.n_groups)
-    values[first_group] = rr_first
-    return Partials(values, rg.group_n_rel > 0)
+    # (uniform); log-binomials only where a block has both cases' neighbours
+    p = xp.where(rr == mm, xp.ones_like(mm), 1.0 / mm)
+    general = (rr > 1) & (rr < mm)
+    if bool(xp.any(general)):
+        one = xp.ones_like(mm)
+        mg = xp.where(general, mm, 3 * one)  # valid arguments elsewhere
+        rg_, jg = xp.where(general, rr, 2 * one), xp.where(general, jf, one)
+        log_p = (lgamma(xp, mg - jg + 1) - lgamma(xp, rg_)
+                 - lgamma(xp, mg - jg - rg_ + 2) - lgamma(xp, mg + 1)
+                 + lgamma(xp, rg_ + 1) + lgamma(xp, mg - rg_ + 1))
+        p = xp.where(general, xp.exp(log_p), p)
+    terms = p / (_f(xp, take(xp, s, owner)) + jf)
+    return Partials(_per_group(rg, first, sum_by_owner(xp, terms, n_terms)),
+                    rg.group_n_rel > 0)
+
+
+def _per_group(rg, first, values):
+    """Values of the ``first`` blocks (at most one per group) as one value
+    per group, 0 for the groups without one (a gather, no scatter)."""
+    xp = rg.xp
+    has = rg.group_sum(first) > 0
+    slot = xp.clip(cumsum(xp, _i(xp, has)) - 1, 0, None)
+    if values.shape[0] == 0:
+        return full(xp, rg.n_groups, 0.0, rg.device)
+    return _zero_unless(xp, has, take(xp, values, slot))
 
 
 def ndcg(rg, k=None, gain="linear"):
@@ -356,18 +454,26 @@ def ndcg(rg, k=None, gain="linear"):
 
     ``gain`` maps a grade to its gain (``RankedGroups.block_gain_of``).
     """
-    disc = discount_cumsum(rg.max_group_size, k)
-    block_disc = disc[rg.block_start + rg.block_size] - disc[rg.block_start]
-    gain_sum = rg.block_gain_of(gain)
-    gain_avg = np.where(rg.block_retrieved, gain_sum / rg.block_size, 0.0)
-    dcg = rg.group_sum(gain_avg * block_disc)
+    xp = rg.xp
+    dcg_ = _dcg(rg, discount_cumsum(rg.max_group_size, k, xp=xp, device=rg.device),
+                gain)
     idcg = rg.ideal_dcg(k, gain)
-    return Partials(_divide(dcg, idcg), (rg.group_n_rel > 0) & (idcg > 0))
+    return Partials(_divide(dcg_, idcg), (rg.group_n_rel > 0) & (idcg > 0))
+
+
+def _dcg(rg, disc, gain):
+    """Tie-averaged DCG of each group from cumulative discounts ``disc``."""
+    xp = rg.xp
+    block_disc = (take(xp, disc, rg.block_start + rg.block_size)
+                  - take(xp, disc, rg.block_start))
+    gain_avg = _zero_unless(xp, rg.block_retrieved,
+                            _f(xp, rg.block_gain_of(gain)) / rg.block_size_f)
+    return rg.group_sum(gain_avg * block_disc)
 
 
 def _expected_hits(rg, k):
     """Expected number of relevant items in the top k (ties in random order)."""
-    return rg.group_sum(rg.block_n_rel * _cutoff_fraction(rg, k))
+    return rg.group_sum(_f(rg.xp, rg.block_n_rel) * _cutoff_fraction(rg, k))
 
 
 def _hits_partials(hits, den, defined):
@@ -376,7 +482,7 @@ def _hits_partials(hits, den, defined):
 
 def hit_rate(rg, k=10):
     """Hits in the top k over the relevant items (pooled by ``"micro"``)."""
-    den = rg.group_n_rel.astype(np.float64)
+    den = _f(rg.xp, rg.group_n_rel)
     return _hits_partials(_expected_hits(rg, k), den, rg.group_n_rel > 0)
 
 
@@ -385,25 +491,29 @@ recall_at_k = hit_rate
 
 def precision_at_k(rg, k=10, k_denominator="k"):
     """Hits in the top k over k (or over ``min(k, n)``, n the retrieved items)."""
+    xp = rg.xp
     if k_denominator == "retrieved":
-        unretrieved = rg.group_sum(np.where(rg.block_retrieved, 0, rg.block_size))
-        den = np.minimum(rg.group_size - unretrieved, k).astype(np.float64)
+        unretrieved = rg.group_sum(_zero_unless(xp, ~rg.block_retrieved,
+                                                rg.block_size))
+        den = _f(xp, xp.clip(rg.group_size - unretrieved, None, k))
     else:
-        den = np.full(rg.n_groups, float(k))
+        den = full(xp, rg.n_groups, float(k), rg.device)
     return _hits_partials(_expected_hits(rg, k), den, rg.group_n_rel > 0)
 
 
 # -- interpolated precision --------------------------------------------------
-def _trec_eval_cutoffs(n_rel, n_points, recall_levels):
+def _trec_eval_cutoffs(xp, n_rel, n_points, recall_levels, device):
     """Relevant items needed to reach each level, (n_groups, n_points), int64."""
-    j = np.arange(n_points)
+    j = xp.reshape(xp.arange(n_points, dtype=xp.int64, device=device), (1, -1)) \
+        if xp is not np else np.arange(n_points)[None, :]
+    n_rel = xp.reshape(n_rel, (-1, 1))
     if recall_levels == "exact":  # ceil(j * R / (n_points - 1)), in integers
-        return (j[None, :] * n_rel[:, None] + (n_points - 2)) // (n_points - 1)
-    x = (j / (n_points - 1))[None, :] * n_rel[:, None].astype(np.float64)
+        return (j * n_rel + (n_points - 2)) // (n_points - 1)
+    x = (_f(xp, j) / (n_points - 1)) * _f(xp, n_rel)
     if recall_levels == "trec_eval_9":  # (long) (l * R + 0.9)
-        return np.floor(x + 0.9).astype(np.int64)
-    down = np.floor(x)  # trec_eval 10: lround(l * R), halves away from zero
-    return (down + (x - down >= 0.5)).astype(np.int64)
+        return _i(xp, xp.floor(x + 0.9))
+    down = xp.floor(x)  # trec_eval 10: lround(l * R), halves away from zero
+    return _i(xp, down + _f(xp, x - down >= 0.5))
 
 
 def _weighted_levels(rg, n_points):
@@ -418,13 +528,14 @@ def _weighted_levels(rg, n_points):
     item weights by the group's largest), so the levels are then those of
     the unweighted counts.
     """
+    xp = rg.xp
     reach, w_rel = rg.group_cumsum_with_total(rg.block_w_pos)
     t = reach * (n_points - 1)
     bound = w_rel * (1.0 - RECALL_LEVEL_RTOL)
-    level = np.floor(_divide(t, bound))
-    level = np.where((level + 1) * bound <= t, level + 1, level)
-    level = np.where(level * bound > t, level - 1, level)
-    return np.clip(level, 0, n_points - 1).astype(np.int64)
+    level = xp.floor(_divide(t, bound))
+    level = xp.where((level + 1) * bound <= t, level + 1, level)
+    level = xp.where(level * bound > t, level - 1, level)
+    return _i(xp, xp.clip(level, 0, n_points - 1))
 
 
 def interpolated_precision(rg, n_points, recall_levels="exact"):
@@ -437,10 +548,12 @@ def interpolated_precision(rg, n_points, recall_levels="exact"):
     on a key that increases along the blocks; the answer is that block's
     suffix maximum of precision.  Returns the matrix and the defined mask.
     """
+    xp = rg.xp
     _, cum_wp, precision = retrieved_cumulative(rg)
     smax = rg.group_suffix_max(precision)
-    groups = np.arange(rg.n_groups)
-    bg = rg.block_group.astype(np.int64)
+    groups = xp.arange(rg.n_groups, dtype=xp.int64, **rg.on_device)
+    bg = _i(xp, rg.block_group)
+    levels = xp.arange(n_points, dtype=xp.int64, **rg.on_device)
     if rg.item_weighted:
         if recall_levels != "exact":
             raise ValueError(
@@ -451,33 +564,34 @@ def interpolated_precision(rg, n_points, recall_levels="exact"):
         # an unretrieved block (always its group's last) is no point: give it
         # the level of the block before it so that it is never the first to
         # reach a level that a retrieved block reaches
-        unretrieved = np.flatnonzero(~rg.block_retrieved)
-        is_first = np.zeros(len(bg), dtype=bool)
-        is_first[rg.group_first_block] = True
-        level[unretrieved] = np.where(
-            is_first[unretrieved], 0, level[np.maximum(unretrieved - 1, 0)]
-        )
+        if not rg.all_retrieved:
+            before = concat(xp, [level[:1] * 0, level[:-1]])
+            level = xp.where(rg.block_retrieved, level,
+                             _zero_unless(xp, ~rg.block_is_first, before))
         span = n_points
         key = bg * span + level
-        query = groups[:, None] * span + np.arange(n_points)[None, :]
+        query = xp.reshape(groups * span, (-1, 1)) + xp.reshape(levels, (1, -1))
     else:
-        n_rel = rg.group_n_rel
-        span = int(n_rel.max()) + 2
-        key = bg * span + cum_wp
-        cutoffs = _trec_eval_cutoffs(n_rel, n_points, recall_levels)
-        query = groups[:, None] * span + np.minimum(cutoffs, span - 1)
-    idx = np.searchsorted(key, query.ravel(), side="left")
-    idx_c = np.minimum(idx, len(key) - 1)
-    valid = (idx < len(key)) & (bg[idx_c] == np.repeat(groups, n_points))
-    iprec = np.where(valid, smax[idx_c], 0.0).reshape(rg.n_groups, n_points)
-    return iprec, _has_relevant(rg)
+        n_rel = _i(xp, rg.group_n_rel)
+        span = int(xp.max(n_rel)) + 2
+        key = bg * span + _i(xp, cum_wp)
+        cutoffs = _trec_eval_cutoffs(xp, n_rel, n_points, recall_levels, rg.device)
+        query = xp.reshape(groups * span, (-1, 1)) + xp.clip(cutoffs, None, span - 1)
+    n_keys = key.shape[0]
+    idx = xp.searchsorted(key, xp.reshape(query, (-1,)), side="left")
+    idx_c = xp.clip(idx, None, n_keys - 1)
+    owner = xp.reshape(xp.reshape(groups, (-1, 1)) + 0 * xp.reshape(levels, (1, -1)),
+                       (-1,))
+    valid = (idx < n_keys) & (take(xp, bg, idx_c) == owner)
+    iprec = _zero_unless(xp, valid, take(xp, smax, idx_c))
+    return xp.reshape(iprec, (rg.n_groups, n_points)), _has_relevant(rg)
 
 
 def _all_points_ap(rg):
     """VOC 2010+ all-points interpolated AP: recall steps times suffix-max precision."""
     wp, _, precision = retrieved_cumulative(rg)
     smax = rg.group_suffix_max(precision)
-    return Partials(_divide(rg.group_sum(wp * smax), rg.group_w_pos),
+    return Partials(_divide(rg.group_sum(_f(rg.xp, wp) * smax), rg.group_w_pos),
                     _has_relevant(rg))
 
 
@@ -488,7 +602,7 @@ def interpolated_ap(rg, n_points=11, recall_levels="exact"):
     iprec, defined = rg.cached(("iprec", n_points, recall_levels),
                                lambda: interpolated_precision(rg, n_points,
                                                               recall_levels))
-    return Partials(iprec.mean(axis=1), defined)
+    return Partials(rg.xp.mean(iprec, axis=1), defined)
 
 
 def all_points_curve(rg):
@@ -497,30 +611,20 @@ def all_points_curve(rg):
     Returns ``(precision, recall)``: one point per recall reached, after
     recall 0; None when the ranking has no relevant item.
     """
+    xp = rg.xp
     wp, _, precision = retrieved_cumulative(rg)
     smax = rg.group_suffix_max(precision)
-    if not _has_relevant(rg)[0]:
+    if not bool(_has_relevant(rg)[0]):
         return None
     steps = wp > 0
     reach, total = rg.group_cumsum_with_total(rg.block_w_pos)
-    recall = np.concatenate([[0.0], reach[steps] / total[steps]])
-    return np.concatenate([[smax[0]], smax[steps]]), recall
+    recall = _f(xp, reach[steps]) / _f(xp, total[steps])
+    return (concat(xp, [smax[:1], smax[steps]]),
+            concat(xp, [xp.zeros_like(recall[:1]) if xp is not np else
+                        np.zeros(1), recall]))
 
 
 # -- issue 13: success@k, R-precision, DCG, ERR, RBP, bpref --------------------
-def _first_relevant_block(rg):
-    """Index of each group's first retrieved block holding a relevant item.
-
-    Returns ``(blocks, groups)``: one block per group that has one.
-    """
-    candidate = np.flatnonzero(rg.block_retrieved & (rg.block_n_rel > 0))
-    grp = rg.block_group[candidate]
-    is_first = np.empty(len(candidate), dtype=bool)
-    is_first[:1] = True
-    np.not_equal(grp[1:], grp[:-1], out=is_first[1:])
-    return candidate[is_first], grp[is_first]
-
-
 def success_at_k(rg, k=10):
     """Probability that the top k holds a relevant item (ties in random order).
 
@@ -529,55 +633,36 @@ def success_at_k(rg, k=10):
     in the top k, the top k misses every relevant item with the hypergeometric
     probability ``C(m - r, t) / C(m, t)``.
     """
-    first, grp = _first_relevant_block(rg)
-    s, m = rg.block_start[first], rg.block_size[first]
-    r = rg.block_n_rel[first]
-    t = np.clip(k - s, 0, m)
-    miss = np.zeros(len(first))
-    partial = np.flatnonzero((t > 0) & (t < m) & (t <= m - r))
-    if partial.size:
-        mp, rp, tp = m[partial], r[partial], t[partial]
-        miss[partial] = np.exp(gammaln(mp - rp + 1) - gammaln(mp - rp - tp + 1)
-                               - gammaln(mp + 1) + gammaln(mp - tp + 1))
-    miss[t == 0] = 1.0
-    values = np.zeros(rg.n_groups)
-    values[grp] = 1.0 - miss
-    return Partials(values, rg.group_n_rel > 0)
+    xp = rg.xp
+    first = _first_relevant(rg)
+    s, m, r = rg.block_start, rg.block_size, rg.block_n_rel
+    t = xp.clip(k - s, 0, None)
+    t = xp.where(t < m, t, m)
+    hit = _f(xp, t >= 1)  # t == 0: misses surely; t > m - r: hits surely
+    partial = first & (t > 0) & (t < m) & (t <= m - r)
+    if bool(xp.any(partial)):
+        one = xp.ones_like(rg.block_size_f)
+        mp = xp.where(partial, _f(xp, m), 3 * one)
+        rp, tp = xp.where(partial, _f(xp, r), one), xp.where(partial, _f(xp, t), one)
+        miss = xp.exp(lgamma(xp, mp - rp + 1) - lgamma(xp, mp - rp - tp + 1)
+                      - lgamma(xp, mp + 1) + lgamma(xp, mp - tp + 1))
+        hit = xp.where(partial, 1.0 - miss, hit)
+    return Partials(rg.group_sum(_zero_unless(xp, first, hit)), rg.group_n_rel > 0)
 
 
 def r_precision(rg):
     """Expected precision at rank R, R the group's number of relevant items."""
     n_rel = rg.group_n_rel
-    hits = _expected_hits(rg, n_rel[rg.block_group])
+    hits = _expected_hits(rg, take(rg.xp, n_rel, rg.block_group))
     return Partials(_divide(hits, n_rel), n_rel > 0)
-
-
-def _log_discounts(n_items, k, log_base):
-    """Cumulative DCG discounts ``1/log_b(rank + 1)``, as sklearn writes them."""
-    if log_base == 2:
-        return discount_cumsum(n_items, k)
-    discount = 1 / (np.log(np.arange(n_items) + 2) / np.log(log_base))
-    if k is not None:
-        discount[k:] = 0.0
-    out = np.zeros(n_items + 1)
-    np.cumsum(discount, out=out[1:])
-    return out
 
 
 def dcg(rg, k=None, log_base=2, gain="linear"):
     """sklearn's tie-averaged DCG (defined for every group, 0 without gain)."""
-    disc = _log_discounts(rg.max_group_size, k, log_base)
-    block_disc = disc[rg.block_start + rg.block_size] - disc[rg.block_start]
-    gain = np.where(rg.block_retrieved, rg.block_gain_of(gain) / rg.block_size, 0.0)
-    return Partials(rg.group_sum(gain * block_disc), np.ones(rg.n_groups, bool))
-
-
-def _expand_positions(rg, n_terms):
-    """One row per (block, j), ``j = 1..n_terms[block]``: (block index, j)."""
-    owner = np.repeat(np.arange(len(n_terms)), n_terms)
-    j = (np.arange(owner.shape[0])
-         - np.repeat(np.cumsum(n_terms) - n_terms, n_terms) + 1)
-    return owner, j
+    xp = rg.xp
+    disc = discount_cumsum(rg.max_group_size, k, log_base=log_base, xp=xp,
+                           device=rg.device)
+    return Partials(_dcg(rg, disc, gain), full(xp, rg.n_groups, 1.0, rg.device) > 0)
 
 
 def expected_reciprocal_rank(rg, k=None, max_grade=4):
@@ -590,27 +675,29 @@ def expected_reciprocal_rank(rg, k=None, max_grade=4):
     probability of reaching the block (the product of ``(1 - R)`` over the
     ranks above it, summed in logs within the group).
     """
+    xp = rg.xp
     too_high = rg.max_grade > max_grade
-    if too_high.any():
+    if bool(xp.any(too_high)):
         raise ValueError(
             f"y_true must be at most max_grade={max_grade} for ERR (stopping "
             f"probability (2**g - 1) / 2**max_grade); got "
-            f"{rg.max_grade[too_high].max():g} in group "
-            f"{_plain(rg.labels[np.flatnonzero(too_high)[0]])!r}."
+            f"{float(xp.max(rg.max_grade[too_high])):g} in group "
+            f"{_first_label(rg.labels, too_high)!r}."
         )
-    stop = np.where(rg.block_retrieved,
-                    rg.block_exp2_gain / (rg.block_size * 2.0 ** max_grade), 0.0)
-    log_cont = np.log1p(-stop)
-    block_log = rg.block_size * log_cont
+    stop = _zero_unless(xp, rg.block_retrieved, _f(xp, rg.block_exp2_gain)
+                        / (rg.block_size_f * 2.0 ** max_grade))
+    log_cont = xp.log1p(-stop)
+    block_log = rg.block_size_f * log_cont
     before = rg.group_cumsum(block_log) - block_log  # log C_b, group-local
-    n_terms = rg.block_size * (stop > 0)
+    n_terms = _zero_unless(xp, stop > 0, rg.block_size)
     if k is not None:
-        n_terms = np.clip(np.minimum(n_terms, k - rg.block_start), 0, None)
+        n_terms = xp.clip(xp.minimum(n_terms, k - rg.block_start), 0, None)
     owner, j = _expand_positions(rg, n_terms)
-    contrib = (np.exp(before[owner] + (j - 1) * log_cont[owner]) * stop[owner]
-               / (rg.block_start[owner] + j))
-    per_block = np.bincount(owner, weights=contrib, minlength=len(n_terms))
-    return Partials(rg.group_sum(per_block), rg.group_n_rel > 0)
+    log_reach = take(xp, before, owner) + _f(xp, j - 1) * take(xp, log_cont, owner)
+    contrib = (xp.exp(log_reach) * take(xp, stop, owner)
+               / _f(xp, take(xp, rg.block_start, owner) + j))
+    return Partials(rg.group_sum(sum_by_owner(xp, contrib, n_terms)),
+                    rg.group_n_rel > 0)
 
 
 def rank_biased_precision(rg, p=0.8):
@@ -620,9 +707,10 @@ def rank_biased_precision(rg, p=0.8):
     weights ``(1 - p) p**(i-1)`` average to ``p**s (1 - p**m) / m``: each of
     its relevant items gets that (the expected value under a random order).
     """
-    rel = np.where(rg.block_retrieved, rg.block_n_rel, 0)
-    m = rg.block_size
-    weight = np.power(p, rg.block_start) * (-np.expm1(m * np.log(p))) / m
+    xp = rg.xp
+    rel = _f(xp, _zero_unless(xp, rg.block_retrieved, rg.block_n_rel))
+    m = rg.block_size_f
+    weight = p ** _f(xp, rg.block_start) * (-xp.expm1(m * math.log(p))) / m
     return Partials(rg.group_sum(rel * weight), rg.group_n_rel > 0)
 
 
@@ -633,15 +721,16 @@ def rbp_residual(rg, p=0.8):
     judgment covers; defined where RBP is (the query has a relevant item).
     Unjudged rows (``judged=``) add their ranks' weights in ``compute``.
     """
-    n_ret = rg.group_sum(np.where(rg.block_retrieved, rg.block_size, 0))
-    return Partials(np.power(p, n_ret.astype(np.float64)), rg.group_n_rel > 0)
+    xp = rg.xp
+    n_ret = rg.group_sum(_zero_unless(xp, rg.block_retrieved, rg.block_size))
+    return Partials(p ** _f(xp, n_ret), rg.group_n_rel > 0)
 
 
-def _sum_min(x, cap):
+def _sum_min(xp, x, cap):
     """``sum(min(n, cap) for n in range(x))``, elementwise, in integers."""
-    x = np.asarray(x, dtype=np.int64)
-    below = np.minimum(x, cap + 1)
-    return below * (below - 1) // 2 + np.maximum(x - cap - 1, 0) * cap
+    x = _i(xp, x)
+    below = xp.minimum(x, cap + 1)
+    return below * (below - 1) // 2 + xp.clip(x - cap - 1, 0, None) * cap
 
 
 def bpref(rg):
@@ -654,15 +743,16 @@ def bpref(rg):
     below ``n0`` others, the number of them above a given relevant item is
     uniform on ``0..q``, so the block's expected term is exact in integers.
     """
+    xp = rg.xp
     n_rel = rg.group_n_rel
     n_non = rg.group_size - n_rel
-    cap = np.minimum(n_non, n_rel)  # min(N, R)
+    cap = xp.minimum(n_non, n_rel)  # min(N, R)
     ret = rg.block_retrieved
-    q = np.where(ret, rg.block_size - rg.block_n_rel, 0)
-    r = np.where(ret, rg.block_n_rel, 0)
+    q = _zero_unless(xp, ret, rg.block_size - rg.block_n_rel)
+    r = _zero_unless(xp, ret, rg.block_n_rel)
     n0 = rg.group_cumsum(q) - q
-    cap_b = cap[rg.block_group]
-    ranked_above = _sum_min(n0 + q + 1, cap_b) - _sum_min(n0, cap_b)
+    cap_b = take(xp, cap, rg.block_group)
+    ranked_above = _sum_min(xp, n0 + q + 1, cap_b) - _sum_min(xp, n0, cap_b)
     penalty = _divide(ranked_above, (q + 1) * cap_b)
-    total = rg.group_sum(r * (1.0 - penalty))
+    total = rg.group_sum(_f(xp, r) * (1.0 - penalty))
     return Partials(_divide(total, n_rel), n_rel > 0)

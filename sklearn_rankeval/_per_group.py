@@ -5,8 +5,11 @@ turning per-group columns into a pandas / polars DataFrame or a dict
 (:func:`make_frame`).
 """
 
+import math
+
 import numpy as np
 
+from ._array_api import namespace_of, to_numpy
 from ._chunked import evaluate_chunked
 from ._docs import fill_doc
 from ._registry import parse_metrics
@@ -19,7 +22,9 @@ OUTPUTS = ("pandas", "polars", "dict")
 
 def per_group_values(partials):
     """A metric's column: its value where defined, NaN elsewhere (no warning)."""
-    return np.where(partials.defined, partials.value, np.nan)
+    xp = namespace_of(partials.value)
+    return xp.where(partials.defined, partials.value,
+                    xp.full_like(partials.value, math.nan))
 
 
 def make_frame(columns, output, *, index="group"):
@@ -27,6 +32,8 @@ def make_frame(columns, output, *, index="group"):
     check_option(output, "output", OUTPUTS)
     if output == "dict":
         return columns
+    # per-group columns of an Array API input: to the host for the frame
+    columns = {name: to_numpy(col) for name, col in columns.items()}
     if output == "polars":
         try:
             import polars as pl
@@ -90,7 +97,10 @@ def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
     output : {'pandas', 'polars', 'dict'}, default='pandas'
         A pandas DataFrame (index named ``group``), a polars DataFrame (a
         ``group`` column first) or a dict of NumPy arrays (key ``"group"``
-        first), which needs no DataFrame library.
+        first), which needs no DataFrame library.  Under
+        ``array_api_dispatch``, the dict holds arrays of the input's
+        namespace and device, and the DataFrames are built from the
+        per-group columns copied to the host (:ref:`array_api`).
 
     Returns
     -------

@@ -17,6 +17,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from . import _kernels
+from ._array_api import reject_host_options
 from ._chunked import evaluate_chunked
 from ._conventions import (
     SWITCHES,
@@ -312,6 +313,9 @@ def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=No
             docno=None, query_weight=None, group_weight=None, **options):
     """A metric function's body: check the options, rank (chunk by chunk), aggregate."""
     spec = METRICS[name]
+    reject_host_options(y_score, judged=judged, convention=convention, ties=ties,
+                        docno=docno, query_weight=query_weight,
+                        group_weight=group_weight)
     options, switches = resolve(spec, convention, {
         **options, "undefined": undefined, "ties": ties,
         "query_weight": query_weight, "group_weight": group_weight})

@@ -7,6 +7,7 @@ same partials within each segment's groups.
 
 import numpy as np
 
+from ._array_api import astype, namespace_of, reject_host_options, to_numpy
 from ._bootstrap import (
     bootstrap_intervals,
     check_confidence,
@@ -33,7 +34,8 @@ def _summaries(info, parts, parsed, stacklevel=6):
         p = parts[name]
         value = spec.aggregate(p, info, average=spec.default_average,
                                stacklevel=stacklevel)
-        out[name] = (value, int(np.count_nonzero(p.defined)))
+        xp = namespace_of(p.defined)
+        out[name] = (value, int(xp.sum(astype(xp, p.defined, xp.int64))))
     return out
 
 
@@ -44,7 +46,9 @@ def _segment_of_groups(segments, groups, info, y_score):
     """
     if hasattr(segments, "to_numpy") and not isinstance(segments, np.ndarray):
         segments = segments.to_numpy()
-    seg = np.asarray(segments)
+    # segments are a host-side label per row: Array API ids are copied there
+    seg, groups = to_numpy(segments), to_numpy(groups)
+    seg = np.asarray(seg)
     per_query = np.ndim(y_score) == 2
     n_groups = len(info.labels)
     n = n_groups if per_query else int(np.shape(y_score)[0])
@@ -298,6 +302,7 @@ default=None
         confidence = check_confidence(confidence)
         n_resamples = check_n_resamples(n_resamples)
         rng = check_random_state(random_state)
+    reject_host_options(y_score, convention=convention)
     if convention is None:
         info, parts = evaluate_chunked(y_true, y_score, groups=groups,
                                        sample_weight=sample_weight, parsed=parsed)
@@ -306,6 +311,13 @@ default=None
             evaluate_chunked, y_true, y_score, groups=groups,
             sample_weight=sample_weight, parsed=parsed,
             convention=check_convention(convention))
+
+    if (confidence is not None or segments is not None) and not isinstance(
+            info.weight, np.ndarray):
+        # intervals and segments resample or select groups: their per-group
+        # partials (not the rows) are copied to the host once
+        info = info.to_numpy()
+        parts = {name: p.to_numpy() for name, p in parts.items()}
 
     def summaries(info, parts):
         intervals = None if confidence is None else bootstrap_intervals(

@@ -6,6 +6,7 @@ meets a NumPy traceback from deep inside the engine.  Nothing here modifies
 its inputs.
 """
 
+import math
 from numbers import Integral, Real
 
 import numpy as np
@@ -119,21 +120,50 @@ def _as_numeric(x, name):
     return arr
 
 
-def column_or_2d(x, name):
+def _as_numeric_array_api(x, name, xp):
+    """An Array API array of numbers (booleans as float64), not copied."""
+    if xp.isdtype(x.dtype, "bool"):
+        return xp.astype(x, xp.float64)
+    if not xp.isdtype(x.dtype, ("integral", "real floating")):
+        raise TypeError(f"{name} must contain real numbers, got dtype {x.dtype}.")
+    return x
+
+
+def column_or_2d(x, name, xp=np):
     """A 1-D or 2-D numeric array, never empty."""
-    arr = _as_numeric(x, name)
+    arr = _as_numeric(x, name) if xp is np else _as_numeric_array_api(x, name, xp)
     if arr.ndim not in (1, 2):
         raise ValueError(
             f"{name} must be 1-D or 2-D, got an array of shape {arr.shape}."
         )
-    if arr.size == 0:
+    if math.prod(arr.shape) == 0:
         raise ValueError(f"{name} is empty: at least one sample is required.")
     return arr
 
 
-def validate_scores(y_score):
+def _validate_array_api(x, name, xp, *, nan, posinf, neginf, negative):
+    """The checks below for an Array API array (one reduction each)."""
+    if xp.isdtype(x.dtype, "real floating"):
+        if nan and bool(xp.any(xp.isnan(x))):
+            raise ValueError(nan)
+        if bool(xp.any(xp.isinf(x))):
+            if posinf and bool(xp.any(x == math.inf)):
+                raise ValueError(posinf)
+            if neginf and bool(xp.any(x == -math.inf)):
+                raise ValueError(neginf)
+    if negative and bool(xp.any(x < 0)):
+        raise ValueError(negative)
+    return x
+
+
+def validate_scores(y_score, xp=np):
     """Scores may be -inf (not retrieved) but never NaN or +inf."""
-    y_score = column_or_2d(y_score, "y_score")
+    y_score = column_or_2d(y_score, "y_score", xp)
+    if xp is not np:
+        return _validate_array_api(
+            y_score, "y_score", xp, nan="y_score contains NaN.",
+            posinf="y_score contains +inf; only -inf is allowed (it marks an "
+                   "item that was not retrieved).", neginf=None, negative=None)
     # one pass in the common all-finite case (the sum is finite iff every score
     # is, barring overflow, which the slower checks below then settle)
     if y_score.dtype.kind == "f":
@@ -151,9 +181,16 @@ def validate_scores(y_score):
     return y_score
 
 
-def validate_relevance(y_true):
+def validate_relevance(y_true, xp=np):
     """Relevance grades are finite and >= 0."""
-    y_true = column_or_2d(y_true, "y_true")
+    y_true = column_or_2d(y_true, "y_true", xp)
+    if xp is not np:
+        return _validate_array_api(
+            y_true, "y_true", xp, nan="y_true contains NaN.",
+            posinf="y_true contains infinite values.",
+            neginf="y_true contains infinite values.",
+            negative="y_true must be >= 0 (relevance grades); found negative "
+                     "values.")
     if y_true.dtype.kind == "f":
         if np.isnan(y_true).any():
             raise ValueError("y_true contains NaN.")
@@ -166,16 +203,25 @@ def validate_relevance(y_true):
     return y_true
 
 
-def validate_sample_weight(sample_weight, n, what):
+def validate_sample_weight(sample_weight, n, what, xp=np):
     """A 1-D array of ``n`` finite, non-negative weights (or None)."""
     if sample_weight is None:
         return None
-    w = _as_numeric(sample_weight, "sample_weight")
+    w = (_as_numeric(sample_weight, "sample_weight") if xp is np
+         else _as_numeric_array_api(sample_weight, "sample_weight", xp))
     if w.ndim != 1 or w.shape[0] != n:
         raise ValueError(
             f"sample_weight must have shape ({n},) (one weight per {what}), "
-            f"got shape {w.shape}."
+            f"got shape {tuple(w.shape)}."
         )
+    if xp is not np:
+        w = xp.astype(w, xp.float64)
+        return _validate_array_api(
+            w, "sample_weight", xp,
+            nan="sample_weight contains NaN or infinite values.",
+            posinf="sample_weight contains NaN or infinite values.",
+            neginf="sample_weight contains NaN or infinite values.",
+            negative="sample_weight must be non-negative.")
     w = w.astype(np.float64, copy=False)
     if not np.isfinite(w).all():
         raise ValueError("sample_weight contains NaN or infinite values.")
@@ -191,6 +237,17 @@ def binary_labels(y_true, pos_label=None):
     strings included).  Without, booleans are read as 0/1 and ``{-1, 1}`` as
     ``1`` positive; other labels are returned unchanged (relevance grades).
     """
+    from ._array_api import _is_foreign_array, namespace_of
+
+    if _is_foreign_array(y_true):  # an Array API array: read in its namespace
+        xp = namespace_of(y_true)
+        if pos_label is not None:
+            return xp.astype(y_true == pos_label, xp.int64)
+        if xp.isdtype(y_true.dtype, "bool"):
+            return xp.astype(y_true, xp.int64)
+        if bool(xp.any(y_true < 0)) and bool(xp.all((y_true == 1) | (y_true == -1))):
+            return xp.astype(y_true == 1, xp.int64)
+        return y_true
     if hasattr(y_true, "to_numpy") and not isinstance(y_true, np.ndarray):
         y_true = y_true.to_numpy()
     try:

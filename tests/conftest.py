@@ -1,3 +1,10 @@
+import os
+
+# scikit-learn (>= 1.6) accepts array_api_dispatch=True only when SciPy's own
+# Array API support is on, which is read when SciPy is first imported
+# (tests/test_array_api.py)
+os.environ.setdefault("SCIPY_ARRAY_API", "1")
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
@@ -34,7 +41,7 @@ def grouped_data():
     return make_grouped_data()
 
 
-@pytest.fixture(params=["packed", "permutation", "contiguous"])
+@pytest.fixture(params=["packed", "permutation", "contiguous", "generic"])
 def engine_path(request, monkeypatch):
     """Run a test on each long-layout engine path (see _engine.ENGINE_PATH)."""
     from sklearn_rankeval import _engine
