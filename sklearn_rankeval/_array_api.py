@@ -13,7 +13,7 @@ generic implementation from standard functions (gathers, sorts, cumulative
 sums; no scatter).
 
 The namespace comes from ``array_api_compat`` (the package, or the copy
-scikit-learn >= 1.6 vendors), not from scikit-learn's private
+scikit-learn >= 1.7 vendors), not from scikit-learn's private
 ``sklearn.utils._array_api``, whose functions changed signature between the
 releases this package supports.
 """
@@ -50,7 +50,7 @@ def _compat():
     except ImportError:
         try:
             from sklearn.externals import array_api_compat
-        except ImportError:  # pragma: no cover - scikit-learn < 1.6 without it
+        except ImportError:  # pragma: no cover - scikit-learn < 1.7 without it
             raise ImportError(
                 "Array API inputs need the array-api-compat package: "
                 "pip install array-api-compat (or sklearn-rankeval[array-api])."
@@ -153,8 +153,11 @@ def to_numpy(x):
         return np.asarray(x)
     except (TypeError, ValueError, RuntimeError):
         # e.g. array-api-strict's second device: to the default device first
-        host = xp.__array_namespace_info__().default_device()
-        return np.asarray(x.to_device(host))
+        x = x.to_device(xp.__array_namespace_info__().default_device())
+        try:
+            return np.asarray(x)
+        except TypeError:  # NumPy 1.x: no copy= for __array__
+            return np.from_dlpack(x)
 
 
 # ---------------------------------------------------------------------------

@@ -410,6 +410,10 @@ default=None
         rg = rank_groups(y_true, y_scores[model], groups=groups,
                          sample_weight=sample_weight)
         info, parts[model] = evaluate_ranked(rg, parsed)
+        # the statistics resample groups on the host: per-group partials of
+        # an Array API input (computed on its device) are copied there
+        info = info.to_numpy()
+        parts[model] = {name: p.to_numpy() for name, p in parts[model].items()}
 
     # one column per (metric, model): the ratio terms of its average
     columns = [(name, model) for name, _, _ in parsed for model in models]

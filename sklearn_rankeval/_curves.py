@@ -19,7 +19,7 @@ from numbers import Integral
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
-from ._array_api import full
+from ._array_api import full, to_numpy
 from ._docs import fill_doc
 from ._engine import rank_groups
 from ._kernels import (
@@ -524,8 +524,11 @@ def rank_for_curves(y_true, y_score, *, groups=None, sample_weight=None):
     """Validate and rank the input once, for several of the curve helpers above.
 
     The displays build their curves and summary values through this module
-    only; the ranked input is opaque to them.
+    only; the ranked input is opaque to them.  They plot on the host, so
+    Array API inputs are copied there first.
     """
+    y_true, y_score, groups, sample_weight = (
+        to_numpy(a) for a in (y_true, y_score, groups, sample_weight))
     return rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight)
 
 

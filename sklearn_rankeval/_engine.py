@@ -817,7 +817,8 @@ def _from_sorted(goffsets, score_sorted, rel_sorted, w_sorted, labels, ideal_gai
 
     def block_exp2_gain():
         gain = astype(xp, rel_sorted, xp.float64)
-        return _block_sums(2.0 ** gain - 1.0, bstarts, xp.float64, xp, block_plan)
+        gain = np.exp2(gain) if xp is np else 2.0 ** gain
+        return _block_sums(gain - 1.0, bstarts, xp.float64, xp, block_plan)
 
     return RankedGroups(
         labels=labels,
@@ -838,7 +839,8 @@ def _from_sorted(goffsets, score_sorted, rel_sorted, w_sorted, labels, ideal_gai
         block_exp2_gain=block_exp2_gain,
         block_map=lambda f: _block_sums(f(rel_sorted), bstarts, xp.float64, xp,
                                         block_plan),
-        max_grade=max_grade,
+        # (NumPy: from the grade counts of the ideal ordering, cheaper)
+        max_grade=None if xp is np else max_grade,
         xp=xp,
         device=device,
         row_segments=None if xp is np else group_rows,

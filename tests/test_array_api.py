@@ -39,6 +39,10 @@ def _strict(device_name):
     def make():
         import array_api_strict as xs
 
+        if device_name != "CPU_DEVICE" and np.lib.NumpyVersion(
+                np.__version__) < "2.0.0":
+            pytest.skip("array-api-strict moves arrays between its devices "
+                        "with NumPy >= 2 only")
         device = xs.Device(device_name)
         return xs, device, lambda x: xs.asarray(np.asarray(x), device=device)
     return make
@@ -154,7 +158,9 @@ def _layouts(spec):
 
 #: values tried for each option (by option name), besides its default
 OPTION_VALUES = {
-    "gain": ["exponential"],
+    # a callable gets an array of the input's namespace: operators only
+    "gain": ["exponential", "binary", [0.0, 1.0, 3.0, 7.0, 15.0],
+             lambda rel: rel * 2.0 + 0.5],
     "k_denominator": ["relevant", "hits", "retrieved"],
     "recall_levels": ["trec_eval_9", "trec_eval_10"],
     "n_points": [None, 5],
@@ -420,3 +426,44 @@ def test_chunks_on_a_cpu_device(namespace, dispatch):
     for name in ["group", *names]:
         _assert_in(namespace, got2[name])
         _close(got2[name], expected2[name])
+
+
+def test_compare_rankings_and_displays(namespace, dispatch):
+    # the paired statistics and the plots work on the host, from the
+    # per-group partials (compare_rankings) or the rows (displays)
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    from sklearn_rankeval import (
+        ElevenPointDisplay,
+        GroupedRocCurveDisplay,
+        compare_rankings,
+    )
+
+    _, _, to = namespace
+    y, s, g, _ = _long(9, None)
+    s[s == -np.inf] = 0.0
+    noise = np.random.default_rng(9).integers(0, 3, s.shape[0]) / 4.0
+    scores = {"a": s, "b": s + noise}  # another ranking, with ties
+    kwargs = {"metrics": ["mrr", "gauc"], "output": "dict", "random_state": 0,
+              "n_resamples": 200}
+    with sklearn.config_context(array_api_dispatch=False):
+        expected = _quiet(compare_rankings, y, scores, groups=g, **kwargs)
+        roc = GroupedRocCurveDisplay.from_predictions(y > 0, s, groups=g)
+        eleven = ElevenPointDisplay.from_predictions(y, s, groups=g)
+    got = _quiet(compare_rankings, to(y), {k: to(v) for k, v in scores.items()},
+                 groups=to(g), **kwargs)
+    for metric, models in expected.items():
+        for model, values in models.items():
+            assert got[metric][model] == pytest.approx(values, rel=1e-12,
+                                                        nan_ok=True)
+    assert expected["mrr"]["b"]["diff"] != 0
+    got_roc = GroupedRocCurveDisplay.from_predictions(to(y > 0), to(s), groups=to(g))
+    assert got_roc.roc_auc == pytest.approx(roc.roc_auc, rel=1e-12)
+    assert_allclose(got_roc.tpr, roc.tpr, rtol=1e-12)
+    got_eleven = ElevenPointDisplay.from_predictions(to(y), to(s), groups=to(g))
+    assert_allclose(got_eleven.precision, eleven.precision, rtol=1e-12)
+    plt.close("all")

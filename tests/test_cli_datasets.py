@@ -127,3 +127,16 @@ def test_examples_run(script, monkeypatch):
             runpy.run_path(str(script), run_name="__main__")
     finally:
         sklearn.set_config(enable_metadata_routing=False)
+
+
+def test_readme_gpu_example_prints_what_it_says():
+    # torch on the CPU where there is no GPU; SCIPY_ARRAY_API is set by
+    # conftest.py before SciPy is imported (the block sets it again)
+    pytest.importorskip("torch")
+    pytest.importorskip("array_api_compat")
+    code = _readme_block("array_api_dispatch=True")
+    expected = re.findall(r"^# (\d\S*)$", code, re.M)
+    out = StringIO()
+    with redirect_stdout(out):
+        exec(compile(code, "README.rst", "exec"), {})
+    assert out.getvalue().split() == expected == ["0.8571"]

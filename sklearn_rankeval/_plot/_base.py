@@ -15,6 +15,7 @@ import numpy as np
 from sklearn.base import is_classifier
 from sklearn.utils.validation import check_is_fitted
 
+from .._array_api import to_numpy
 from .._compat import _get_response_values_binary
 from .._docs import substitute_doc
 
@@ -160,7 +161,8 @@ class RankingCurveDisplayMixin:
         relevance grade and ``y_true > 0`` is relevant.
         """
         import_pyplot(f"{cls.__name__}.from_predictions")
-        values = y_true
+        # the displays plot on the host: Array API inputs are copied there
+        values = y_true = to_numpy(y_true)
         if hasattr(values, "to_numpy") and not isinstance(values, np.ndarray):
             values = values.to_numpy()
         values = np.asarray(values)
