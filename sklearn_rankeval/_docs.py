@@ -21,7 +21,9 @@ y_score : array-like of shape (n_samples,), (n_queries, n_items) or \
     (it counts as a relevant item if it is one, but is ranked nowhere); NaN and
     ``+inf`` are errors.  2-D with 2-D ``y_true``: one query per row.  2-D with
     1-D ``y_true``: multiclass scores (``predict_proba``), each sample a query
-    whose one relevant item is its true class.""",
+    whose one relevant item is its true class.  Under scikit-learn's
+    ``array_api_dispatch``, a PyTorch, CuPy or other Array API array is
+    evaluated in its library, on its device (:ref:`array_api`).""",
     "groups": """\
 groups : array-like of shape (n_samples,), default=None
     Id of the query (user, session) of each row for 1-D input; rows may come

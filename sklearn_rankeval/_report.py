@@ -180,7 +180,9 @@ def ranking_report(y_true, y_score, *, groups=None, metrics=None, sample_weight=
         class labels when ``y_score`` is 2-D multiclass scores.
     y_score : array-like of shape (n_samples,), (n_queries, n_items) or \
 (n_samples, n_classes)
-        Scores, higher ranks first (``-inf``: not retrieved).
+        Scores, higher ranks first (``-inf``: not retrieved).  Under
+        ``array_api_dispatch``, an array of any Array API library: the
+        averages are computed on its device (:ref:`array_api`).
     groups : array-like of shape (n_samples,), default=None
         Query (user) id of each row for 1-D input; None: one ranking.
     metrics : list of str, default=None
