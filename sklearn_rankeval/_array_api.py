@@ -220,6 +220,11 @@ def take(xp, x, index):
     return x[index]
 
 
+def unique_values(xp, x):
+    """The sorted distinct values of ``x``."""
+    return np.unique(x) if xp is np else xp.unique_values(x)
+
+
 def flatnonzero(xp, mask):
     if xp is np:
         return np.flatnonzero(mask)
@@ -317,7 +322,7 @@ class SegmentPlan:
         self._dense = False
         if not self.counts.shape[0]:
             return
-        lengths = [int(v) for v in xp.unique_values(self.counts)]  # scalars
+        lengths = [int(v) for v in unique_values(xp, self.counts)]  # scalars
         if len(lengths) == 1 and not self._given_counts and lengths[0] > 0:
             self._dense = lengths[0] * self.counts.shape[0] == n
         if len(lengths) <= MAX_EXACT_BUCKETS:
@@ -330,7 +335,7 @@ class SegmentPlan:
                 key = key + astype(xp, self.counts > (1 << b), self.counts.dtype)
                 b += 1
             widths = {v: 1 << v for v in
-                      [int(v) for v in xp.unique_values(key)]}
+                      [int(v) for v in unique_values(xp, key)]}
         for value, width in widths.items():
             sel = flatnonzero(xp, key == value)
             self._buckets.append((sel, max(width, 1), take(xp, first, sel),
@@ -353,9 +358,7 @@ class SegmentPlan:
         return xp.where(mask, vals, xp.full_like(vals, fill)), mask
 
     def _col(self, width):
-        xp = self.xp
-        return xp.reshape(xp.arange(width, dtype=xp.int64, device=self.device),
-                          (1, -1))
+        return self.xp.reshape(arange(self.xp, width, self.device), (1, -1))
 
     def _index(self, bucket):
         return self.xp.reshape(bucket[2], (-1, 1)) + self._col(bucket[1])
@@ -365,24 +368,24 @@ class SegmentPlan:
 
     def by_segment(self, pieces):
         """Per-bucket results (one per segment) in segment order."""
-        xp = self.xp
-        values = concat(xp, pieces) if len(pieces) > 1 else pieces[0]
-        if len(self.buckets) == 1:
-            return values
-        if self._segment_order is None:
-            self._segment_order = xp.argsort(concat(xp, [b[0] for b in self.buckets]))
-        return take(xp, values, self._segment_order)
+        return self._in_order(pieces, "_segment_order",
+                              lambda bucket: bucket[0])
 
     def by_item(self, pieces):
         """Per-bucket results (one per item, row-major) in item order."""
+        return self._in_order(pieces, "_item_order", self._positions)
+
+    def _in_order(self, pieces, cache, positions):
+        """The concatenated pieces, permuted by the argsort of the positions
+        (segments or items) they hold: computed once per plan."""
         xp = self.xp
         values = concat(xp, pieces) if len(pieces) > 1 else pieces[0]
         if len(self.buckets) == 1:
             return values
-        if self._item_order is None:
-            positions = [self._positions(b) for b in self.buckets]
-            self._item_order = xp.argsort(concat(xp, positions))
-        return take(xp, values, self._item_order)
+        if getattr(self, cache) is None:
+            setattr(self, cache, xp.argsort(
+                concat(xp, [positions(b) for b in self.buckets])))
+        return take(xp, values, getattr(self, cache))
 
     def _positions(self, bucket):
         xp = self.xp

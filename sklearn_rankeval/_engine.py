@@ -1343,17 +1343,8 @@ def _check_inputs_array_api(xp, device, y_true, y_score, groups, sample_weight,
         w = validate_sample_weight(move(sample_weight), n_queries, "query (row)",
                                    xp=xp)
         return layout, y_true, y_score, None, w
-    y_true = validate_relevance(move(y_true), xp=xp)
-    if y_true.ndim != 1:
-        raise ValueError(
-            f"y_true must be 1-D when y_score is 1-D, got shape {tuple(y_true.shape)}."
-        )
+    y_true = _check_long_y_true(validate_relevance(move(y_true), xp=xp), y_score)
     n = y_score.shape[0]
-    if y_true.shape[0] != n:
-        raise ValueError(
-            f"y_true and y_score have inconsistent lengths: {y_true.shape[0]} "
-            f"and {n}."
-        )
     if groups is not None:
         if not xpx._is_foreign_array(groups):  # host ids: integers are moved
             ids = group_ids_array(groups)
@@ -1451,16 +1442,21 @@ def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=Non
         w = validate_sample_weight(sample_weight, n_queries, "sample (query)")
         return "multiclass", y_encoded, y_score, None, w
 
-    y_true = validate_relevance(y_true)
+    y_true = _check_long_y_true(validate_relevance(y_true), y_score)
+    w = validate_sample_weight(sample_weight, y_score.shape[0], "row")
+    return "long", y_true, y_score, groups, w
+
+
+def _check_long_y_true(y_true, y_score):
+    """``y_true`` of 1-D ``y_score``: 1-D, of the same length."""
     if y_true.ndim != 1:
         raise ValueError(
-            f"y_true must be 1-D when y_score is 1-D, got shape {y_true.shape}."
+            f"y_true must be 1-D when y_score is 1-D, got shape "
+            f"{tuple(y_true.shape)}."
         )
-    n = y_score.shape[0]
-    if y_true.shape[0] != n:
+    if y_true.shape[0] != y_score.shape[0]:
         raise ValueError(
             f"y_true and y_score have inconsistent lengths: {y_true.shape[0]} "
-            f"and {n}."
+            f"and {y_score.shape[0]}."
         )
-    w = validate_sample_weight(sample_weight, n, "row")
-    return "long", y_true, y_score, groups, w
+    return y_true
