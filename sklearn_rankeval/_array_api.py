@@ -112,18 +112,22 @@ def get_namespace(y_score, *others):
     return xp, device
 
 
-def reject_host_options(y_score, **options):
+def reject_host_options(arrays, **options):
     """Options that need the rows on the host are a TypeError for Array API
-    input (under dispatch): ``judged=``, ``convention=``, ``ties=``, ..."""
-    if not _is_foreign_array(y_score) or not get_config().get(
-            "array_api_dispatch", False):
+    input (under dispatch): ``judged=``, ``convention=``, ``ties=``, ...
+
+    ``arrays``: the call's array arguments (any of them from another library
+    than NumPy makes the call an Array API one).
+    """
+    lead = next((a for a in arrays if _is_foreign_array(a)), None)
+    if lead is None or not get_config().get("array_api_dispatch", False):
         return
     for name, value in options.items():
         if value is not None:
             raise TypeError(
-                f"{name}= is not supported for Array API input (y_score is "
-                f"{type(y_score).__module__}): it reads the rows on the host. "
-                f"Pass NumPy arrays, or leave {name} out."
+                f"{name}= is not supported for Array API input (an argument is "
+                f"a {type(lead).__module__} array): it reads the rows on the "
+                f"host. Pass NumPy arrays, or leave {name} out."
             )
 
 
@@ -322,7 +326,8 @@ class SegmentPlan:
         self._dense = False
         if not self.counts.shape[0]:
             return
-        lengths = [int(v) for v in unique_values(xp, self.counts)]  # scalars
+        # the distinct lengths: a small array, copied to the host at once
+        lengths = to_numpy(unique_values(xp, self.counts)).tolist()
         if len(lengths) == 1 and not self._given_counts and lengths[0] > 0:
             self._dense = lengths[0] * self.counts.shape[0] == n
         if len(lengths) <= MAX_EXACT_BUCKETS:
@@ -335,7 +340,7 @@ class SegmentPlan:
                 key = key + astype(xp, self.counts > (1 << b), self.counts.dtype)
                 b += 1
             widths = {v: 1 << v for v in
-                      [int(v) for v in unique_values(xp, key)]}
+                      to_numpy(unique_values(xp, key)).tolist()}
         for value, width in widths.items():
             sel = flatnonzero(xp, key == value)
             self._buckets.append((sel, max(width, 1), take(xp, first, sel),

@@ -329,7 +329,10 @@ class RankedGroups:
         :meth:`block_gain_of`) maps each grade to its gain.
         """
         xp = self.xp
-        if xp is not np and self._grade_counts is not None:
+        if (xp is not np and self._grade_counts is not None
+                and (gain in ("linear", "exponential")
+                     or getattr(gain, "kind", None) in ("binary", "table"))):
+            # (a callable gain sees the rows' own grades, in their namespace)
             counted = self._grade_counts()
             if counted is not None:
                 return _ideal_dcg_by_counts(xp, *counted, k, gain,
@@ -1064,7 +1067,9 @@ def _rank_packed(y_true, y_score, holder, decode, rel_bits):
         block_retrieved=block_retrieved,
         ideal_gains=ideal_gains,
         block_exp2_gain=None if rel_bits == 1 else (
-            lambda: _block_sums(np.exp2(grade) - 1.0, bstarts, np.float64)),
+            # (float64 first: exp2 of uint8 grades would be float16)
+            lambda: _block_sums(np.exp2(grade.astype(np.float64)) - 1.0, bstarts,
+                                np.float64)),
         block_map=lambda f: _block_sums(f(grade), bstarts, np.float64),
     )
 
@@ -1315,11 +1320,23 @@ def _check_inputs_array_api(xp, device, y_true, y_score, groups, sample_weight,
     and device; group ids must be integers (strings stay a host-side concern:
     factorize them there and pass the codes).
     """
-    def move(x):
-        return x if x is None or not isinstance(x, (np.ndarray, list, tuple)) else (
-            xpx.asarray(xp, np.asarray(x), device))
+    def move(x, name):
+        """Host data (NumPy, lists, pandas) to the namespace and device."""
+        if x is None or xpx._is_foreign_array(x):
+            return x
+        if hasattr(x, "to_numpy") and not isinstance(x, np.ndarray):
+            x = x.to_numpy()
+        x = np.asarray(x)
+        if x.dtype.kind not in "biuf":
+            raise TypeError(
+                f"{name} holds values of dtype {x.dtype}; under "
+                f"array_api_dispatch the arrays hold numbers (encode string "
+                f"labels on the host, e.g. with sklearn.preprocessing."
+                f"LabelEncoder, and pass the codes)."
+            )
+        return xpx.asarray(xp, x, device)
 
-    y_score = validate_scores(move(y_score), xp=xp)
+    y_score = validate_scores(move(y_score, "y_score"), xp=xp)
     if y_score.ndim == 2:
         if groups is not None:
             raise ValueError(
@@ -1327,7 +1344,7 @@ def _check_inputs_array_api(xp, device, y_true, y_score, groups, sample_weight,
                 "y_score is already one query."
             )
         n_queries = y_score.shape[0]
-        y_true = move(y_true)
+        y_true = move(y_true, "y_true")
         if getattr(y_true, "ndim", None) == 1:
             layout = "multiclass"
             y_true = _encode_classes_array_api(xp, y_true, y_score.shape[1], labels,
@@ -1340,10 +1357,11 @@ def _check_inputs_array_api(xp, device, y_true, y_score, groups, sample_weight,
                     f"y_true and y_score must have the same shape, got "
                     f"{tuple(y_true.shape)} and {tuple(y_score.shape)}."
                 )
-        w = validate_sample_weight(move(sample_weight), n_queries, "query (row)",
-                                   xp=xp)
+        w = validate_sample_weight(move(sample_weight, "sample_weight"), n_queries,
+                                   "query (row)", xp=xp)
         return layout, y_true, y_score, None, w
-    y_true = _check_long_y_true(validate_relevance(move(y_true), xp=xp), y_score)
+    y_true = _check_long_y_true(validate_relevance(move(y_true, "y_true"), xp=xp),
+                                y_score)
     n = y_score.shape[0]
     if groups is not None:
         if not xpx._is_foreign_array(groups):  # host ids: integers are moved
@@ -1361,14 +1379,48 @@ def _check_inputs_array_api(xp, device, y_true, y_score, groups, sample_weight,
                 f"dtype {groups.dtype}): factorize other ids on the host "
                 f"(codes, ids = pandas.factorize(groups)) and pass the codes."
             )
+        unsigned = groups.dtype == xp.uint64
         _check_length(tuple(groups.shape), n)
         groups = astype(xp, groups, xp.int64)
-    w = validate_sample_weight(move(sample_weight), n, "row", xp=xp)
+        if unsigned and bool(xp.any(groups < 0)):  # wrapped around
+            raise ValueError(
+                "groups holds uint64 ids of 2**63 or more, which int64 cannot "
+                "hold: factorize them on the host (codes, ids = "
+                "pandas.factorize(groups)) and pass the codes."
+            )
+    w = validate_sample_weight(move(sample_weight, "sample_weight"), n, "row",
+                               xp=xp)
     return "long", y_true, y_score, groups, w
 
 
 def _encode_classes_array_api(xp, y, n_classes, labels, device):
-    """Class labels -> column indices (multiclass layout), in the namespace."""
+    """Class labels -> column indices (multiclass layout), in the namespace.
+
+    Numeric labels only (booleans read as 0/1): string classes are a host
+    concern, as string group ids are.
+    """
+    if not xp.isdtype(y.dtype, ("integral", "real floating", "bool")):
+        raise TypeError(
+            f"y_true holds class labels of dtype {y.dtype}; under "
+            f"array_api_dispatch they must be numbers: encode them on the host "
+            f"(e.g. sklearn.preprocessing.LabelEncoder) and pass the codes."
+        )
+    if xp.isdtype(y.dtype, "bool"):
+        y = astype(xp, y, xp.int64)
+    if labels is not None:
+        classes = np.asarray(labels)
+        if classes.dtype.kind not in "biuf":
+            raise TypeError(
+                f"labels must be numbers under array_api_dispatch, got dtype "
+                f"{classes.dtype}: encode the classes on the host and pass the "
+                f"codes."
+            )
+        if classes.dtype.kind == "f" or xp.isdtype(y.dtype, "real floating"):
+            y = astype(xp, y, xp.float64)
+            labels = classes.astype(np.float64)
+        else:
+            labels = classes.astype(np.int64)
+            y = astype(xp, y, xp.int64)
     if labels is None:
         classes = xp.unique_values(y)
         if classes.shape[0] != n_classes:

@@ -686,7 +686,10 @@ def expected_reciprocal_rank(rg, k=None, max_grade=4):
         )
     stop = _zero_unless(xp, rg.block_retrieved, _f(xp, rg.block_exp2_gain)
                         / (rg.block_size_f * 2.0 ** max_grade))
-    log_cont = xp.log1p(-stop)
+    # log(1 - R), floored where R rounds to 1 (a grade near max_grade > 52):
+    # exp() of the floor is exactly 0 and no -inf - -inf makes a NaN below
+    with np.errstate(divide="ignore"):  # (NumPy's warning for log1p(-1))
+        log_cont = xp.clip(xp.log1p(-stop), -1000.0, None)
     block_log = rg.block_size_f * log_cont
     before = rg.group_cumsum(block_log) - block_log  # log C_b, group-local
     n_terms = _zero_unless(xp, stop > 0, rg.block_size)

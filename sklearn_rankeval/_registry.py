@@ -313,7 +313,8 @@ def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=No
             docno=None, query_weight=None, group_weight=None, **options):
     """A metric function's body: check the options, rank (chunk by chunk), aggregate."""
     spec = METRICS[name]
-    reject_host_options(y_score, judged=judged, convention=convention, ties=ties,
+    reject_host_options((y_score, y_true, groups, sample_weight), judged=judged,
+                        convention=convention, ties=ties,
                         docno=docno, query_weight=query_weight,
                         group_weight=group_weight)
     options, switches = resolve(spec, convention, {

@@ -304,7 +304,8 @@ default=None
         confidence = check_confidence(confidence)
         n_resamples = check_n_resamples(n_resamples)
         rng = check_random_state(random_state)
-    reject_host_options(y_score, convention=convention)
+    reject_host_options((y_score, y_true, groups, sample_weight),
+                        convention=convention)
     if convention is None:
         info, parts = evaluate_chunked(y_true, y_score, groups=groups,
                                        sample_weight=sample_weight, parsed=parsed)

@@ -237,11 +237,25 @@ def binary_labels(y_true, pos_label=None):
     strings included).  Without, booleans are read as 0/1 and ``{-1, 1}`` as
     ``1`` positive; other labels are returned unchanged (relevance grades).
     """
+    from sklearn import get_config
+
     from ._array_api import _is_foreign_array, namespace_of
 
-    if _is_foreign_array(y_true):  # an Array API array: read in its namespace
+    if _is_foreign_array(y_true) and get_config().get("array_api_dispatch", False):
+        # an Array API array: read in its namespace, with NumPy's checks
         xp = namespace_of(y_true)
         if pos_label is not None:
+            classes = xp.unique_values(y_true)
+            if classes.shape[0] > 2:
+                raise ValueError(
+                    f"y_true has {classes.shape[0]} classes; with pos_label it "
+                    f"must hold at most two labels."
+                )
+            if classes.shape[0] == 2 and not bool(xp.any(classes == pos_label)):
+                raise ValueError(
+                    f"pos_label={pos_label!r} is not a label of y_true "
+                    f"({', '.join(str(float(c)) for c in classes)})."
+                )
             return xp.astype(y_true == pos_label, xp.int64)
         if xp.isdtype(y_true.dtype, "bool"):
             return xp.astype(y_true, xp.int64)

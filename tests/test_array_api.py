@@ -467,3 +467,48 @@ def test_compare_rankings_and_displays(namespace, dispatch):
     got_eleven = ElevenPointDisplay.from_predictions(to(y), to(s), groups=to(g))
     assert_allclose(got_eleven.precision, eleven.precision, rtol=1e-12)
     plt.close("all")
+
+
+def test_review_edge_cases(namespace, dispatch):
+    """Inputs a review found mishandled: each now equals NumPy or raises its
+    error."""
+    import pandas as pd
+
+    _, _, to = namespace
+    ndcg, mrr, gauc = METRICS["ndcg"].func, METRICS["mrr"].func, METRICS["gauc"].func
+    # a gain that is not finite at a grade no item has (no grade 0 here)
+    y, s, g = np.array([2, 1, 1, 3, 1, 4]), np.array([.9, .8, .7, .6, .5, .4]), \
+        np.array([0, 0, 0, 1, 1, 1])
+    with sklearn.config_context(array_api_dispatch=False):
+        expected = ndcg(y, s, groups=g, gain=lambda r: 1.0 / r, average=None)
+    _close(ndcg(to(y), to(s), groups=to(g), gain=lambda r: 1.0 / r, average=None),
+           expected)
+    # multiclass with boolean labels, and float labels beside integer y_true
+    rng = np.random.default_rng(0)
+    yb, sb = rng.integers(0, 2, 10) > 0, rng.random((10, 2))
+    yi, si = rng.choice([3, 5, 9], 12), rng.random((12, 3))
+    with sklearn.config_context(array_api_dispatch=False):
+        expected_b = mrr(yb, sb, average=None)
+        expected_i = mrr(yi, si, labels=[3.0, 5.0, 9.0], average=None)
+    _close(mrr(to(yb), to(sb), average=None), expected_b)
+    _close(mrr(to(yi), to(si), labels=[3.0, 5.0, 9.0], average=None), expected_i)
+    with pytest.raises(TypeError, match="y_true holds values of dtype"):
+        mrr(np.array(list("abcabcabca")), to(rng.random((10, 3))))
+    # pos_label: the same checks as for NumPy
+    with pytest.raises(ValueError, match="3 classes"):
+        gauc(to(np.array([0, 1, 2, 1, 0, 2])), to(np.arange(6.0)), pos_label=1)
+    with pytest.raises(ValueError, match="is not a label of y_true"):
+        gauc(to(np.array([0, 2, 0, 2, 0, 2])), to(np.arange(6.0)), pos_label=1)
+    # pandas Series beside a y_score of the namespace
+    y, s, g, w = _long(10, "item")
+    with sklearn.config_context(array_api_dispatch=False):
+        expected = gauc(y, s, groups=g, sample_weight=w, average=None)
+    _close(gauc(pd.Series(y), to(s), groups=pd.Series(g),
+                sample_weight=pd.Series(w), average=None), expected)
+    # uint64 ids int64 cannot hold
+    big = np.array([2**63 + 5] * 3 + [7] * 3, dtype=np.uint64)
+    with pytest.raises(ValueError, match="uint64 ids"):
+        mrr(to(np.array([1, 0, 0, 0, 1, 0])), to(np.arange(6.0)), groups=big)
+    # host-only options rejected when any array argument is of the namespace
+    with pytest.raises(TypeError, match="judged= is not supported"):
+        METRICS["bpref"].func(to(y), s, groups=g, judged=np.ones(len(y), bool))

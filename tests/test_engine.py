@@ -174,3 +174,23 @@ def test_fractional_gains_ideal_dcg_matches_sklearn():
         assert_allclose(
             ndcg_score(Y.ravel(), S.ravel(), groups=np.repeat(np.arange(20), 7), k=k),
             sk_ndcg(Y, S, k=k), rtol=1e-12)
+
+
+@pytest.mark.parametrize("top", [12, 16, 20, 200])
+def test_exponential_gain_of_large_grades(top, engine_path):
+    # the DCG of 2**g - 1 written out plainly, on every engine path (the
+    # packed path once took exp2 of its uint8 grades in float16)
+    from sklearn_rankeval import dcg_score, expected_reciprocal_rank_score
+
+    y = np.array([top, 0, 1, 0, 3, top - 1])
+    s = np.array([0.4, 0.3, 0.2, 0.1, 0.35, 0.05])
+    g = np.array([0, 1, 0, 1, 0, 1])
+    got = dcg_score(y, s, groups=g, gain="exponential", average=None)
+    expected = [(2.0**top - 1) + (2.0**3 - 1) / np.log2(3) + 1 / 2,
+                (2.0**(top - 1) - 1) / np.log2(4)]
+    assert_allclose(got, expected, rtol=1e-13)
+    # ERR's stopping probabilities stay finite (its max_grade bounds them)
+    err = expected_reciprocal_rank_score(y, s, groups=g, max_grade=top,
+                                         average=None)
+    assert np.isfinite(err).all()
+    assert err[0] == pytest.approx((2.0**top - 1) / 2.0**top, rel=1e-12, abs=0.01)
