@@ -19,6 +19,7 @@ releases this package supports.
 """
 
 import math
+import warnings
 
 import numpy as np
 from sklearn import get_config
@@ -102,13 +103,20 @@ def get_namespace(y_score, *others):
         return np, None
     device = compat.device(lead)
     try:
-        xp.zeros(1, dtype=xp.float64, device=device)
+        # (JAX without jax_enable_x64 returns float32 here, with a warning)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            has_float64 = xp.zeros(1, dtype=xp.float64, device=device).dtype == (
+                xp.float64)
     except Exception:  # noqa: BLE001 - each library raises its own type
+        has_float64 = False
+    if not has_float64:
         raise ValueError(
-            f"y_score is on device {device!r}, which has no float64; the "
-            f"metrics are computed in float64 (move the arrays to a device "
-            f"that supports it, e.g. the CPU)."
-        ) from None
+            f"y_score is on device {device!r}, where {type(lead).__module__} "
+            f"gives no float64; the metrics are computed in float64 (move the "
+            f"arrays to a device that supports it, e.g. the CPU; with JAX, "
+            f"jax.config.update('jax_enable_x64', True))."
+        )
     return xp, device
 
 

@@ -19,7 +19,7 @@ from numbers import Integral
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
-from ._array_api import full, to_numpy
+from ._array_api import asarray, full, to_numpy
 from ._docs import fill_doc
 from ._engine import rank_groups
 from ._kernels import (
@@ -508,7 +508,7 @@ def interpolated_precision_recall_curve(
                     full(xp, 1, 0.0, rg.device))
         return curve
     iprec, defined = interpolated_precision(rg, n_points, recall_levels)
-    recall = xp.arange(n_points, dtype=xp.float64, **rg.on_device) / (n_points - 1)
+    recall = asarray(xp, np.arange(n_points) / (n_points - 1), rg.device)
     if not bool(xp.any(defined)):
         warnings.warn(
             "No group has a relevant item: the interpolated precision is "

@@ -509,7 +509,11 @@ def _trec_eval_cutoffs(xp, n_rel, n_points, recall_levels, device):
     n_rel = xp.reshape(n_rel, (-1, 1))
     if recall_levels == "exact":  # ceil(j * R / (n_points - 1)), in integers
         return (j * n_rel + (n_points - 2)) // (n_points - 1)
-    x = (_f(xp, j) / (n_points - 1)) * _f(xp, n_rel)
+    # the levels j / (N - 1) are divided on the host: a library may turn a
+    # division by a constant into a product with its inverse (XLA does),
+    # which moves l * R + 0.9 across an integer
+    levels = xpx.asarray(xp, np.arange(n_points) / (n_points - 1), device)
+    x = xp.reshape(levels, (1, -1)) * _f(xp, n_rel)
     if recall_levels == "trec_eval_9":  # (long) (l * R + 0.9)
         return _i(xp, xp.floor(x + 0.9))
     down = xp.floor(x)  # trec_eval 10: lround(l * R), halves away from zero

@@ -69,6 +69,17 @@ def _cupy():
     return cupy, cupy.cuda.Device(), cupy.asarray
 
 
+def _jax():
+    import jax
+
+    # the metrics compute in float64, which JAX gives only with x64 on
+    jax.config.update("jax_enable_x64", True)
+    import jax.numpy as jnp
+
+    device = jax.devices("cpu")[0]
+    return jnp, device, lambda x: jax.device_put(jnp.asarray(np.asarray(x)), device)
+
+
 def _param(make, module, name):
     try:
         __import__(module)
@@ -84,6 +95,7 @@ NAMESPACES = [
     _param(_torch("cpu"), "torch", "torch-cpu"),
     _param(_torch("cuda"), "torch", "torch-cuda"),
     _param(_cupy, "cupy", "cupy"),
+    _param(_jax, "jax", "jax-cpu"),
 ]
 
 
