@@ -17,6 +17,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._array_api import to_numpy
 from .._compat import _get_response_values_binary
+from .._curves import rank_for_curves
 from .._docs import substitute_doc
 
 __all__ = [
@@ -188,6 +189,17 @@ class RankingCurveDisplayMixin:
             )
         return (values == pos_label).astype(np.int64)
 
+    @staticmethod
+    def _rank_for_curves(y_true, y_score, groups, sample_weight):
+        """The ranked queries of the curves, and whether there are several.
+
+        Several queries: ``groups`` given, or 2-D input (one query per row).
+        """
+        grouped = groups is not None or np.ndim(y_score) == 2
+        rg = rank_for_curves(y_true, y_score, groups=groups,
+                             sample_weight=sample_weight)
+        return rg, grouped
+
 
 # ---------------------------------------------------------------------------
 # parameter paragraphs shared by the displays' docstrings
@@ -255,3 +267,17 @@ curve_kwargs : dict, default=None
 def fill_plot_doc(func):
     """Substitute ``%(name)s`` lines of a docstring with :data:`PLOT_DOCS`."""
     return substitute_doc(func, PLOT_DOCS)
+
+
+def plot_doc_filler(paragraphs):
+    """A :func:`fill_plot_doc` that also knows a display's own ``paragraphs``.
+
+    For the parameters that a display's ``from_estimator`` and
+    ``from_predictions`` describe alike.
+    """
+    merged = {**PLOT_DOCS, **paragraphs}
+
+    def fill(func):
+        return substitute_doc(func, merged)
+
+    return fill

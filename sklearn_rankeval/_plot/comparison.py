@@ -8,12 +8,34 @@ from sklearn.base import is_classifier
 from .._compare import compare_rankings
 from ._base import (
     RankingCurveDisplayMixin,
-    fill_plot_doc,
     import_pyplot,
+    plot_doc_filler,
     validate_style_kwargs,
 )
 
 __all__ = ["RankingComparisonDisplay"]
+
+# parameters that from_predictions and from_estimator describe alike
+_fill_doc = plot_doc_filler({
+    "test": """\
+test : {'permutation', 't', 'wilcoxon'}, default='permutation'
+    The paired test of the p-values.""",
+    "n_resamples": """\
+n_resamples : int, default=10000
+    Bootstrap resamples (and random flips of the permutation test).""",
+    "name_title": """\
+name : str, default=None
+    Title of the axes; None: no title.""",
+    "errorbar_kw": """\
+errorbar_kw : dict, default=None
+    Keyword arguments of matplotlib's ``errorbar`` for the intervals.""",
+    "marker_kw": """\
+marker_kw : dict, default=None
+    Keyword arguments of matplotlib's ``scatter`` for the differences.""",
+    "zero_line_kw": """\
+zero_line_kw : dict, default=None
+    Keyword arguments of matplotlib's ``axvline`` for the line at 0.""",
+})
 
 
 class RankingComparisonDisplay(RankingCurveDisplayMixin):
@@ -244,7 +266,7 @@ class RankingComparisonDisplay(RankingCurveDisplayMixin):
         return self
 
     @classmethod
-    @fill_plot_doc
+    @_fill_doc
     def from_predictions(cls, y_true, y_scores, *, groups=None, metrics=None,
                          sample_weight=None, baseline=None, test="permutation",
                          correction="holm", confidence=0.95, n_resamples=10000,
@@ -271,28 +293,22 @@ class RankingComparisonDisplay(RankingCurveDisplayMixin):
             every model.
         baseline : str, default=None
             The model the others are compared with; None: the first key.
-        test : {'permutation', 't', 'wilcoxon'}, default='permutation'
-            The paired test of the p-values.
+        %(test)s
         correction : {'holm', 'bonferroni', 'fdr_bh'} or None, default='holm'
             The adjustment of the p-values over all (metric, model) pairs.
         confidence : float, default=0.95
             Level of the intervals; significant: ``p_adjusted < 1 -
             confidence``.
-        n_resamples : int, default=10000
-            Bootstrap resamples (and random flips of the permutation test).
+        %(n_resamples)s
         random_state : int, numpy.random.Generator, RandomState or None, \
 default=None
             Seed of the resampling; an int gives the same plot on every run.
         %(pos_label)s
-        name : str, default=None
-            Title of the axes; None: no title.
+        %(name_title)s
         %(ax)s
-        errorbar_kw : dict, default=None
-            Keyword arguments of matplotlib's ``errorbar`` for the intervals.
-        marker_kw : dict, default=None
-            Keyword arguments of matplotlib's ``scatter`` for the differences.
-        zero_line_kw : dict, default=None
-            Keyword arguments of matplotlib's ``axvline`` for the line at 0.
+        %(errorbar_kw)s
+        %(marker_kw)s
+        %(zero_line_kw)s
 
         Returns
         -------
@@ -351,7 +367,7 @@ default=None
                             zero_line_kw=zero_line_kw)
 
     @classmethod
-    @fill_plot_doc
+    @_fill_doc
     def from_estimator(cls, estimators, X, y, *, groups=None, metrics=None,
                        sample_weight=None, baseline=None, test="permutation",
                        correction="holm", confidence=0.95, n_resamples=10000,
@@ -380,14 +396,12 @@ default=None
             One weight per row, the same for every model.
         baseline : str, default=None
             Name of the baseline; None: the first estimator.
-        test : {'permutation', 't', 'wilcoxon'}, default='permutation'
-            The paired test of the p-values.
+        %(test)s
         correction : {'holm', 'bonferroni', 'fdr_bh'} or None, default='holm'
             The adjustment of the p-values.
         confidence : float, default=0.95
             Level of the intervals and of significance.
-        n_resamples : int, default=10000
-            Bootstrap resamples (and random flips of the permutation test).
+        %(n_resamples)s
         random_state : int, numpy.random.Generator, RandomState or None, \
 default=None
             Seed of the resampling.
@@ -395,15 +409,11 @@ default=None
         pos_label : int, float, bool or str, default=None
             The class of the classifiers that is relevant; None: their
             ``classes_[1]``.  Must be None for other estimators.
-        name : str, default=None
-            Title of the axes; None: no title.
+        %(name_title)s
         %(ax)s
-        errorbar_kw : dict, default=None
-            Keyword arguments of matplotlib's ``errorbar`` for the intervals.
-        marker_kw : dict, default=None
-            Keyword arguments of matplotlib's ``scatter`` for the differences.
-        zero_line_kw : dict, default=None
-            Keyword arguments of matplotlib's ``axvline`` for the line at 0.
+        %(errorbar_kw)s
+        %(marker_kw)s
+        %(zero_line_kw)s
 
         Returns
         -------

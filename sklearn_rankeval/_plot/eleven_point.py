@@ -1,22 +1,33 @@
 """The TREC / PASCAL VOC 11-point interpolated precision-recall chart."""
 
-import numpy as np
-
 from .._curves import RECALL_LEVELS as _RECALL_LEVELS
-from .._curves import _interpolated_pr, check_curve_n_points, rank_for_curves
+from .._curves import _interpolated_pr, check_curve_n_points
 from .._validation import check_option
 from ._base import (
     RankingCurveDisplayMixin,
     axis_label,
-    fill_plot_doc,
     finish_axes,
     legend_label,
+    plot_doc_filler,
     validate_style_kwargs,
 )
 
 __all__ = ["ElevenPointDisplay"]
 
 _MAX_TICKED_LEVELS = 11
+
+# parameters that from_estimator and from_predictions describe alike
+_fill_doc = plot_doc_filler({
+    "n_points": """\
+n_points : int >= 2, default=11
+    Number of equally spaced recall levels (11: TREC / VOC 2007; 101:
+    COCO).""",
+    "recall_levels": """\
+recall_levels : {'exact', 'trec_eval_9', 'trec_eval_10'}, default='exact'
+    When a query reaches a recall level, as in
+    :func:`~sklearn_rankeval.interpolated_precision_recall_curve`;
+    ``'trec_eval_9'`` reproduces trec_eval's ``iprec_at_recall_*``.""",
+})
 
 
 class ElevenPointDisplay(RankingCurveDisplayMixin):
@@ -179,7 +190,7 @@ class ElevenPointDisplay(RankingCurveDisplayMixin):
         return self
 
     @classmethod
-    @fill_plot_doc
+    @_fill_doc
     def from_estimator(cls, estimator, X, y, *, groups=None, sample_weight=None,
                        n_points=11, recall_levels="exact", response_method="auto",
                        pos_label=None, name=None, ax=None, curve_kwargs=None):
@@ -195,13 +206,8 @@ class ElevenPointDisplay(RankingCurveDisplayMixin):
         %(y)s
         %(groups)s
         %(sample_weight)s
-        n_points : int >= 2, default=11
-            Number of equally spaced recall levels (11: TREC / VOC 2007; 101:
-            COCO).
-        recall_levels : {'exact', 'trec_eval_9', 'trec_eval_10'}, default='exact'
-            When a query reaches a recall level, as in
-            :func:`~sklearn_rankeval.interpolated_precision_recall_curve`;
-            ``'trec_eval_9'`` reproduces trec_eval's ``iprec_at_recall_*``.
+        %(n_points)s
+        %(recall_levels)s
         %(response_method)s
         %(pos_label_estimator)s
         %(name)s
@@ -243,7 +249,7 @@ class ElevenPointDisplay(RankingCurveDisplayMixin):
         )
 
     @classmethod
-    @fill_plot_doc
+    @_fill_doc
     def from_predictions(cls, y_true, y_score, *, groups=None, sample_weight=None,
                          n_points=11, recall_levels="exact", pos_label=None,
                          name=None, ax=None, curve_kwargs=None):
@@ -258,13 +264,8 @@ class ElevenPointDisplay(RankingCurveDisplayMixin):
         %(y_score)s
         %(groups)s
         %(sample_weight)s
-        n_points : int >= 2, default=11
-            Number of equally spaced recall levels (11: TREC / VOC 2007; 101:
-            COCO).
-        recall_levels : {'exact', 'trec_eval_9', 'trec_eval_10'}, default='exact'
-            When a query reaches a recall level, as in
-            :func:`~sklearn_rankeval.interpolated_precision_recall_curve`;
-            ``'trec_eval_9'`` reproduces trec_eval's ``iprec_at_recall_*``.
+        %(n_points)s
+        %(recall_levels)s
         %(pos_label)s
         %(name)s
         %(ax)s
@@ -297,9 +298,7 @@ class ElevenPointDisplay(RankingCurveDisplayMixin):
         y_true = cls._relevance(y_true, y_score, pos_label)
         n_points = check_curve_n_points(n_points, allow_none=False)
         check_option(recall_levels, "recall_levels", _RECALL_LEVELS)
-        grouped = groups is not None or np.ndim(y_score) == 2
-        rg = rank_for_curves(y_true, y_score, groups=groups,
-                             sample_weight=sample_weight)
+        rg, grouped = cls._rank_for_curves(y_true, y_score, groups, sample_weight)
         precision, recall, ap, n_groups = _interpolated_pr(rg, n_points, recall_levels)
         display = cls(
             precision=precision, recall=recall, average_precision=ap,

@@ -5,25 +5,54 @@ from numbers import Real
 import numpy as np
 
 from .._curves import RECALL_LEVELS as _RECALL_LEVELS
-from .._curves import (
-    _interpolated_pr,
-    _pr_points,
-    check_curve_n_points,
-    rank_for_curves,
-)
+from .._curves import _interpolated_pr, _pr_points, check_curve_n_points
 from .._validation import check_option
 from ._base import (
     RankingCurveDisplayMixin,
     axis_label,
-    fill_plot_doc,
     finish_axes,
     legend_label,
+    plot_doc_filler,
     validate_style_kwargs,
 )
 
 __all__ = ["InterpolatedPrecisionRecallDisplay"]
 
 _ISO_LINESTYLES = ("-", "--", ":", "-.")
+
+# parameters that from_estimator and from_predictions describe alike
+_fill_doc = plot_doc_filler({
+    "n_points": """\
+n_points : int >= 2 or None, default=11
+    Number of equally spaced recall levels: 11 (TREC, PASCAL VOC
+    2007, the default of
+    :func:`~sklearn_rankeval.interpolated_average_precision_score`),
+    101 (COCO)...  None: the exact envelope of one ranking (a
+    ``ValueError`` with groups, whose recall values differ).""",
+    "recall_levels": """\
+recall_levels : {'exact', 'trec_eval_9', 'trec_eval_10'}, default='exact'
+    When a query reaches a recall level, as in
+    :func:`~sklearn_rankeval.interpolated_precision_recall_curve`.""",
+    "plot_raw": """\
+plot_raw : bool, default=True
+    Whether to draw the raw staircase (one ranking only).""",
+    "raw_curve_kwargs": """\
+raw_curve_kwargs : dict, default=None
+    Keyword arguments of matplotlib's ``plot`` for the raw staircase.""",
+    "f_alpha": """\
+f_alpha : float or list of float, default=None
+    Draw iso-F-alpha lines for these ``alpha`` values (0.5 is F1).""",
+    "f_alpha_levels": """\
+f_alpha_levels : list of float, default=(0.2, 0.4, 0.6, 0.8)
+    The F values of the iso lines.""",
+    "f_alpha_kw": """\
+f_alpha_kw : dict, default=None
+    Keyword arguments of matplotlib's ``plot`` for the iso lines.""",
+    "f_beta": """\
+f_beta : float or list of float, default=None
+    Draw iso-F lines for these F-beta ``beta`` values instead (1 is
+    F1); not with ``f_alpha``.""",
+})
 
 
 def _check_f_alpha(f_alpha, f_beta=None):
@@ -327,7 +356,7 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
         return lines
 
     @classmethod
-    @fill_plot_doc
+    @_fill_doc
     def from_estimator(cls, estimator, X, y, *, groups=None, sample_weight=None,
                        n_points=11, recall_levels="exact", response_method="auto",
                        pos_label=None, name=None, ax=None, curve_kwargs=None,
@@ -346,33 +375,19 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
         %(y)s
         %(groups)s
         %(sample_weight)s
-        n_points : int >= 2 or None, default=11
-            Number of equally spaced recall levels: 11 (TREC, PASCAL VOC
-            2007, the default of
-            :func:`~sklearn_rankeval.interpolated_average_precision_score`),
-            101 (COCO)...  None: the exact envelope of one ranking (a
-            ``ValueError`` with groups, whose recall values differ).
-        recall_levels : {'exact', 'trec_eval_9', 'trec_eval_10'}, default='exact'
-            When a query reaches a recall level, as in
-            :func:`~sklearn_rankeval.interpolated_precision_recall_curve`.
+        %(n_points)s
+        %(recall_levels)s
         %(response_method)s
         %(pos_label_estimator)s
         %(name)s
         %(ax)s
         %(curve_kwargs)s
-        plot_raw : bool, default=True
-            Whether to draw the raw staircase (one ranking only).
-        raw_curve_kwargs : dict, default=None
-            Keyword arguments of matplotlib's ``plot`` for the raw staircase.
-        f_alpha : float or list of float, default=None
-            Draw iso-F-alpha lines for these ``alpha`` values (0.5 is F1).
-        f_alpha_levels : list of float, default=(0.2, 0.4, 0.6, 0.8)
-            The F values of the iso lines.
-        f_alpha_kw : dict, default=None
-            Keyword arguments of matplotlib's ``plot`` for the iso lines.
-        f_beta : float or list of float, default=None
-            Draw iso-F lines for these F-beta ``beta`` values instead (1 is
-            F1); not with ``f_alpha``.
+        %(plot_raw)s
+        %(raw_curve_kwargs)s
+        %(f_alpha)s
+        %(f_alpha_levels)s
+        %(f_alpha_kw)s
+        %(f_beta)s
 
         Returns
         -------
@@ -412,7 +427,7 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
         )
 
     @classmethod
-    @fill_plot_doc
+    @_fill_doc
     def from_predictions(cls, y_true, y_score, *, groups=None, sample_weight=None,
                          n_points=11, recall_levels="exact", pos_label=None,
                          name=None, ax=None, curve_kwargs=None, plot_raw=True,
@@ -431,32 +446,18 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
         %(y_score)s
         %(groups)s
         %(sample_weight)s
-        n_points : int >= 2 or None, default=11
-            Number of equally spaced recall levels: 11 (TREC, PASCAL VOC
-            2007, the default of
-            :func:`~sklearn_rankeval.interpolated_average_precision_score`),
-            101 (COCO)...  None: the exact envelope of one ranking (a
-            ``ValueError`` with groups, whose recall values differ).
-        recall_levels : {'exact', 'trec_eval_9', 'trec_eval_10'}, default='exact'
-            When a query reaches a recall level, as in
-            :func:`~sklearn_rankeval.interpolated_precision_recall_curve`.
+        %(n_points)s
+        %(recall_levels)s
         %(pos_label)s
         %(name)s
         %(ax)s
         %(curve_kwargs)s
-        plot_raw : bool, default=True
-            Whether to draw the raw staircase (one ranking only).
-        raw_curve_kwargs : dict, default=None
-            Keyword arguments of matplotlib's ``plot`` for the raw staircase.
-        f_alpha : float or list of float, default=None
-            Draw iso-F-alpha lines for these ``alpha`` values (0.5 is F1).
-        f_alpha_levels : list of float, default=(0.2, 0.4, 0.6, 0.8)
-            The F values of the iso lines.
-        f_alpha_kw : dict, default=None
-            Keyword arguments of matplotlib's ``plot`` for the iso lines.
-        f_beta : float or list of float, default=None
-            Draw iso-F lines for these F-beta ``beta`` values instead (1 is
-            F1); not with ``f_alpha``.
+        %(plot_raw)s
+        %(raw_curve_kwargs)s
+        %(f_alpha)s
+        %(f_alpha_levels)s
+        %(f_alpha_kw)s
+        %(f_beta)s
 
         Returns
         -------
@@ -488,9 +489,7 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
         y_true = cls._relevance(y_true, y_score, pos_label)
         n_points = check_curve_n_points(n_points, allow_none=True)
         check_option(recall_levels, "recall_levels", _RECALL_LEVELS)
-        grouped = groups is not None or np.ndim(y_score) == 2
-        rg = rank_for_curves(y_true, y_score, groups=groups,
-                             sample_weight=sample_weight)
+        rg, grouped = cls._rank_for_curves(y_true, y_score, groups, sample_weight)
         raw_precision = raw_recall = n_groups = None
         if grouped:
             if n_points is None:

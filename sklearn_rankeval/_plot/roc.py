@@ -2,20 +2,14 @@
 
 import numpy as np
 
-from .._curves import (
-    _averaged_roc,
-    _single_roc,
-    check_band,
-    check_fpr_grid,
-    rank_for_curves,
-)
+from .._curves import _averaged_roc, _single_roc, check_band, check_fpr_grid
 from .._validation import check_option
 from ._base import (
     RankingCurveDisplayMixin,
     axis_label,
-    fill_plot_doc,
     finish_axes,
     legend_label,
+    plot_doc_filler,
     validate_style_kwargs,
 )
 
@@ -23,6 +17,38 @@ __all__ = ["GroupedRocCurveDisplay"]
 
 
 _STATISTICS = ("median", "mean")
+
+# parameters that from_estimator and from_predictions describe alike
+_fill_doc = plot_doc_filler({
+    "average": """\
+average : {'weighted', 'macro'}, default='weighted'
+    How groups are averaged, for the GAUC of the legend and the mean
+    curve (``statistic="mean"``): weighted by their total sample
+    weight (number of rows), or each once.""",
+    "fpr_grid": """\
+fpr_grid : int or array-like, default=101
+    Number of equally spaced false positive rates of the averaged
+    curve, or the increasing rates themselves (groups only).""",
+    "band": """\
+band : tuple of two floats or None, default=(25, 75)
+    Percentiles across groups of the TPR drawn as a band around the
+    median (groups only; each group counted once); None: no band.
+    Must be None with ``statistic="mean"``.""",
+    "band_kw": """\
+band_kw : dict, default=None
+    Keyword arguments of matplotlib's ``fill_between`` for the band.""",
+    "plot_chance_level": """\
+plot_chance_level : bool, default=True
+    Whether to draw the chance level, the diagonal.""",
+    "chance_level_kw": """\
+chance_level_kw : dict, default=None
+    Keyword arguments of matplotlib's ``plot`` for the chance level.""",
+    "statistic": """\
+statistic : {'median', 'mean'}, default='median'
+    The curve drawn with groups: the median TPR across groups (each
+    counted once), with the percentile ``band``; or their mean,
+    weighted as ``average`` says, whose area is close to the GAUC.""",
+})
 
 
 def _band_description(band):
@@ -267,7 +293,7 @@ class GroupedRocCurveDisplay(RankingCurveDisplayMixin):
         return self
 
     @classmethod
-    @fill_plot_doc
+    @_fill_doc
     def from_estimator(cls, estimator, X, y, *, groups=None, sample_weight=None,
                        average="weighted", fpr_grid=101, band=(25, 75),
                        response_method="auto", pos_label=None, name=None, ax=None,
@@ -285,32 +311,18 @@ class GroupedRocCurveDisplay(RankingCurveDisplayMixin):
         %(y)s
         %(groups)s
         %(sample_weight)s
-        average : {'weighted', 'macro'}, default='weighted'
-            How groups are averaged, for the GAUC of the legend and the mean
-            curve (``statistic="mean"``): weighted by their total sample
-            weight (number of rows), or each once.
-        fpr_grid : int or array-like, default=101
-            Number of equally spaced false positive rates of the averaged
-            curve, or the increasing rates themselves (groups only).
-        band : tuple of two floats or None, default=(25, 75)
-            Percentiles across groups of the TPR drawn as a band around the
-            median (groups only; each group counted once); None: no band.
-            Must be None with ``statistic="mean"``.
+        %(average)s
+        %(fpr_grid)s
+        %(band)s
         %(response_method)s
         %(pos_label_estimator)s
         %(name)s
         %(ax)s
         %(curve_kwargs)s
-        band_kw : dict, default=None
-            Keyword arguments of matplotlib's ``fill_between`` for the band.
-        plot_chance_level : bool, default=True
-            Whether to draw the chance level, the diagonal.
-        chance_level_kw : dict, default=None
-            Keyword arguments of matplotlib's ``plot`` for the chance level.
-        statistic : {'median', 'mean'}, default='median'
-            The curve drawn with groups: the median TPR across groups (each
-            counted once), with the percentile ``band``; or their mean,
-            weighted as ``average`` says, whose area is close to the GAUC.
+        %(band_kw)s
+        %(plot_chance_level)s
+        %(chance_level_kw)s
+        %(statistic)s
 
         Returns
         -------
@@ -349,7 +361,7 @@ class GroupedRocCurveDisplay(RankingCurveDisplayMixin):
         )
 
     @classmethod
-    @fill_plot_doc
+    @_fill_doc
     def from_predictions(cls, y_true, y_score, *, groups=None, sample_weight=None,
                          average="weighted", fpr_grid=101, band=(25, 75),
                          pos_label=None, name=None, ax=None, curve_kwargs=None,
@@ -367,31 +379,17 @@ class GroupedRocCurveDisplay(RankingCurveDisplayMixin):
         %(y_score)s
         %(groups)s
         %(sample_weight)s
-        average : {'weighted', 'macro'}, default='weighted'
-            How groups are averaged, for the GAUC of the legend and the mean
-            curve (``statistic="mean"``): weighted by their total sample
-            weight (number of rows), or each once.
-        fpr_grid : int or array-like, default=101
-            Number of equally spaced false positive rates of the averaged
-            curve, or the increasing rates themselves (groups only).
-        band : tuple of two floats or None, default=(25, 75)
-            Percentiles across groups of the TPR drawn as a band around the
-            median (groups only; each group counted once); None: no band.
-            Must be None with ``statistic="mean"``.
+        %(average)s
+        %(fpr_grid)s
+        %(band)s
         %(pos_label)s
         %(name)s
         %(ax)s
         %(curve_kwargs)s
-        band_kw : dict, default=None
-            Keyword arguments of matplotlib's ``fill_between`` for the band.
-        plot_chance_level : bool, default=True
-            Whether to draw the chance level, the diagonal.
-        chance_level_kw : dict, default=None
-            Keyword arguments of matplotlib's ``plot`` for the chance level.
-        statistic : {'median', 'mean'}, default='median'
-            The curve drawn with groups: the median TPR across groups (each
-            counted once), with the percentile ``band``; or their mean,
-            weighted as ``average`` says, whose area is close to the GAUC.
+        %(band_kw)s
+        %(plot_chance_level)s
+        %(chance_level_kw)s
+        %(statistic)s
 
         Returns
         -------
@@ -427,9 +425,7 @@ class GroupedRocCurveDisplay(RankingCurveDisplayMixin):
                 f"band={band!r} draws percentiles across groups, which go with "
                 f"the median curve; with statistic='mean' pass band=None."
             )
-        grouped = groups is not None or np.ndim(y_score) == 2
-        rg = rank_for_curves(y_true, y_score, groups=groups,
-                             sample_weight=sample_weight)
+        rg, grouped = cls._rank_for_curves(y_true, y_score, groups, sample_weight)
         lower = upper = n_groups = None
         if grouped:
             if statistic == "median":
