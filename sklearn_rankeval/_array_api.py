@@ -395,6 +395,10 @@ class SegmentPlan:
         values = concat(xp, pieces) if len(pieces) > 1 else pieces[0]
         if len(self.buckets) == 1:
             return values
+        if xp is np:  # NumPy scatters (the standard has no scatter)
+            out = np.empty_like(values)
+            out[np.concatenate([positions(b) for b in self.buckets])] = values
+            return out
         if getattr(self, cache) is None:
             setattr(self, cache, xp.argsort(
                 concat(xp, [positions(b) for b in self.buckets])))
@@ -407,10 +411,8 @@ class SegmentPlan:
 
 
 def segment_plan(xp, first, n, counts=None):
-    """The segments starting at ``first``: the offsets themselves for NumPy
-    (``ufunc.reduceat``), else a :class:`SegmentPlan`."""
-    if xp is np:
-        return first
+    """The segments starting at ``first`` (its buckets built on first use:
+    NumPy reduces with ``ufunc.reduceat`` and needs them for scans only)."""
     return SegmentPlan(xp, first, n, counts)
 
 
@@ -429,7 +431,8 @@ def segment_reduce(xp, x, segments, op="sum"):
     """
     if xp is np:
         ufunc = {"sum": np.add, "max": np.maximum, "min": np.minimum}[op]
-        return ufunc.reduceat(x, segments)
+        first = segments.first if isinstance(segments, SegmentPlan) else segments
+        return ufunc.reduceat(x, first)
     plan = _plan_of(xp, segments, x.shape[0])
     if op == "sum" and is_integral(xp, x):
         x = astype(xp, x, xp.int64)
@@ -481,42 +484,41 @@ def segment_cumsum(xp, x, segments):
     Each segment is summed from its own first value, so a segment's result
     depends on its own values only.
     """
-    if xp is np:
-        from ._engine import segmented_cumsum
-
-        return segmented_cumsum(x, segments)
-    x = astype(xp, x, xp.float64)
-    if x.shape[0] == 0:
-        return x
-    plan = _plan_of(xp, segments, x.shape[0])
-    pieces = []
-    for bucket in plan.buckets:
-        vals, mask = plan.padded(x, bucket, 0.0)
-        cum = xp.cumulative_sum(vals, axis=1)
-        pieces.append(xp.reshape(cum, (-1,)) if mask is None else cum[mask])
-    return plan.by_item(pieces)
+    cumsum_rows = (lambda v: np.cumsum(v, axis=1)) if xp is np else (
+        lambda v: xp.cumulative_sum(v, axis=1))
+    return _scan_segments(xp, x, segments, 0.0, cumsum_rows)
 
 
 def segment_suffix_max(xp, x, segments):
     """Maximum of ``x`` over each position and the later ones of its segment.
 
-    Generic path: in each padded bucket, a log-step (Hillis-Steele) scan of
-    maxima over shifted copies, from the right.
+    In each bucket, a log-step (Hillis-Steele) scan of maxima over shifted
+    copies, from the right.
     """
+    def suffix_max_rows(vals):
+        shift, width = 1, vals.shape[1]
+        while shift < width:
+            pad = xp.full((vals.shape[0], shift), -math.inf, dtype=vals.dtype,
+                          **({} if xp is np else {"device": device_of(vals)}))
+            vals = xp.maximum(vals, concat(xp, [vals[:, shift:], pad], axis=1))
+            shift *= 2
+        return vals
+
+    return _scan_segments(xp, x, segments, -math.inf, suffix_max_rows)
+
+
+def _scan_segments(xp, x, segments, fill, scan_rows):
+    """``scan_rows`` (a scan along the rows of a bucket, ``fill`` past each
+    segment's end) of ``x`` within each segment, in item order."""
     x = astype(xp, x, xp.float64)
     if x.shape[0] == 0:
         return x
     plan = _plan_of(xp, segments, x.shape[0])
     pieces = []
     for bucket in plan.buckets:
-        vals, mask = plan.padded(x, bucket, -math.inf)
-        width, shift = bucket[1], 1
-        while shift < width:
-            pad = xp.full((vals.shape[0], shift), -math.inf, dtype=vals.dtype,
-                          device=plan.device)
-            vals = xp.maximum(vals, concat(xp, [vals[:, shift:], pad], axis=1))
-            shift *= 2
-        pieces.append(xp.reshape(vals, (-1,)) if mask is None else vals[mask])
+        vals, mask = plan.padded(x, bucket, fill)
+        out = scan_rows(vals)
+        pieces.append(xp.reshape(out, (-1,)) if mask is None else out[mask])
     return plan.by_item(pieces)
 
 

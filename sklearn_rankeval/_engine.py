@@ -237,7 +237,7 @@ class RankedGroups:
 
         Integers: one cumulative sum over all blocks, differenced at the group
         offsets (exact).  Floats: summed within each group only, left to right
-        (:func:`segmented_cumsum`), so that no other group's values enter a
+        (:func:`~._array_api.segment_cumsum`), so that no other group's values enter a
         group's sums through rounding.
         """
         xp = self.xp
@@ -388,42 +388,6 @@ def _ideal_dcg_by_counts(xp, grades, count_of, k, gain, max_size, device):
 #: Integer grades up to this value are counted per group for the ideal DCG
 #: (one pass per grade) rather than sorted.
 _MAX_COUNTED_GRADE = 16
-
-
-def segmented_cumsum(x, first):
-    """Cumulative sum of ``x`` restarted at each offset of ``first``.
-
-    Each segment is summed left to right from its own first value, so a
-    segment's result depends on its own values only.  Segments are bucketed
-    by the power of two at or above their length; a bucket is one zero-padded
-    ``(n_segments, 2**b)`` matrix summed along its rows (a loop over at most
-    ~40 buckets, never over segments), at most twice the input's size.
-    """
-    n = x.shape[0]
-    out = np.empty(n, dtype=np.float64)
-    if n == 0:
-        return out
-    first = np.asarray(first, dtype=np.int64)
-    counts = np.diff(first, append=n)
-    bits = np.zeros(len(counts), dtype=np.int64)
-    big = counts > 1
-    bits[big] = np.ceil(np.log2(counts[big])).astype(np.int64)
-    # guard the float log2 against rounding: 2**bits must cover the count
-    bits += (np.left_shift(1, bits) < counts)
-    for b in np.unique(bits).tolist():
-        sel = np.flatnonzero(bits == b)
-        starts, cnt = first[sel], counts[sel]
-        if b == 0:
-            out[starts] = x[starts]
-            continue
-        width = 1 << b
-        col = np.arange(width)
-        idx = starts[:, None] + col
-        mask = col < cnt[:, None]
-        vals = np.where(mask, x[np.minimum(idx, n - 1)], 0.0)
-        np.cumsum(vals, axis=1, out=vals)
-        out[idx[mask]] = vals[mask]
-    return out
 
 
 def discounts(n_items, k=None, log_base=2, *, xp=np, device=None):
