@@ -20,7 +20,9 @@ from ._report import _summaries
 
 __all__ = [
     "INFO_COLUMNS",
+    "check_column_types",
     "check_columns",
+    "check_frame",
     "metric_plan",
     "partial_columns",
     "reduce_partials",
@@ -57,6 +59,35 @@ def check_columns(columns, **names):
                 f"{arg}: the DataFrame has no column {name!r}; its columns are "
                 f"{', '.join(repr(c) for c in columns)}."
             )
+
+
+def check_frame(frame, frame_type, arg, type_name, **names):
+    """Check the frame argument, then its column-name arguments.
+
+    A ``TypeError`` ("``arg`` must be a ``type_name``, got ...") if ``frame``
+    is not a ``frame_type``; then :func:`check_columns` of ``frame.columns``
+    and ``names``.
+    """
+    if not isinstance(frame, frame_type):
+        raise TypeError(f"{arg} must be a {type_name}, got "
+                        f"{type(frame).__name__}.")
+    check_columns(frame.columns, **names)
+
+
+def check_column_types(wanted, types, word, shown=None):
+    """Check the type of each named column.
+
+    ``wanted`` lists ``(argument, column name or None, ok, what)``: a
+    ``TypeError`` for the first column whose type ``types[name]`` fails
+    ``ok``, saying that it has ``word`` (``"dtype"``, ``"type"``) ``shown``
+    of that type (the type itself by default) and that a ``what`` column is
+    needed.  A column name of None (no ``sample_weight``) is skipped.
+    """
+    for arg, name, ok, what in wanted:
+        if name is not None and not ok(types[name]):
+            kind = types[name] if shown is None else shown(types[name])
+            raise TypeError(f"{arg}: column {name!r} has {word} {kind}; a "
+                            f"{what} column is needed.")
 
 
 def metric_plan(metrics, group_column):

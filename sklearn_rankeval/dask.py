@@ -14,7 +14,8 @@ import numpy as np
 
 from ._chunked import evaluate_ranked
 from ._distributed import (
-    check_columns,
+    check_column_types,
+    check_frame,
     metric_plan,
     partial_columns,
     partial_dtypes,
@@ -44,11 +45,9 @@ def _dask():
 def _prepare(ddf, y_true, y_score, groups, sample_weight, metrics):
     """Check the arguments on the client; the shuffled columns and the plan."""
     dd, pd = _dask()
-    if not isinstance(ddf, dd.DataFrame):
-        raise TypeError(f"ddf must be a dask.dataframe.DataFrame, got "
-                        f"{type(ddf).__name__}.")
-    check_columns(ddf.columns, y_true=y_true, y_score=y_score, groups=groups,
-                  sample_weight=sample_weight)
+    check_frame(ddf, dd.DataFrame, "ddf", "dask.dataframe.DataFrame",
+                y_true=y_true, y_score=y_score, groups=groups,
+                sample_weight=sample_weight)
     types = pd.api.types
     dtypes = ddf.dtypes
     numeric = lambda dt: types.is_numeric_dtype(dt) and not types.is_bool_dtype(dt)  # noqa: E731
@@ -61,10 +60,7 @@ def _prepare(ddf, y_true, y_score, groups, sample_weight, metrics):
                      or isinstance(dt, pd.CategoricalDtype)),
          "string, integer, float or categorical"),
     ]
-    for arg, name, ok, what in wanted:
-        if name is not None and not ok(dtypes[name]):
-            raise TypeError(f"{arg}: column {name!r} has dtype {dtypes[name]}; a "
-                            f"{what} column is needed.")
+    check_column_types(wanted, dtypes, "dtype")
     names, pooled = metric_plan(metrics, groups)
     used = list(dict.fromkeys(c for c in (groups, y_true, y_score, sample_weight)
                               if c is not None))

@@ -19,7 +19,8 @@ import numpy as np
 
 from ._accumulate import RankingAccumulator
 from ._distributed import (
-    check_columns,
+    check_column_types,
+    check_frame,
     metric_plan,
     partial_columns,
     partial_dtypes,
@@ -58,11 +59,8 @@ def _quoted(name):
 def _prepare(df, y_true, y_score, groups, sample_weight, metrics):
     """Check the arguments on the driver; the input columns and the plan."""
     DataFrame, F, T = _pyspark()
-    if not isinstance(df, DataFrame):
-        raise TypeError(f"df must be a pyspark.sql.DataFrame, got "
-                        f"{type(df).__name__}.")
-    check_columns(df.columns, y_true=y_true, y_score=y_score, groups=groups,
-                  sample_weight=sample_weight)
+    check_frame(df, DataFrame, "df", "pyspark.sql.DataFrame", y_true=y_true,
+                y_score=y_score, groups=groups, sample_weight=sample_weight)
     types = {f.name: f.dataType for f in df.schema.fields}
     numeric = (T.NumericType,)
     wanted = [("y_true", y_true, numeric + (T.BooleanType,), "numeric or boolean"),
@@ -70,12 +68,10 @@ def _prepare(df, y_true, y_score, groups, sample_weight, metrics):
               ("sample_weight", sample_weight, numeric, "numeric"),
               ("groups", groups, (T.StringType, T.IntegralType, T.FloatType,
                                   T.DoubleType), "string, integer or float")]
-    for arg, name, ok, what in wanted:
-        if name is not None and not isinstance(types[name], ok):
-            raise TypeError(
-                f"{arg}: column {name!r} has type {types[name].simpleString()}; "
-                f"a {what} column is needed."
-            )
+    check_column_types(
+        [(arg, name, lambda t, ok=ok: isinstance(t, ok), what)
+         for arg, name, ok, what in wanted],
+        types, "type", shown=lambda t: t.simpleString())
     names, pooled = metric_plan(metrics, groups)
     label = types[y_true]
     true_col = F.col(_quoted(y_true))

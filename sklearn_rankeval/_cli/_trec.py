@@ -724,23 +724,27 @@ def _ideal_positive(steps):
     return np.array([g for g in steps if g > 0.0], dtype=np.float64)
 
 
+def _gain_rows(arr, params, value):
+    """One row per parameter: ``value(q, gains, steps, top)`` of each query
+    ``q``, from :func:`_gain_queries` with that parameter."""
+    return np.array([[value(q, gains, steps, top) for q, (gains, steps, top)
+                      in enumerate(_gain_queries(arr, text))]
+                     for text in params], dtype=np.float64)
+
+
 def _dcg_values(arr, params, which):
-    out = []
-    for text in params:
-        row = []
-        for gains, steps, _ in _gain_queries(arr, text):
-            dcg = _discounted(gains)
-            ideal = _discounted(_ideal_positive(steps))
-            dcg = dcg[-1] if dcg.size else 0.0
-            ideal = ideal[-1] if ideal.size else 0.0
-            if which == "dcg":
-                row.append(dcg)
-            elif which == "ideal_dcg":
-                row.append(ideal)
-            else:
-                row.append(dcg / ideal if ideal > 0.0 else 0.0)
-        out.append(row)
-    return np.array(out, dtype=np.float64)
+    def value(q, gains, steps, top):
+        dcg = _discounted(gains)
+        ideal = _discounted(_ideal_positive(steps))
+        dcg = dcg[-1] if dcg.size else 0.0
+        ideal = ideal[-1] if ideal.size else 0.0
+        if which == "dcg":
+            return dcg
+        if which == "ideal_dcg":
+            return ideal
+        return dcg / ideal if ideal > 0.0 else 0.0
+
+    return _gain_rows(arr, params, value)
 
 
 def _ndcg_gains(arr, params, opts):
@@ -753,89 +757,65 @@ def _ndcg_gains(arr, params, opts):
 
 def _g(arr, params, opts):
     """trec_eval's G: sum of gain / log2(2 + ideal cost - gain so far)."""
-    out = []
-    for text in params:
-        row = []
-        for gains, steps, _ in _gain_queries(arr, text):
-            ideal = _ideal_positive(steps)
-            total_ideal = np.cumsum(ideal)[-1] if ideal.size else 0.0
-            if total_ideal <= 0.0:
-                row.append(0.0)
-                continue
-            n = gains.size
-            cost = np.ones(n)
-            m = min(n, ideal.size)
-            cost[:m] = np.maximum(ideal[:m], 1.0)
-            denom = np.log2(2.0 + np.cumsum(cost) - np.cumsum(gains))
-            terms = np.where(gains != 0, gains, 0.0) / np.where(gains != 0, denom,
-                                                                1.0)
-            row.append((np.cumsum(terms)[-1] if n else 0.0) / total_ideal)
-        out.append(row)
-    return np.array(out, dtype=np.float64)
+    def value(q, gains, steps, top):
+        ideal = _ideal_positive(steps)
+        total_ideal = np.cumsum(ideal)[-1] if ideal.size else 0.0
+        if total_ideal <= 0.0:
+            return 0.0
+        n = gains.size
+        cost = np.ones(n)
+        m = min(n, ideal.size)
+        cost[:m] = np.maximum(ideal[:m], 1.0)
+        denom = np.log2(2.0 + np.cumsum(cost) - np.cumsum(gains))
+        terms = np.where(gains != 0, gains, 0.0) / np.where(gains != 0, denom,
+                                                            1.0)
+        return (np.cumsum(terms)[-1] if n else 0.0) / total_ideal
+
+    return _gain_rows(arr, params, value)
 
 
 def _ndcg_rel(arr, params, opts):
     """trec_eval's ndcg_rel: NDCG averaged over the documents with gain > 0."""
-    out = []
-    for text in params:
-        row = []
-        for gains, steps, _ in _gain_queries(arr, text):
-            ideal = _ideal_positive(steps)
-            n_ideal = ideal.size
-            if n_ideal == 0:
-                row.append(0.0)
-                continue
-            dcg = _discounted(gains)
-            idcg = _discounted(ideal)
-            pos = np.flatnonzero(gains > 0)
-            total = 0.0
-            for i in pos:  # trec_eval's order of the sum
-                total += dcg[i] / idcg[min(i, n_ideal - 1)]
-            dcg_end = dcg[-1] if dcg.size else 0.0
-            total += (n_ideal - pos.size) * dcg_end / idcg[-1]
-            row.append(total / n_ideal if total > 0.0 else 0.0)
-        out.append(row)
-    return np.array(out, dtype=np.float64)
+    def value(q, gains, steps, top):
+        ideal = _ideal_positive(steps)
+        n_ideal = ideal.size
+        if n_ideal == 0:
+            return 0.0
+        dcg = _discounted(gains)
+        idcg = _discounted(ideal)
+        pos = np.flatnonzero(gains > 0)
+        total = 0.0
+        for i in pos:  # trec_eval's order of the sum
+            total += dcg[i] / idcg[min(i, n_ideal - 1)]
+        dcg_end = dcg[-1] if dcg.size else 0.0
+        total += (n_ideal - pos.size) * dcg_end / idcg[-1]
+        return total / n_ideal if total > 0.0 else 0.0
+
+    return _gain_rows(arr, params, value)
 
 
 def _rndcg(arr, params, opts):
     """trec_eval's Rndcg: NDCG averaged where the ideal gain changes."""
-    out = []
-    for text in params:
-        row = []
-        for q, (gains, steps, top) in enumerate(_gain_queries(arr, text)):
-            if arr.num_rel[q] == 0:
-                row.append(0.0)
-                continue
-            n = gains.size
-            dcg = np.concatenate([[0.0], _discounted(gains)])  # dcg[i]: before i
-            total, count, idcg, old = 0.0, 0, 0.0, top
-            i = 0
-            while i < min(n, len(steps)):
-                if steps[i] != old:
-                    if idcg > 0.0:
-                        total += dcg[i] / idcg
-                        count += 1
-                    old = steps[i]
-                if steps[i] > 0.0:
-                    idcg += steps[i] / math.log2(i + 2)
-                i += 1
-            if i < n:
-                if idcg > 0.0:
-                    total += dcg[n] / idcg
+    def value(q, gains, steps, top):
+        if arr.num_rel[q] == 0:
+            return 0.0
+        n = gains.size
+        dcg = np.concatenate([[0.0], _discounted(gains)])  # dcg[i]: before i
+        total, count, idcg, old = 0.0, 0, 0.0, top
+        for i, step in enumerate(steps):
+            if step != old:
+                if idcg > 0.0:  # the DCG before rank i (all of it from rank n)
+                    total += dcg[min(i, n)] / idcg
                     count += 1
-            while i < len(steps):
-                if steps[i] != old:
-                    if idcg > 0.0:
-                        total += dcg[n] / idcg
-                        count += 1
-                    old = steps[i]
-                if steps[i] > 0.0:
-                    idcg += steps[i] / math.log2(i + 2)
-                i += 1
-            row.append(total / count if count else 0.0)
-        out.append(row)
-    return np.array(out, dtype=np.float64)
+                old = step
+            if step > 0.0:
+                idcg += step / math.log2(i + 2)
+        if len(steps) < n and idcg > 0.0:  # ranked past the ideal's last step
+            total += dcg[n] / idcg
+            count += 1
+        return total / count if count else 0.0
+
+    return _gain_rows(arr, params, value)
 
 
 def _relstring(arr, params, opts):
