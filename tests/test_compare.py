@@ -365,8 +365,8 @@ def test_bad_input(kwargs, error, match):
 
 def test_length_mismatch_with_y_true_raises():
     y = np.array([1, 0, 0, 0, 1, 0])
-    g = np.array([1, 1, 1, 2, 2, 2])
-    with pytest.raises(ValueError):
+    g = np.array([1, 1, 1, 2, 2])
+    with pytest.raises(ValueError, match="y_true and y_score have inconsistent"):
         compare_rankings(y, {"A": np.arange(5.0), "B": np.arange(5.0)}, groups=g)
 
 

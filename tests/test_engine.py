@@ -189,8 +189,18 @@ def test_exponential_gain_of_large_grades(top, engine_path):
     expected = [(2.0**top - 1) + (2.0**3 - 1) / np.log2(3) + 1 / 2,
                 (2.0**(top - 1) - 1) / np.log2(4)]
     assert_allclose(got, expected, rtol=1e-13)
-    # ERR's stopping probabilities stay finite (its max_grade bounds them)
+    # ERR from its definition: sum_i R_i / i * prod_{j<i} (1 - R_j), with
+    # R = (2**g - 1) / 2**max_grade (R rounds to 1 for the top grade of 200)
     err = expected_reciprocal_rank_score(y, s, groups=g, max_grade=top,
                                          average=None)
-    assert np.isfinite(err).all()
-    assert err[0] == pytest.approx((2.0**top - 1) / 2.0**top, rel=1e-12, abs=0.01)
+
+    def err_of(grades):
+        out, reach = 0.0, 1.0
+        for i, grade in enumerate(grades, start=1):
+            stop = (2.0**grade - 1) / 2.0**top
+            out += reach * stop / i
+            reach *= 1 - stop
+        return out
+
+    assert_allclose(err, [err_of([top, 3, 1]), err_of([0, 0, top - 1])],
+                    rtol=1e-12)
