@@ -481,7 +481,7 @@ class RankingAccumulator:
         if self.keep_groups:
             info, parts = self._collect()
             return {name: value for name, (value, _) in
-                    _summaries(info, parts, self._parsed, stacklevel=5).items()}
+                    _summaries(info, parts, self._parsed).items()}
         if self._layout is None:
             raise ValueError("The accumulator has seen no rows: call update() first.")
         totals = {name: list(sums) for name, sums in self._totals.items()}
@@ -495,7 +495,7 @@ class RankingAccumulator:
             nums, dens, counts = zip(*totals[name]) if totals[name] else ((), (), ())
             out[name] = ratio(math.fsum(nums), math.fsum(dens), sum(counts),
                               label=spec.label, needs_negative=spec.needs_negative,
-                              stacklevel=3, average=spec.default_average)
+                              average=spec.default_average)
         return out
 
     def per_group(self, output="pandas"):

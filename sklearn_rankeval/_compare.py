@@ -446,11 +446,9 @@ default=None
 
     result = {}
     for name, spec, _ in parsed:
-        values = {}
-        for model in models:  # a loop, not a comprehension: a frame before 3.12
-            values[model] = spec.aggregate(parts[model][name], info,
-                                           average=spec.default_average,
-                                           stacklevel=4)
+        values = {model: spec.aggregate(parts[model][name], info,
+                                        average=spec.default_average)
+                  for model in models}
         by_model = {}
         for model in models:
             _, _, v_m, v_b = paired_values(parts[model][name],

@@ -13,7 +13,6 @@ class only (or zero positive or negative weight).
 """
 
 import math
-import warnings
 from numbers import Integral
 
 import numpy as np
@@ -30,6 +29,7 @@ from ._kernels import (
 )
 from ._registry import METRICS, RECALL_LEVELS
 from ._validation import check_n_points, check_option
+from ._warnings import warn
 
 __all__ = [
     "RECALL_LEVELS",
@@ -91,10 +91,9 @@ def check_band(band):
 
 
 def _warn_undefined(what):
-    warnings.warn(
+    warn(
         f"No group has {what}: the curve is undefined; returning NaN.",
         UndefinedMetricWarning,
-        stacklevel=4,
     )
 
 
@@ -498,11 +497,10 @@ def interpolated_precision_recall_curve(
             )
         curve = all_points_curve(rg)
         if curve is None:
-            warnings.warn(
+            warn(
                 "y_true has no relevant item: the interpolated precision is "
                 "undefined; returning NaN.",
                 UndefinedMetricWarning,
-                stacklevel=2,
             )
             return (full(xp, 1, math.nan, rg.device),
                     full(xp, 1, 0.0, rg.device))
@@ -510,11 +508,10 @@ def interpolated_precision_recall_curve(
     iprec, defined = interpolated_precision(rg, n_points, recall_levels)
     recall = asarray(xp, np.arange(n_points) / (n_points - 1), rg.device)
     if not bool(xp.any(defined)):
-        warnings.warn(
+        warn(
             "No group has a relevant item: the interpolated precision is "
             "undefined; returning NaN.",
             UndefinedMetricWarning,
-            stacklevel=2,
         )
         return full(xp, n_points, math.nan, rg.device), recall
     return xp.mean(iprec[defined], axis=0), recall

@@ -138,7 +138,7 @@ def partial_dtypes(names, pooled):
     return out
 
 
-def reduce_partials(columns, names, pooled, *, stacklevel=4, order=None):
+def reduce_partials(columns, names, pooled, *, order=None):
     """``{metric: value}`` from the partials of every group (dict of arrays).
 
     The groups are put in sorted id order first, the order of the in-memory
@@ -166,7 +166,7 @@ def reduce_partials(columns, names, pooled, *, stacklevel=4, order=None):
             np.asarray(columns[f"m{i}_defined"], dtype=bool)[order], num, den)
     parsed = parse_metrics(names)
     return {name: value for name, (value, _) in
-            _summaries(info, parts, parsed, stacklevel=stacklevel).items()}
+            _summaries(info, parts, parsed).items()}
 
 
 def summarize_partials(columns, names, pooled, *, per_group=False):
@@ -178,7 +178,7 @@ def summarize_partials(columns, names, pooled, *, per_group=False):
     """
     labels = np.asarray(columns["group"])
     order = np.argsort(labels, kind="stable")
-    report = reduce_partials(columns, names, pooled, stacklevel=5, order=order)
+    report = reduce_partials(columns, names, pooled, order=order)
     per = None
     if per_group:
         per = {"group": labels[order]}

@@ -22,7 +22,6 @@ promotion).
 """
 
 import math
-import warnings
 from typing import NamedTuple
 
 import numpy as np
@@ -42,6 +41,7 @@ from ._array_api import (
     to_numpy,
 )
 from ._engine import discount_cumsum
+from ._warnings import warn
 
 __all__ = [
     "GroupInfo",
@@ -225,31 +225,28 @@ def average_sums(partials, info, *, average, query_weighted):
     return float(num), float(den), int(xp.sum(_i(xp, defined)))
 
 
-def ratio(num, den, n_defined, *, label, needs_negative=False, stacklevel=4,
-          average=None):
+def ratio(num, den, n_defined, *, label, needs_negative=False, average=None):
     """``num / den`` (``exp`` of it for ``"gmean"``), or NaN with a warning
     when no group defines it."""
     if n_defined == 0:
-        warnings.warn(
+        warn(
             f"{label} is undefined for every group (no group has a relevant item"
             f"{' and an irrelevant one' if needs_negative else ''}); returning NaN.",
             UndefinedMetricWarning,
-            stacklevel=stacklevel + 1,
         )
         return float("nan")
     if den == 0:
-        warnings.warn(
+        warn(
             f"{label}: the groups that define it have zero total weight; "
             f"returning NaN.",
             UndefinedMetricWarning,
-            stacklevel=stacklevel + 1,
         )
         return float("nan")
     return float(math.exp(num / den) if average == "gmean" else num / den)
 
 
 def aggregate(partials, info, *, average, undefined="skip", query_weighted,
-              label, needs_negative=False, stacklevel=4):
+              label, needs_negative=False):
     """Partials of any set of groups -> the metric under ``average``.
 
     ``"macro"`` weights each defined group by its query weight (query-weighted
@@ -265,13 +262,12 @@ def aggregate(partials, info, *, average, undefined="skip", query_weighted,
     if average is None:
         xp = namespace_of(p.value)
         if not bool(xp.any(p.defined)):
-            ratio(0.0, 0.0, 0, label=label, needs_negative=needs_negative,
-                  stacklevel=stacklevel)
+            ratio(0.0, 0.0, 0, label=label, needs_negative=needs_negative)
         return xp.where(p.defined, p.value, xp.full_like(p.value, math.nan))
     num, den, n_defined = average_sums(p, info, average=average,
                                        query_weighted=query_weighted)
     return ratio(num, den, n_defined, label=label, needs_negative=needs_negative,
-                 stacklevel=stacklevel, average=average)
+                 average=average)
 
 
 def _divide(num, den):

@@ -213,10 +213,10 @@ class MetricSpec:
         key = (self.kernel, tuple(options.items()))
         return rg.cached(key, lambda: self.kernel(rg, **options))
 
-    def aggregate(self, partials, info, *, average, undefined="skip", stacklevel=4):
+    def aggregate(self, partials, info, *, average, undefined="skip"):
         return aggregate(partials, info, average=average, undefined=undefined,
                          query_weighted=self.query_weighted, label=self.label,
-                         needs_negative=self.needs_negative, stacklevel=stacklevel)
+                         needs_negative=self.needs_negative)
 
     def from_ranked(self, rg, *, average="default", undefined="skip", **options):
         """The metric of an input the engine has already ranked.
@@ -353,8 +353,7 @@ def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=No
                  weighted=sample_weight is not None)
     average, info = group_average(average, info, switches,
                                   weighted=sample_weight is not None)
-    return spec.aggregate(parts[name], info, average=average, undefined=undefined,
-                          stacklevel=5)
+    return spec.aggregate(parts[name], info, average=average, undefined=undefined)
 
 
 _POOLED = ("micro", "macro", "weighted")

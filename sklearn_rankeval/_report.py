@@ -27,13 +27,12 @@ __all__ = ["DEFAULT_METRICS", "ranking_report"]
 OUTPUTS = ("text", "dict", "frame")
 
 
-def _summaries(info, parts, parsed, stacklevel=6):
+def _summaries(info, parts, parsed):
     """``{name: (value, number of groups where it is defined)}``."""
     out = {}
     for name, spec, _ in parsed:
         p = parts[name]
-        value = spec.aggregate(p, info, average=spec.default_average,
-                               stacklevel=stacklevel)
+        value = spec.aggregate(p, info, average=spec.default_average)
         xp = namespace_of(p.defined)
         out[name] = (value, int(xp.sum(astype(xp, p.defined, xp.int64))))
     return out
@@ -327,7 +326,7 @@ default=None
             info, parts, parsed, confidence=confidence, n_resamples=n_resamples,
             rng=rng)
         # ratio, aggregate x2, _summaries, summaries, ranking_report, caller
-        return _with_intervals(_summaries(info, parts, parsed, stacklevel=6),
+        return _with_intervals(_summaries(info, parts, parsed),
                                intervals)
 
     if segments is None:
