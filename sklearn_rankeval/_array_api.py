@@ -30,7 +30,6 @@ __all__ = [
     "concat",
     "cumsum",
     "get_namespace",
-    "is_numpy",
     "lgamma",
     "namespace_of",
     "reject_host_options",
@@ -57,10 +56,6 @@ def _compat():
                 "pip install array-api-compat (or sklearn-rankeval[array-api])."
             ) from None
     return array_api_compat
-
-
-def is_numpy(xp):
-    return xp is np
 
 
 def _is_foreign_array(x):

@@ -149,10 +149,6 @@ def check_gain(value):
 # ---------------------------------------------------------------------------
 # presets
 # ---------------------------------------------------------------------------
-_LGB = "https://github.com/microsoft/LightGBM/blob/master/src/metric/"
-_XGB = "https://github.com/dmlc/xgboost/blob/master/src/metric/rank_metric.cc"
-
-
 def _only(library, names):
     return (f"{library} has no per-query metric of that name (its per-query "
             f"evaluation metrics are {names})")

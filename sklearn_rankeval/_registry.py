@@ -11,7 +11,7 @@ new metric is one kernel plus one entry here (plus its public function in
 
 import importlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
@@ -114,14 +114,12 @@ class MetricSpec:
         Accepted ``average`` values besides None (``"micro"`` pools the
         kernel's numerators and denominators).
     default_average : str
-    tie_rule : {"sklearn", "expected"}
-        Ties as scikit-learn's equivalent metric, or the expected value over
-        all orderings of the tied items.
+    tie_rule : {"sklearn", "expected", "averaged"}
+        Ties as scikit-learn's equivalent metric, the expected value over
+        all orderings of the tied items, or (ERR) each tied item given its
+        block's mean stopping probability.
     needs_negative : bool
         Whether a group also needs an irrelevant item to be defined (AUC).
-    divides_by_k : bool
-        Whether the value is divided by ``k`` (so a perfect ranking of a
-        query with fewer than ``k`` relevant items scores ``R / k``).
     perfect_score : {"one", "min(R,k)/k", "min(R,k)/R", "at_most_one", \
 "unbounded", "order_free"}
         What a perfect ranking scores: 1; ``min(R, k) / k`` (P@k);
@@ -156,13 +154,11 @@ class MetricSpec:
     default_average: str = "macro"
     tie_rule: str = "expected"
     needs_negative: bool = False
-    divides_by_k: bool = False
     perfect_score: str = "one"
     always_defined: bool = False
     accepts_judged: bool = False
     judged_rule: str = "drop"
     scorer: bool = True
-    _defaults: dict = field(default=None, repr=False, compare=False)
 
     # -- capabilities read by callers ---------------------------------------
     @property
@@ -388,7 +384,7 @@ METRICS = {
         MetricSpec("precision", "precision_at_k_score", _kernels.precision_at_k,
                    "P@k", options=(_K_REQUIRED, ("k_denominator", "k", _choice(
                        "k_denominator", ("k", "retrieved")))), averages=_POOLED,
-                   divides_by_k=True, perfect_score="min(R,k)/k"),
+                   perfect_score="min(R,k)/k"),
         MetricSpec("recall", "recall_at_k_score", _kernels.recall_at_k, "R@k",
                    options=(_K_REQUIRED,), averages=_POOLED,
                    perfect_score="min(R,k)/R"),

@@ -223,12 +223,14 @@ def test_averages_from_per_group_values(spec):
         "gmean": np.exp(np.mean(np.log(np.maximum(values[ok], 1e-5)))),
     }
     if "micro" in spec.averages:
-        n_rel = np.array([(y[g == i] > 0).sum() for i in ids])
-        if spec.func(y, s, groups=g, average="micro") != pytest.approx(expected["macro"]):
-            # recall-type: pooled hits over pooled relevant items
-            expected["micro"] = (values[ok] * n_rel[ok]).sum() / n_rel[ok].sum()
-        else:  # precision: the denominator k is the same for every query
-            expected["micro"] = expected["macro"]
+        # pooled hits over the pooled denominators, from the definitions: k
+        # for P@k, the number of relevant items for R@k and HR@k
+        per_query_den = {
+            "min(R,k)/k": np.full(len(ids), float(spec.k_default)),
+            "min(R,k)/R": np.array([(y[g == i] > 0).sum() for i in ids], float),
+        }[spec.perfect_score]
+        den = per_query_den[ok]
+        expected["micro"] = (values[ok] * den).sum() / den.sum()
     for average in spec.averages:
         assert spec.func(y, s, groups=g, average=average) == pytest.approx(
             expected[average], rel=1e-12)
@@ -409,3 +411,53 @@ def test_bad_input_names_the_argument(spec):
         y_true, y_score = kwargs.pop("y_true"), kwargs.pop("y_score")
         with pytest.raises(exc, match=name):
             spec.func(y_true, y_score, **kwargs)
+
+
+# -- what the registry declares about grades and ties ------------------------
+BINARY = [s for s in SPECS if not s.graded]
+GRADED = [s for s in SPECS if s.graded]
+EXPECTED_UNDER_TIES = [s for s in SPECS if s.tie_rule == "expected"]
+
+
+@pytest.mark.parametrize("spec", BINARY, ids=_ids(BINARY))
+def test_binary_metrics_only_read_relevant_or_not(spec):
+    y, s, g = make_grouped_data(21, n_grades=5)
+    assert y.max() > 1
+    close(per_group(spec, y, s, g), per_group(spec, (y > 0).astype(int), s, g))
+
+
+@pytest.mark.parametrize("spec", GRADED, ids=_ids(GRADED))
+def test_graded_metrics_read_the_grades(spec):
+    y, s, g = make_grouped_data(21, n_grades=5)
+    graded = per_group(spec, y, s, g)
+    binary = per_group(spec, (y > 0).astype(int), s, g)
+    assert not np.allclose(graded, binary, equal_nan=True)
+
+
+def _value_of_ranking(spec, ranking, **kw):
+    """The metric of one untied ranking (relevance labels, best first)."""
+    scores = -np.arange(len(ranking), dtype=float)
+    return spec.func(np.asarray(ranking), scores, **kw)
+
+
+@pytest.mark.parametrize("spec", EXPECTED_UNDER_TIES, ids=_ids(EXPECTED_UNDER_TIES))
+def test_ties_give_the_expected_value_over_tie_orders(spec):
+    # every ordering of the tied items, each ranked without ties by the
+    # metric itself: the tied value is their mean
+    from itertools import permutations, product
+
+    rng = np.random.default_rng(22)
+    kw = {"k": 3} if spec.has_k else {}
+    for _ in range(15):
+        n = int(rng.integers(2, 7))
+        y = rng.integers(0, 3, n)
+        if not (y > 0).any():
+            y[0] = 1
+        s = rng.integers(0, 3, n).astype(float)
+        order = np.argsort(-s, kind="stable")
+        blocks = [order[s[order] == v] for v in np.unique(s)[::-1]]
+        values = [
+            _value_of_ranking(spec, y[np.concatenate(choice)], **kw)
+            for choice in product(*(list(permutations(b)) for b in blocks))
+        ]
+        assert spec.func(y, s, **kw) == pytest.approx(np.mean(values), rel=1e-12)
