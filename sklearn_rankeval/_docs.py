@@ -2,12 +2,21 @@
 
 A paragraph that several functions share is written once here and substituted
 into their docstrings by :func:`fill_doc`, so that it reads the same
-everywhere.
+everywhere.  The paragraphs that list names (metric names, scorer names,
+conventions) are generated from the metric registry and the conventions
+(:func:`registry_docs`), so that no docstring lists them by hand.
 """
 
 import textwrap
 
-__all__ = ["SHARED_DOCS", "fill_doc", "substitute_doc"]
+from ._conventions import CONVENTIONS
+
+__all__ = ["SHARED_DOCS", "fill_doc", "registry_docs", "substitute_doc"]
+
+#: The header of every ``convention`` parameter: the conventions' names.
+CONVENTION_HEADER = ("convention : {"
+                     + ", ".join(f"'{c}'" for c in CONVENTIONS)
+                     + "}, default=None")
 
 SHARED_DOCS = {
     "y_true_binary": """\
@@ -90,9 +99,7 @@ ties : {'expected', 'input', 'docno'}, default=None
 docno : array-like of the shape of y_score, default=None
     The id of each item, for ``ties='docno'`` (trec_eval's tie order);
     compared as strings when they are strings.""",
-    "convention": """\
-convention : {'lightgbm', 'xgboost', 'trec_eval', 'ranx', 'torchmetrics', \
-'sklearn', 'recbole', 'spark'}, default=None
+    "convention": CONVENTION_HEADER + """
     Compute the metric as that library does: a preset of the switches
     (``ties``, ``undefined`` and, where the metric has them, ``gain``,
     ``k_denominator``, ``query_weight``, ``group_weight``,
@@ -138,6 +145,55 @@ def substitute_doc(func, paragraphs):
     return func
 
 
+def _quoted(names):
+    return ", ".join(f'``"{name}"``' for name in names)
+
+
+def _body(text, indent="    "):
+    return textwrap.fill(text, width=76, initial_indent=indent,
+                         subsequent_indent=indent, break_on_hyphens=False)
+
+
+def registry_docs():
+    """The paragraphs that list names, generated from the registry.
+
+    ``metrics_report``: the ``metrics`` parameter of the report, the per-group
+    frame and the accumulator (every registry metric, the defaults);
+    ``scorer_name``: the ``name`` parameter of ``get_scorer``;
+    ``scorer_names_returned``: what ``get_scorer_names`` returns;
+    ``convention_header``: the first line of a ``convention`` parameter.
+    """
+    from ._registry import CUTOFFS_LISTED, DEFAULT_METRICS, METRICS
+
+    def names(scorers_only):
+        specs = [(n, s) for n, s in METRICS.items() if s.scorer or not scorers_only]
+        plain = [n for n, s in specs if not s.has_k or s.k_default is None]
+        cut = [f"{n}@K" for n, s in specs if s.has_k]
+        return plain, cut
+
+    plain, cut = names(False)
+    scorer_plain, scorer_cut = names(True)
+    return {
+        "metrics_report": "metrics : list of str, default=None\n" + _body(
+            f"Metric names as the scorer names: {_quoted(plain)}, and "
+            f"{_quoted(cut)} for any positive integer K.  None: "
+            f"{_quoted(DEFAULT_METRICS)}."),
+        "scorer_name": "name : str\n" + _body(
+            f"{_quoted([*scorer_plain, 'f_alpha'])}, or a cutoff name "
+            f"{_quoted(scorer_cut)} for any positive integer K; or a name of "
+            ":func:`sklearn.metrics.get_scorer_names` (``\"roc_auc\"``, "
+            "``\"accuracy\"`` ...).  A ranking metric's name may start with a "
+            "convention and a colon: ``\"lightgbm:ndcg@10\"``, "
+            "``\"trec_eval:map\"``."),
+        "scorer_names_returned": "names : list of str\n" + _body(
+            f"The metric names ({_quoted([*scorer_plain, 'f_alpha'])}) and the "
+            f"cutoff names {_quoted(scorer_cut)} with K in "
+            f"{', '.join(map(str, CUTOFFS_LISTED))} (any positive K is accepted "
+            "by :func:`get_scorer`)."),
+        "convention_header": CONVENTION_HEADER,
+    }
+
+
 def fill_doc(func):
-    """Substitute the metric functions' shared paragraphs (:data:`SHARED_DOCS`)."""
-    return substitute_doc(func, {**SHARED_DOCS, **MORE_DOCS})
+    """Substitute the shared paragraphs (:data:`SHARED_DOCS`, :func:`registry_docs`)."""
+    return substitute_doc(func, {**SHARED_DOCS, **MORE_DOCS, **registry_docs()})

@@ -39,6 +39,7 @@ from ._validation import (
 )
 
 __all__ = [
+    "CUTOFFS_LISTED",
     "DEFAULT_METRICS",
     "METRICS",
     "RECALL_LEVELS",
@@ -445,6 +446,9 @@ def metric_options(spec, k):
     """The options of a parsed metric name: its cutoff, if any."""
     return {"k": k if k is not None else spec.k_default} if spec.has_k else {}
 
+
+#: The cutoffs of the ``name@K`` names that ``get_scorer_names`` lists.
+CUTOFFS_LISTED = (1, 3, 5, 10, 20, 50, 100)
 
 #: The metrics of a report (and of per-group frames) when none are named.
 DEFAULT_METRICS = (

@@ -16,6 +16,7 @@ from ._bootstrap import (
 )
 from ._chunked import evaluate_chunked
 from ._conventions import check_convention, evaluate_convention
+from ._docs import fill_doc
 from ._engine import encode_rows
 from ._kernels import _plain
 from ._per_group import make_frame
@@ -159,6 +160,7 @@ def _format_segments(by_segment, output, digits):
     return _text(rows, digits, segment_header=True)
 
 
+@fill_doc
 def ranking_report(y_true, y_score, *, groups=None, metrics=None, sample_weight=None,
                    output_dict=False, digits=4, segments=None, output="text",
                    confidence=None, n_resamples=1000, random_state=None,
@@ -184,12 +186,7 @@ def ranking_report(y_true, y_score, *, groups=None, metrics=None, sample_weight=
         averages are computed on its device (:ref:`array_api`).
     groups : array-like of shape (n_samples,), default=None
         Query (user) id of each row for 1-D input; None: one ranking.
-    metrics : list of str, default=None
-        Metric names as the scorer names: ``"gauc"``, ``"mrr"``, ``"map"``,
-        ``"ndcg"``, ``"interpolated_ap"``, and ``"<metric>@K"`` for ``mrr``,
-        ``map``, ``ndcg``, ``hit_rate``, ``precision``, ``recall``.  None:
-        ``gauc``, ``mrr``, ``map``, ``map@10``, ``ndcg@10``, ``hit_rate@10``,
-        ``precision@10``, ``recall@10`` and ``interpolated_ap``.
+    %(metrics_report)s
     sample_weight : array-like, default=None
         One weight per row (long layout) or per query (2-D and multiclass).
         As in the metric functions: item weights for GAUC, MAP and
@@ -224,8 +221,7 @@ def ranking_report(y_true, y_score, *, groups=None, metrics=None, sample_weight=
 default=None
         Seed of the resampling (with ``confidence``); an int gives the same
         intervals on every run and platform.
-    convention : {'lightgbm', 'xgboost', 'trec_eval', 'ranx', 'torchmetrics', \
-'sklearn', 'recbole', 'spark'}, default=None
+    %(convention_header)s
         Every metric as that library computes it (see
         :ref:`conventions-presets`): each value then equals the metric
         function called with ``convention=``.  A metric the library does not

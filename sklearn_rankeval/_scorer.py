@@ -17,8 +17,9 @@ from sklearn.metrics import get_scorer_names as _sklearn_get_scorer_names
 from sklearn.metrics import make_scorer
 
 from ._conventions import CONVENTIONS, check_convention, preset, split_scorer_name
+from ._docs import fill_doc
 from ._f_alpha import f_alpha_score
-from ._registry import METRICS, parse_metric_name, valid_names_text
+from ._registry import CUTOFFS_LISTED, METRICS, parse_metric_name, valid_names_text
 
 __all__ = ["get_scorer", "get_scorer_names", "make_ranking_scorer"]
 
@@ -27,7 +28,6 @@ __all__ = ["get_scorer", "get_scorer_names", "make_ranking_scorer"]
 #: ``decision_function``, then ``predict`` (regressors: pointwise LTR scores).
 RANKING_RESPONSE = ("predict_proba", "decision_function", "predict")
 
-_CUTOFFS_LISTED = (1, 3, 5, 10, 20, 50, 100)
 
 
 class _GroupedScoreFunc:
@@ -169,6 +169,7 @@ def _grouped_names():
             if spec.k_default is None and spec.scorer]
 
 
+@fill_doc
 def get_scorer_names():
     """The scorer names of this package, for :func:`get_scorer`.
 
@@ -180,16 +181,12 @@ def get_scorer_names():
 
     Returns
     -------
-    names : list of str
-        The metric names (``"gauc"``, ``"mrr"``, ``"map"``, ``"ndcg"``,
-        ``"interpolated_ap"``, ``"f_alpha"``) and the cutoff names
-        ``"<metric>@K"`` with K in 1, 3, 5, 10, 20, 50, 100 (any positive K is
-        accepted by :func:`get_scorer`).
+    %(scorer_names_returned)s
 
     See Also
     --------
     get_scorer : The scorer of one of these names.
-    sklearn.metrics.get_scorer_names : scikit-learn's names, also accepted by
+    sklearn.metrics.get_scorer_names : The names of scikit-learn, also accepted by
         :func:`get_scorer`.
 
     References
@@ -206,10 +203,11 @@ def get_scorer_names():
     """
     names = [name for name, _ in _grouped_names()] + ["f_alpha"]
     names += [f"{name}@{k}" for name, spec in METRICS.items()
-              if spec.has_k and spec.scorer for k in _CUTOFFS_LISTED]
+              if spec.has_k and spec.scorer for k in CUTOFFS_LISTED]
     return sorted(names)
 
 
+@fill_doc
 def get_scorer(name, *, convention=None):
     """The scorer of a metric name, for ``scoring=`` in model selection.
 
@@ -226,16 +224,8 @@ def get_scorer(name, *, convention=None):
 
     Parameters
     ----------
-    name : str
-        ``"gauc"``, ``"mrr"``, ``"map"``, ``"ndcg"``, ``"interpolated_ap"``,
-        ``"f_alpha"``, or a cutoff name ``"mrr@K"``, ``"map@K"``,
-        ``"ndcg@K"``, ``"hit_rate@K"``, ``"precision@K"``, ``"recall@K"`` for
-        any positive integer K; or a name of
-        :func:`sklearn.metrics.get_scorer_names` (``"roc_auc"``,
-        ``"accuracy"`` ...).  A ranking metric's name may start with a
-        convention and a colon: ``"lightgbm:ndcg@10"``, ``"trec_eval:map"``.
-    convention : {'lightgbm', 'xgboost', 'trec_eval', 'ranx', 'torchmetrics', \
-'sklearn', 'recbole', 'spark'}, default=None
+    %(scorer_name)s
+    %(convention_header)s
         Compute the metric as that library does (see
         :ref:`conventions-presets`); the same as the ``"convention:"`` prefix.
 
@@ -259,7 +249,7 @@ def get_scorer(name, *, convention=None):
     --------
     make_ranking_scorer : Build a scorer with other options.
     get_scorer_names : The names of this package.
-    sklearn.metrics.get_scorer : scikit-learn's scorers, the fallback.
+    sklearn.metrics.get_scorer : The scorers of scikit-learn, the fallback.
 
     References
     ----------

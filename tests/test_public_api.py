@@ -7,7 +7,7 @@ import pytest
 
 import sklearn_rankeval
 from sklearn_rankeval._docs import SHARED_DOCS
-from sklearn_rankeval._registry import METRICS
+from sklearn_rankeval._registry import DEFAULT_METRICS, METRICS
 
 # The "Metric functions" block of API.md: name -> leading parameters and defaults.
 API = {
@@ -27,6 +27,13 @@ API = {
     # Uncertainty and comparison (API.md issue 10)
     "compare_rankings": "y_true, y_scores, *, groups=None, metrics=None, sample_weight=None, baseline=None, test='permutation', correction='holm', confidence=0.95, n_resamples=10000, random_state=None, output='text'",
 }
+
+
+# Every public function: the contract's block above, every metric function of
+# the registry and the scorer helpers (a new metric is checked the day it is
+# registered).
+FUNCTIONS = sorted(set(API) | {spec.func_name for spec in METRICS.values()}
+                   | {"get_scorer", "get_scorer_names", "make_ranking_scorer"})
 
 
 def _params(spec):
@@ -69,14 +76,46 @@ def test_signature_starts_with_the_contract(name):
         assert p.default is not inspect.Parameter.empty
 
 
-@pytest.mark.parametrize("name", sorted(API))
+@pytest.mark.parametrize("spec", METRICS.values(), ids=list(METRICS))
+def test_registry_functions_take_the_standard_arguments(spec):
+    # y_true, y_score positional; groups, sample_weight, average (the metric's
+    # default), k (with a cutoff) and labels (multiclass) keyword-only
+    params = inspect.signature(spec.func).parameters
+    assert list(params)[:2] == ["y_true", "y_score"]
+    expected = {"groups": None, "sample_weight": None,
+                "average": spec.default_average}
+    if spec.has_k:
+        expected["k"] = spec.k_default
+    for name, default in expected.items():
+        assert params[name].kind is inspect.Parameter.KEYWORD_ONLY, name
+        assert params[name].default == default, name
+    assert ("labels" in params) == spec.has_labels
+
+
+def test_docstrings_listing_names_list_every_registry_name():
+    for name, spec in METRICS.items():
+        written = f'``"{name}@K"``' if spec.has_k else f'``"{name}"``'
+        assert written in sklearn_rankeval.ranking_report.__doc__, name
+        if spec.scorer:
+            assert written in sklearn_rankeval.get_scorer.__doc__, name
+            assert written in sklearn_rankeval.get_scorer_names.__doc__, name
+    for name in DEFAULT_METRICS:
+        assert f'``"{name}"``' in sklearn_rankeval.ranking_report.__doc__, name
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
 def test_docstring_documents_every_parameter_and_has_an_example(name):
     func = getattr(sklearn_rankeval, name)
     doc = func.__doc__
-    for section in ("Parameters", "Returns", "See Also", "Examples"):
+    params = inspect.signature(func).parameters
+    sections = ("Parameters",) * bool(params) + ("Returns", "See Also", "Examples")
+    for section in sections:
         assert re.search(rf"^\s*{section}\n\s*-+\n", doc, re.M), section
-    for param in inspect.signature(func).parameters:
-        assert re.search(rf"^    {param} : ", doc, re.M), param
+    for name, param in params.items():
+        if param.kind is inspect.Parameter.VAR_KEYWORD:
+            assert re.search(rf"^    \*\*{name}$", doc, re.M), name
+        else:
+            assert re.search(rf"^    {name} : ", doc, re.M), name
     assert ">>> " in doc
 
 
@@ -91,7 +130,7 @@ def test_shared_parameter_paragraphs_read_the_same_everywhere():
         assert sum(indented in doc for doc in docs) >= 2, key
 
 
-@pytest.mark.parametrize("name", sorted(API))
+@pytest.mark.parametrize("name", FUNCTIONS)
 def test_numpydoc_validation(name):
     validate = pytest.importorskip("numpydoc.validate").validate
     ignored = {"GL08", "RT02"}  # RT02: "score : type" named returns, as sklearn
