@@ -24,6 +24,7 @@ the same on one call's groups, on a segment's groups and on partials
 concatenated by :class:`~sklearn_rankeval.RankingAccumulator`.
 """
 
+import contextvars
 from numbers import Integral, Real
 
 import numpy as np
@@ -134,6 +135,17 @@ def ratio_terms(partials, info, spec, *, average="default", undefined="skip"):
 # ---------------------------------------------------------------------------
 # random matrices, in chunks of rows
 # ---------------------------------------------------------------------------
+#: A callable told the number of resamples (or sign flips) of each chunk
+#: drawn, or None: the command line's progress bar sets it around a call.
+resample_progress = contextvars.ContextVar("resample_progress", default=None)
+
+
+def _drawn(n_rows):
+    report = resample_progress.get()
+    if report is not None:
+        report(n_rows)
+
+
 def _chunk_rows(n_rows, n_groups, max_cells):
     return max(1, min(n_rows, max_cells // max(n_groups, 1)))
 
@@ -154,6 +166,7 @@ def resample_counts(n_groups, n_resamples, rng, *, max_cells=MAX_CELLS):
         for row in out:
             row[:] = np.bincount(rng.integers(0, n_groups, size=n_groups),
                                  minlength=n_groups)
+        _drawn(out.shape[0])
         yield start, out
 
 
@@ -179,6 +192,7 @@ def sign_flips(n_groups, n_resamples, rng, *, exact=False, max_cells=MAX_CELLS):
             for row in out:
                 bits = np.frombuffer(rng.bytes(n_bytes), dtype=np.uint8)
                 row[:] = np.unpackbits(bits)[:n_groups]
+        _drawn(out.shape[0])
         yield start, out
 
 

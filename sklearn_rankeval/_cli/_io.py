@@ -147,8 +147,24 @@ def _to_float(path, values, column, locate, *, allow_negative_inf):
 
 
 def _iter_delimited(path, columns, delimiter, chunk_rows=None):
-    """``(values, locate)`` of every ``chunk_rows`` rows (None: one chunk)."""
-    lines = iter_text_lines(path)
+    """``(values, locate, share)`` of every ``chunk_rows`` rows (None: one chunk).
+
+    ``share``: the part of the file read, from the characters read over the
+    file's size in bytes (exact for ASCII); None for a gzipped file.
+    """
+    size = None if str(path).endswith(".gz") else Path(path).stat().st_size
+    read = 0
+
+    def counted(lines):
+        nonlocal read
+        for lineno, text in lines:
+            read += len(text)
+            yield lineno, text
+
+    def share():
+        return None if not size else min(read / size, 1.0)
+
+    lines = counted(iter_text_lines(path))
     first = None
     for lineno, text in lines:  # the header: first non-blank line
         if text.strip():
@@ -176,7 +192,7 @@ def _iter_delimited(path, columns, delimiter, chunk_rows=None):
         def locate(i):
             return {"line": line_of_row[i]}
 
-        return values, locate
+        return values, locate, share()
 
     values = {role: [] for role in columns}
     line_of_row = []
@@ -244,8 +260,9 @@ def _parquet_file(path, columns):
 
 
 def _iter_parquet(path, columns, chunk_rows=None):
-    """``(values, locate)`` of each batch of at most ``chunk_rows`` rows."""
+    """``(values, locate, share)`` of each batch of at most ``chunk_rows`` rows."""
     file = _parquet_file(path, columns)
+    n_rows = file.metadata.num_rows
     wanted = list(dict.fromkeys(columns.values()))
     if chunk_rows is None:
         batches = [file.read(columns=wanted)]
@@ -265,8 +282,8 @@ def _iter_parquet(path, columns, chunk_rows=None):
         def locate(i, start=start):
             return {"row": start + i + 1}
 
-        yield values, locate
         start += batch.num_rows
+        yield values, locate, start / n_rows
 
 
 def read_table(path, *, group, label, score, delimiter=None):
@@ -303,14 +320,17 @@ def read_table(path, *, group, label, score, delimiter=None):
                            delimiter=delimiter, chunk_rows=None))
 
 
-def iter_table(path, *, group, label, score, delimiter=None, chunk_rows=1_000_000):
+def iter_table(path, *, group, label, score, delimiter=None, chunk_rows=1_000_000,
+               progress=None):
     """:func:`read_table` chunk by chunk: memory bounded by ``chunk_rows``.
 
     Yields ``(groups, y_true, y_score)`` of every ``chunk_rows`` rows (None:
     the whole file at once), checked as :func:`read_table` checks them, with
     the line (row) of a bad value counted in the whole file.  Integer ids are
     recognised from the first chunk: a later chunk of a text file with an id
-    that is not an integer is an error.
+    that is not an integer is an error.  ``progress``: None, or a callable
+    told ``(rows of the chunk, share of the file read or None)`` after each
+    chunk (the command line's progress bar).
     """
     columns = {"group": group, "label": label, "score": score}
     if Path(path).name.lower().endswith(_PARQUET_SUFFIXES):
@@ -318,8 +338,10 @@ def iter_table(path, *, group, label, score, delimiter=None, chunk_rows=1_000_00
     else:
         chunks = _iter_delimited(path, columns, delimiter, chunk_rows)
     int_ids = None
-    for values, locate in chunks:
+    for values, locate, share in chunks:
         groups, y_true, y_score = _check_chunk(path, values, locate, columns)
+        if progress is not None:
+            progress(len(y_true), share)
         if int_ids is None:
             int_ids = groups.dtype.kind in "iu"
         elif int_ids and groups.dtype.kind not in "iu":

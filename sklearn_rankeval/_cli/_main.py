@@ -29,6 +29,7 @@ import numpy as np
 
 from .._registry import DEFAULT_METRICS
 from ._io import InputFileError
+from ._progress import add_quiet_option, progress_of
 from ._trec import RECALL_LEVEL_RULES, TrecError
 
 __all__ = ["main"]
@@ -297,9 +298,11 @@ def _accumulate_file(args, names):
                               keep_groups=args.per_group) if ranking else None)
     counts = np.zeros(3, dtype=np.int64)  # tp, fp, fn of f_alpha
     n_rows = 0
+    progress = progress_of(args)
     for groups, y_true, y_score in iter_table(
             args.file, group=args.group, label=args.label, score=args.score,
-            delimiter=args.delimiter, chunk_rows=args.chunk_rows):
+            delimiter=args.delimiter, chunk_rows=args.chunk_rows,
+            progress=progress.rows(args.file)):
         n_rows += len(y_true)
         if acc is not None:
             try:
@@ -309,6 +312,7 @@ def _accumulate_file(args, names):
         if "f_alpha" in names:
             rel, pred = y_true > 0, y_score >= args.threshold
             counts += [np.sum(rel & pred), np.sum(~rel & pred), np.sum(rel & ~pred)]
+    progress.close()
     summary, per, n_groups = {}, None, 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # undefined metrics come back as NaN
@@ -498,8 +502,10 @@ def compare(args):
         _check_metric(name)
     load = _compare_file if args.score else _compare_trec
     y_true, scores, groups = load(args)
+    # the bootstrap's resamples, then the permutation test's sign flips
+    draws = args.n_resamples * (2 if args.test == "permutation" else 1)
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), progress_of(args).resamples(draws):
             warnings.simplefilter("ignore")  # undefined metrics come back as NaN
             result = compare_rankings(
                 y_true, scores, groups=groups, metrics=names,
@@ -711,6 +717,7 @@ def _build_parser():
                    help="compute on Spark or Dask (FILE: a Parquet file, folder "
                         "or glob; needs the [spark] or [dask] extra); default: "
                         "in this process")
+    add_quiet_option(p)
     p.set_defaults(func=evaluate)
 
     p = sub.add_parser(
@@ -752,6 +759,7 @@ def _build_parser():
     p.add_argument("--format", choices=("table", "json"), default="table",
                    help="output format (default table); json: compare_rankings' "
                         "dict (NaN as null)")
+    add_quiet_option(p)
     p.set_defaults(func=compare)
     return parser
 
