@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._registry import DEFAULT_METRICS
+from .._registry import DEFAULT_METRICS, valid_names_text
 from ._io import InputFileError
 from ._progress import add_quiet_option, progress_of
 from ._trec import RECALL_LEVEL_RULES, TrecError
@@ -688,9 +688,8 @@ def _build_parser():
     p.add_argument("--score", required=True, metavar="COL",
                    help="column of the predicted scores (-inf: not retrieved)")
     p.add_argument("-m", "--metric", action="append", metavar="METRIC",
-                   help="metric, repeatable, named as get_scorer_names(): gauc, "
-                        "mrr, map, ndcg, interpolated_ap, f_alpha, map@K, "
-                        "ndcg@K, mrr@K, hit_rate@K, precision@K, recall@K "
+                   help="metric, repeatable, named as get_scorer_names(): "
+                        f"{valid_names_text(extra=('f_alpha',))} "
                         f"(default: {' '.join(DEFAULT_METRICS)})")
     p.add_argument("--format", choices=("table", "json", "csv"), default="table",
                    help="output format (default table); json is "
