@@ -152,7 +152,12 @@ def _iter_delimited(path, columns, delimiter, chunk_rows=None):
     ``share``: the part of the file read, from the characters read over the
     file's size in bytes (exact for ASCII); None for a gzipped file.
     """
-    size = None if str(path).endswith(".gz") else Path(path).stat().st_size
+    size = None
+    if not str(path).endswith(".gz"):
+        try:
+            size = Path(path).stat().st_size
+        except OSError:  # iter_text_lines says why the file cannot be read
+            pass
     read = 0
 
     def counted(lines):
