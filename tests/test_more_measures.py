@@ -246,6 +246,37 @@ def test_err_expectation_on_large_tie_blocks(k, engine_path):
     assert_allclose(got, expected, rtol=RTOL)
 
 
+@pytest.mark.parametrize("k", [None, 700])
+def test_err_expectation_on_a_block_of_thousands(k):
+    # one block of 3000 tied items, 1000 of grade 1 (x = 15/16), below an
+    # item of grade 2: the item at block position j + 1 is relevant with
+    # probability r/m, and then the relevant items before it are
+    # hypergeometric (j draws from the other m - 1, r - 1 of them relevant)
+    from scipy.special import gammaln
+
+    def log_comb(n, c):
+        ok = (c >= 0) & (c <= n)
+        c = np.where(ok, c, 0)
+        return np.where(ok, gammaln(n + 1) - gammaln(c + 1) - gammaln(n - c + 1),
+                        -np.inf)
+
+    m, r = 3000, 1000
+    y = np.r_[2, np.ones(r, dtype=int), np.zeros(m - r, dtype=int)]
+    s = np.r_[2.0, np.ones(m)]
+    x = 15 / 16
+    j = np.arange(m)[:, None]
+    a = np.arange(r)[None, :]
+    pmf = np.exp(log_comb(r - 1, a) + log_comb(m - r, j - a) - log_comb(m - 1, j))
+    mean_power = (pmf * x ** a).sum(axis=1)
+    d = r / m * (1 / 16) * mean_power
+    rank = 2 + np.arange(m)
+    keep = rank <= (k or m + 1)
+    expected = 3 / 16 + 13 / 16 * np.sum(d[keep] / rank[keep])
+    got = expected_reciprocal_rank_score(y, s, k=k)
+    # (the reference's log-gamma binomials carry errors near 1e-12)
+    assert got == pytest.approx(expected, rel=1e-10)
+
+
 def test_err_expectation_by_hand():
     # a tie of grades 4 and 0: rank 1 or 2 with probability 1/2 each
     assert expected_reciprocal_rank_score([4, 0], [1.0, 1.0]) == pytest.approx(
