@@ -325,7 +325,8 @@ def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=No
     undefined = switches["undefined"]
     y_score, sample_weight = prepare(
         y_score, groups, sample_weight, ties=switches["ties"], docno=docno,
-        query_weight=switches["query_weight"], convention=convention)
+        query_weight=switches["query_weight"], convention=convention,
+        y_true=y_true, labels=labels, metrics=[(spec, options)])
     unjudged = None
     if judged is not None:
         if not spec.accepts_judged:
