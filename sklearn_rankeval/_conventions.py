@@ -361,30 +361,83 @@ def tie_free_scores(y_score, ties, docno=None):
     return out
 
 
-def check_ranx_ties(y_score, groups):
-    """ranx keeps tied items in run order only up to 15 items per query."""
-    s = validate_scores(y_score)
-    if s.ndim == 2:
-        if s.shape[1] <= 15:
-            return
-        srt = np.sort(s, axis=1)
-        bad = (srt[:, 1:] == srt[:, :-1]).any()
-    else:
-        from ._engine import encode_rows
+#: ranx keeps tied items in run order only in queries of at most this many
+#: items: it sorts with numba's quicksort, an insertion sort up to 15 items.
+RANX_STABLE_SIZE = 15
 
-        idx = (np.zeros(len(s), dtype=np.int64) if groups is None
-               else encode_rows(groups, len(s))[0])
-        size = np.bincount(idx)
-        order = np.lexsort((s, idx))
-        tied = (idx[order][1:] == idx[order][:-1]) & (s[order][1:] == s[order][:-1])
-        bad = (size[idx[order][1:][tied]] > 15).any()
-    if bad:
-        raise ValueError(
-            "convention='ranx' cannot reproduce ties in a query of more than 15 "
-            "items: ranx sorts with numba's unstable quicksort, which keeps tied "
-            "items in run order only up to 15 items. Pass ties='input' or "
-            "ties='expected' to choose a rule."
-        )
+
+def _metric_label(spec, options):
+    k = options.get("k")
+    return spec.name if k is None else f"{spec.name}@{k}"
+
+
+def check_ranx_ties(y_true, y_score, groups, metrics, labels=None):
+    """Raise where ranx's number depends on an order of tied items it does not keep.
+
+    In a query of more than :data:`RANX_STABLE_SIZE` items, ranx leaves tied
+    items in an order of its sort's own.  Such a tie changes a metric only if
+    its items differ in relevance (the grade for graded metrics, relevant or
+    not for the others) and it starts within the metric's cutoff (any tie
+    for a metric without ``k``); elsewhere ranx's number is the one of any
+    tie order, so the run order (``ties="input"``) gives it.  ``metrics`` is
+    a list of ``(spec, options)``.  Items scored ``-inf`` are not ranked.
+    """
+    from ._engine import check_inputs, encode_rows
+
+    layout, rel, s, groups, _ = check_inputs(y_true, y_score, groups=groups,
+                                             labels=labels)
+    if layout == "multiclass":  # the true class is the one relevant item
+        rel = rel[:, None] == np.arange(s.shape[1])[None, :]
+    if s.ndim == 2:
+        idx = np.repeat(np.arange(s.shape[0]), s.shape[1])
+        names = np.arange(s.shape[0])
+        s, rel = s.reshape(-1), rel.reshape(-1)
+    elif groups is None:
+        idx, names = np.zeros(len(s), dtype=np.int64), None
+    else:
+        idx, names = encode_rows(groups, len(s))
+    size = np.bincount(idx)
+    keep = (size[idx] > RANX_STABLE_SIZE) & (s > -np.inf)
+    if not keep.any():
+        return
+    idx, s, rel = idx[keep], s[keep], rel[keep]
+    for graded in sorted({spec.graded for spec, _ in metrics}):
+        key = rel if graded else rel > 0
+        order = np.lexsort((key, s, idx))  # group, score ascending, relevance
+        g, sc, key = idx[order], s[order], key[order]
+        tied = (g[1:] == g[:-1]) & (sc[1:] == sc[:-1])
+        first = np.flatnonzero(np.r_[True, ~tied])  # first row of each block
+        block = np.cumsum(np.r_[True, ~tied]) - 1
+        block_size = np.diff(np.r_[first, len(g)])
+        # items of the group scored higher: the block's start in rank order
+        group_end = np.r_[np.flatnonzero(g[1:] != g[:-1]) + 1, len(g)]
+        start = group_end[np.searchsorted(group_end, first, side="right")] \
+            - first - block_size
+        mixed = np.zeros(len(first), dtype=bool)
+        mixed[block[1:][tied & (key[1:] != key[:-1])]] = True
+        for spec, options in metrics:
+            if spec.graded != graded:
+                continue
+            k = options.get("k")
+            bad = np.flatnonzero(mixed if k is None else mixed & (start < k))
+            if len(bad):
+                # (named: the first query's best-ranked such tie)
+                b = bad[np.lexsort((start[bad], g[first[bad]]))[0]]
+                m = block_size[b]
+                query = ("the ranking" if names is None
+                         else f"query {names[g[first[b]]].item()!r}")
+                what = "grades" if graded else "relevance (y_true > 0)"
+                raise ValueError(
+                    f"convention='ranx' cannot give {_metric_label(spec, options)!r}"
+                    f" ({spec.func_name}) here: {query} has "
+                    f"{size[g[first[b]]]} items and {m} tied items at ranks "
+                    f"{start[b] + 1}-{start[b] + m} whose {what} differ"
+                    f"{'' if k is None else f' (the tie starts within k={k})'}. "
+                    f"ranx keeps tied items in run order only in queries of at "
+                    f"most {RANX_STABLE_SIZE} items (numba's quicksort), so its "
+                    f"number depends on an order it does not define. Pass "
+                    f"ties='input' or ties='expected' to choose a rule."
+                )
 
 
 def _group_mean_weights(sample_weight, groups, y_score):
@@ -399,11 +452,17 @@ def _group_mean_weights(sample_weight, groups, y_score):
 
 
 def prepare(y_score, groups, sample_weight, *, ties=None, docno=None,
-            query_weight=None, convention=None):
-    """The input as the ranking switches want it: ``(y_score, sample_weight)``."""
+            query_weight=None, convention=None, y_true=None, labels=None,
+            metrics=()):
+    """The input as the ranking switches want it: ``(y_score, sample_weight)``.
+
+    Under ``convention="ranx"``, ``y_true``, ``labels`` and ``metrics`` (the
+    ``(spec, options)`` of the metrics to compute) say whether ranx's tie
+    order matters (:func:`check_ranx_ties`).
+    """
     if ties in ("input", "docno"):
         if convention == "ranx" and ties == "input":
-            check_ranx_ties(y_score, groups)
+            check_ranx_ties(y_true, y_score, groups, metrics, labels)
         y_score = tie_free_scores(y_score, ties, docno)
     elif docno is not None:
         raise ValueError("docno= is only used with ties='docno'.")
@@ -487,8 +546,10 @@ def evaluate_convention(evaluate, y_true, y_score, *, groups, sample_weight, par
     weighted = sample_weight is not None
     info, parts, resolved = None, {}, {}
     for (ties, query_weight), items in by_ranking.items():
-        score, weight = prepare(y_score, groups, sample_weight, ties=ties,
-                                query_weight=query_weight, convention=convention)
+        score, weight = prepare(
+            y_score, groups, sample_weight, ties=ties, query_weight=query_weight,
+            convention=convention, y_true=y_true,
+            metrics=[(spec, opts) for _, spec, opts, _ in items])
         ranked_info, ranked = evaluate(
             y_true, score, groups=groups, sample_weight=weight,
             parsed=[(name, spec, opts) for name, spec, opts, _ in items])

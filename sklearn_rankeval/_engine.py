@@ -76,8 +76,13 @@ class RankedGroups:
         counts, as int64, when unweighted).
     block_retrieved : ndarray of shape (n_blocks,), bool
     block_exp2_gain : ndarray of shape (n_blocks,), float64
-        Sum of ``2**y_true - 1`` over the block (the exponential gain, from
-        which ERR's stopping probabilities are summed); computed on first use.
+        Sum of ``2**y_true - 1`` over the block (the exponential gain);
+        computed on first use.
+    row_relevance : ndarray of shape (n_rows,) or None
+        ``y_true`` of every row in rank order: the rows of each block one
+        after another, blocks in their order (so block ``b`` holds rows
+        ``cumsum(block_size)[b] - block_size[b]`` onwards, in no particular
+        order within it).  None where the layout keeps no rows (multiclass).
     """
 
     def __init__(
@@ -106,6 +111,7 @@ class RankedGroups:
         device=None,
         row_segments=None,
         grade_counts=None,
+        row_relevance=None,
     ):
         self.xp = xp
         self.device = device
@@ -135,6 +141,7 @@ class RankedGroups:
         self._max_grade = max_grade
         self._row_segments = row_segments
         self._grade_counts = grade_counts
+        self.row_relevance = row_relevance
         if group_first_block is None:
             group_first_block = flatnonzero(xp, xpx.starts(xp, block_group))
         self.group_first_block = group_first_block
@@ -206,6 +213,20 @@ class RankedGroups:
             raise ValueError("this input layout supports only the linear and "
                              "exponential gains.")
         return self._cached(("block_gain_of", gain), lambda: self._block_map(gain))
+
+    @property
+    def relevant_grades(self):
+        """``y_true`` of the relevant items (``y_true > 0``), float64, block
+        after block: block ``b``'s start at ``cumsum(block_n_rel)[b] -
+        block_n_rel[b]`` (in no particular order within it).  Layouts that
+        keep no rows (multiclass) have grade 1 for every relevant item."""
+        def compute():
+            xp = self.xp
+            if self.row_relevance is None:
+                return xpx.full(xp, int(xp.sum(self.block_n_rel)), 1.0, self.device)
+            rel = self.row_relevance
+            return astype(xp, take(xp, rel, flatnonzero(xp, rel > 0)), xp.float64)
+        return self._cached("relevant_grades", compute)
 
     @property
     def max_grade(self):
@@ -808,6 +829,7 @@ def _from_sorted(goffsets, score_sorted, rel_sorted, w_sorted, labels, ideal_gai
                                         block_plan),
         # (NumPy: from the grade counts of the ideal ordering, cheaper)
         max_grade=None if xp is np else max_grade,
+        row_relevance=rel_sorted,
         xp=xp,
         device=device,
         row_segments=None if xp is np else group_rows,
@@ -1035,6 +1057,7 @@ def _rank_packed(y_true, y_score, holder, decode, rel_bits):
             lambda: _block_sums(np.exp2(grade.astype(np.float64)) - 1.0, bstarts,
                                 np.float64)),
         block_map=lambda f: _block_sums(f(grade), bstarts, np.float64),
+        row_relevance=grade,
     )
 
 

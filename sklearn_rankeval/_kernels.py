@@ -666,14 +666,45 @@ def dcg(rg, k=None, log_base=2, gain="linear"):
 
 
 def expected_reciprocal_rank(rg, k=None, max_grade=4):
-    """ERR with tie-averaged stopping probabilities.
+    """ERR, the expected value over every order of the tied items.
 
-    An item of grade ``g`` stops the user with probability
-    ``(2**g - 1) / 2**max_grade``.  The items of a tie block all get the
-    block's mean stopping probability ``R_b``; then the block's ``j``-th rank
-    contributes ``C_b (1 - R_b)**(j-1) R_b / (s_b + j)``, with ``C_b`` the
-    probability of reaching the block (the product of ``(1 - R)`` over the
-    ranks above it, summed in logs within the group).
+    ERR of one order is ``sum_r R_r / r * prod_{s < r} (1 - R_r)`` over the
+    ranks ``r <= k``, where an item of grade ``g`` stops the user with
+    probability ``R = (2**g - 1) / 2**max_grade``; write ``x = 1 - R``.  The
+    tie blocks of a group are ordered independently and uniformly at random.
+
+    *Blocks above.*  For a block with ``o`` items above it, the product of
+    ``x`` over those items does not depend on their order: ``C_b``, summed
+    in logs within the group.
+
+    *Within a block* of ``m`` items, the item at block position ``j + 1``
+    (rank ``o + 1 + j``) adds ``C_b R_{(j+1)} prod_{l <= j} x_{(l)} / (o + 1 + j)``,
+    so the block's expected term is ``C_b sum_{j < L} D_j / (o + 1 + j)``
+    with ``L = min(m, k - o)`` (positions beyond the cutoff add 0) and
+    ``D_j = E[R_{(j+1)} prod_{l <= j} x_{(l)}]`` under a uniform order.
+    ``D_j`` and ``A_j = E[prod_{l <= j} x_{(l)}]`` (the mean of the
+    elementary symmetric polynomial, ``e_j(x) / C(m, j)``) follow from the
+    block's items added one at a time: a new item ``(x, R)`` joining ``n``
+    items lands before position ``j + 1`` with probability ``j / (n + 1)``,
+    at it with ``1 / (n + 1)``, after it otherwise, so ::
+
+        A'_j = (j x A_{j-1} + (n + 1 - j) A_j) / (n + 1)
+        D'_j = (j x D_{j-1} + R A_j + (n - j) D_j) / (n + 1)
+
+    Every coefficient is non-negative and they sum to at most 1 (``x + R =
+    1``): no cancellation, and no binomial coefficient is ever formed, so
+    the relative error stays ``O(r eps)`` for blocks of any size.  Items of
+    grade 0 (``x = 1``) are the start, ``A_j = 1`` (``j`` at most their
+    number ``z``) and ``D_j = 0``; then the block's ``r`` relevant items are
+    added.
+
+    *Cost.*  A block costs ``r L`` updates (at most its ``m**2`` tied
+    pairs; one for an untied item).  The loop runs over ``t = 1 .. max r``,
+    the largest number of relevant items of one retrieved tie block that
+    starts within the cutoff; step ``t`` updates the positions of the blocks
+    with at least ``t`` relevant items, a prefix once the blocks are sorted
+    by ``r`` (finished blocks are set aside), so the steps cost
+    ``sum_b r_b L_b`` in all.
     """
     xp = rg.xp
     too_high = rg.max_grade > max_grade
@@ -684,23 +715,73 @@ def expected_reciprocal_rank(rg, k=None, max_grade=4):
             f"{float(xp.max(rg.max_grade[too_high])):g} in group "
             f"{_first_label(rg.labels, too_high)!r}."
         )
-    stop = _zero_unless(xp, rg.block_retrieved, _f(xp, rg.block_exp2_gain)
-                        / (rg.block_size_f * 2.0 ** max_grade))
-    # log(1 - R), floored where R rounds to 1 (a grade near max_grade > 52):
-    # exp() of the floor is exactly 0 and no -inf - -inf makes a NaN below
-    with np.errstate(divide="ignore"):  # (NumPy's warning for log1p(-1))
-        log_cont = xp.clip(xp.log1p(-stop), -1000.0, None)
-    block_log = rg.block_size_f * log_cont
-    before = rg.group_cumsum(block_log) - block_log  # log C_b, group-local
-    n_terms = _zero_unless(xp, stop > 0, rg.block_size)
-    if k is not None:
-        n_terms = xp.clip(xp.minimum(n_terms, k - rg.block_start), 0, None)
-    owner, j = _expand_positions(rg, n_terms)
-    log_reach = take(xp, before, owner) + _f(xp, j - 1) * take(xp, log_cont, owner)
-    contrib = (xp.exp(log_reach) * take(xp, stop, owner)
-               / _f(xp, take(xp, rg.block_start, owner) + j))
-    return Partials(rg.group_sum(sum_by_owner(xp, contrib, n_terms)),
-                    rg.group_n_rel > 0)
+
+    def stop_of(relevance):  # 2**(g - M) - 2**-M: (2**g - 1) / 2**M, no overflow
+        return 2.0 ** (_f(xp, relevance) - max_grade) - 2.0 ** -max_grade
+
+    def log_cont_of(relevance):
+        # log(1 - R), floored where R rounds to 1 (a grade near max_grade >
+        # 52): exp() of the floor is exactly 0, and no -inf - -inf makes a NaN
+        with np.errstate(divide="ignore"):  # (NumPy's warning for log1p(-1))
+            return xp.clip(xp.log1p(-stop_of(relevance)), -1000.0, None)
+
+    # the stopping probabilities of the relevant items, block after block:
+    # the t-th of block b is at first_rel[b] + t - 1 (grade 0 stops no one)
+    grades = rg.relevant_grades
+    stops = stop_of(grades)
+    block_log = sum_by_owner(xp, log_cont_of(grades), rg.block_n_rel)
+    reach = xp.exp(rg.group_cumsum(block_log) - block_log)  # C_b, group-local
+    n_pos = rg.block_size if k is None else xp.clip(
+        xp.minimum(rg.block_size, k - rg.block_start), 0, None)
+    busy = rg.block_retrieved & (rg.block_n_rel > 0) & (n_pos > 0)
+    busy_blocks = xpx.flatnonzero(xp, busy)
+    if busy_blocks.shape[0] == 0:
+        return Partials(full(xp, rg.n_groups, 0.0, rg.device), rg.group_n_rel > 0)
+    # the blocks that add anything, most relevant items first
+    by_rel = xpx.argsort(xp, take(xp, rg.block_n_rel, busy_blocks), descending=True)
+    blocks = take(xp, busy_blocks, by_rel)
+    n_rel = _i(xp, take(xp, rg.block_n_rel, blocks))
+    n_pos = take(xp, n_pos, blocks)
+    first_rel = take(xp, cumsum(xp, rg.block_n_rel) - rg.block_n_rel, blocks)
+    owner, j = _expand_positions(rg, n_pos)
+    j = _f(xp, j - 1)  # 0-based position in the block
+    zeros = _f(xp, take(xp, rg.block_size, blocks)) - _f(xp, n_rel)
+    a = _f(xp, j <= take(xp, zeros, owner))
+    d = xp.zeros_like(a)
+    # steps t = 1..max r: the blocks with at least t relevant items (a
+    # prefix of `blocks`) and their positions (a prefix of the slots)
+    n_steps = int(n_rel[0])
+    steps = xp.arange(1, n_steps + 1, dtype=xp.int64, **rg.on_device)
+    n_active = xp.searchsorted(-n_rel, -steps, side="right")
+    slot_end = take(xp, concat(xp, [xp.zeros_like(n_pos[:1]), cumsum(xp, n_pos)]),
+                    n_active)
+    done = []
+    for t in range(1, n_steps + 1):
+        nb, ns = int(n_active[t - 1]), int(slot_end[t - 1])
+        if ns < a.shape[0]:  # blocks with fewer than t relevant items: final
+            done.append(d[ns:])
+            a, d, j, owner = a[:ns], d[:ns], j[:ns], owner[:ns]
+        stop = take(xp, take(xp, stops, first_rel[:nb] + (t - 1)), owner)
+        n = take(xp, zeros[:nb], owner) + (t - 1)  # items placed so far
+        jx = j * (1.0 - stop)
+        a_before = concat(xp, [a[:1], a[:-1]])  # A_{j-1} (times j = 0 at j = 0)
+        d_before = concat(xp, [d[:1], d[:-1]])
+        d = _zero_unless(xp, j <= n, (jx * d_before + stop * a
+                                      + xp.clip(n - j, 0.0, None) * d) / (n + 1))
+        a = _zero_unless(xp, j <= n + 1,
+                         (jx * a_before + xp.clip(n + 1 - j, 0.0, None) * a)
+                         / (n + 1))
+    done.append(d)
+    d = concat(xp, done[::-1])
+    owner, j = _expand_positions(rg, n_pos)
+    start = _f(xp, take(xp, take(xp, rg.block_start, blocks), owner))
+    terms = d * take(xp, take(xp, reach, blocks), owner) / (start + _f(xp, j))
+    sums = sum_by_owner(xp, terms, n_pos)
+    # back to block order (a gather through the inverse permutation)
+    per_busy = take(xp, sums, xpx.argsort(xp, by_rel))
+    slot = xp.clip(cumsum(xp, _i(xp, busy)) - 1, 0, None)
+    per_block = _zero_unless(xp, busy, take(xp, per_busy, slot))
+    return Partials(rg.group_sum(per_block), rg.group_n_rel > 0)
 
 
 def rank_biased_precision(rg, p=0.8):

@@ -1000,12 +1000,11 @@ def expected_reciprocal_rank_score(
 
     Notes
     -----
-    **Ties**: tie-averaged, not the expected value over orderings (which
-    needs every item's grade, not only block totals).  Each item of a tie
-    block gets the block's mean stopping probability, and the formula runs
-    over the ranks the block holds.  This is order-independent, exact without
-    ties, and equal to the expected value when the tied items share one
-    grade; otherwise it differs slightly from the expectation.
+    **Ties**: the expected value over every order of the tied items (each
+    tie block in uniformly random order), computed exactly without
+    enumerating the orders: see the ERR section of the User Guide.  Ranks
+    beyond ``k`` add nothing, also within a tie block that crosses the
+    cutoff.
     **Undefined groups**: a query with no relevant item (``y_true > 0``) is
     skipped by default (its ERR would be 0).  Items with score ``-inf`` are
     not retrieved and stop no one.  A grade-0 item never stops the user and a
@@ -1027,6 +1026,10 @@ def expected_reciprocal_rank_score(
     >>> # with probability 1/2; the only one is at rank 2 -> (1/2) / 2
     >>> round(expected_reciprocal_rank_score([0, 1, 0], [3, 2, 1], max_grade=1), 4)
     0.25
+    >>> # grades 4 and 0 tied: the 4 is at rank 1 or 2, each half the time
+    >>> # ERR = (15/16 + (15/16) / 2) / 2
+    >>> round(expected_reciprocal_rank_score([4, 0], [0.5, 0.5]), 4)
+    0.7031
     """
     return compute("err", y_true, y_score, groups=groups,
                    sample_weight=sample_weight, average=average, undefined=undefined,

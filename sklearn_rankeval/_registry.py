@@ -322,7 +322,8 @@ def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=No
     undefined = switches["undefined"]
     y_score, sample_weight = prepare(
         y_score, groups, sample_weight, ties=switches["ties"], docno=docno,
-        query_weight=switches["query_weight"], convention=convention)
+        query_weight=switches["query_weight"], convention=convention,
+        y_true=y_true, labels=labels, metrics=[(spec, options)])
     unjudged = None
     if judged is not None:
         if not spec.accepts_judged:
@@ -403,8 +404,7 @@ METRICS = {
         MetricSpec("err", "expected_reciprocal_rank_score",
                    _kernels.expected_reciprocal_rank, "ERR",
                    options=(_K_OPTIONAL, ("max_grade", 4, check_max_grade)),
-                   has_labels=False, graded=True, tie_rule="averaged",
-                   perfect_score="at_most_one"),
+                   has_labels=False, graded=True, perfect_score="at_most_one"),
         MetricSpec("rbp", "rank_biased_precision_score",
                    _kernels.rank_biased_precision, "RBP",
                    options=(("p", 0.8, check_persistence),),

@@ -414,35 +414,79 @@ def rank_biased_precision(y_true, y_score, p=0.8):
                                          y_true, y_score))
 
 
+def err_stop(grade, max_grade):
+    """ERR's stopping probability ``(2**g - 1) / 2**max_grade``, exact for
+    integer grades."""
+    if grade == int(grade):
+        return Fraction(2 ** int(grade) - 1, 2 ** max_grade)
+    return Fraction((2.0 ** grade - 1) / 2.0 ** max_grade)
+
+
 def err_of_stops(stops, k=None):
     """ERR of a ranking given each rank's stopping probability."""
-    total, reach = 0.0, 1.0
+    total, reach = Fraction(0), Fraction(1)
     for rank, stop in enumerate(stops, start=1):
         if k is not None and rank > k:
             break
         total += reach * stop / rank
-        reach *= 1.0 - stop
+        reach *= 1 - stop
     return total
 
 
 def err_expected(y_true, y_score, k=None, max_grade=4):
-    """ERR averaged over every tie ordering (the expectation)."""
+    """ERR averaged over every tie ordering (exact, in fractions)."""
     if n_relevant(y_true) == 0:
         return NAN
-    values = [err_of_stops([(2 ** g - 1) / 2 ** max_grade for g in ranking], k)
-              for ranking in all_orderings(y_true, y_score)]
-    return sum(values) / len(values)
+    return float(expected_over_orderings(
+        lambda ranking: err_of_stops([err_stop(g, max_grade) for g in ranking], k),
+        y_true, y_score))
 
 
-def err_tie_averaged(y_true, y_score, k=None, max_grade=4):
-    """ERR where each tied item gets its block's mean stopping probability."""
+def _binomial_product(factors):
+    """Coefficients of ``prod (1 + x t)**c`` over ``factors`` = [(x, c)]."""
+    coef = [Fraction(1)]
+    for x, count in factors:
+        for _ in range(count):
+            coef = [a + x * b for a, b in zip(coef + [0], [0] + coef)]
+    return coef
+
+
+def err_expected_by_subsets(y_true, y_score, k=None, max_grade=4):
+    """The same expectation for tie blocks too large to enumerate.
+
+    In a uniformly random order of a block of ``m`` items, an item is at
+    block position ``j + 1`` with probability ``1/m``, and then the items
+    before it are a uniformly random ``j``-subset of the other ``m - 1``:
+    the expected product of their ``1 - R`` is ``e_j / C(m - 1, j)``, ``e_j``
+    the elementary symmetric polynomial of the others' ``1 - R`` (the
+    coefficient of ``t**j`` in the product of ``1 + (1 - R) t``).  The items
+    of the blocks above contribute their product whatever their order.
+    """
     if n_relevant(y_true) == 0:
         return NAN
-    stops = []
+    total, reach, above = Fraction(0), Fraction(1), 0
     for block in retrieved_tie_blocks(y_true, y_score):
-        mean = sum((2 ** g - 1) / 2 ** max_grade for g in block) / len(block)
-        stops += [mean] * len(block)
-    return err_of_stops(stops, k)
+        m = len(block)
+        counts = {}
+        for g in block:
+            counts[g] = counts.get(g, 0) + 1
+        for g, c in counts.items():
+            stop = err_stop(g, max_grade)
+            if stop == 0:
+                continue
+            others = [(1 - err_stop(h, max_grade), n - (h == g))
+                      for h, n in counts.items()]
+            e = _binomial_product(others)
+            for j in range(m):
+                rank = above + 1 + j
+                if k is not None and rank > k:
+                    break
+                total += (reach * c * stop / m * e[j] / math.comb(m - 1, j)
+                          / rank)
+        for g in block:
+            reach *= 1 - err_stop(g, max_grade)
+        above += m
+    return float(total)
 
 
 def bpref_of_ranking(ranking, R, N):

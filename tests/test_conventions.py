@@ -7,6 +7,8 @@ query weights.  Peers that are not installed are skipped; the hand cases at
 the end follow the peers' documented rules.
 """
 
+import math
+
 import numpy as np
 import pytest
 
@@ -276,10 +278,132 @@ def test_ranx():
 def test_ranx_refuses_ties_beyond_15_items():
     y = np.zeros(20)
     y[0] = 1
-    with pytest.raises(ValueError, match="15 items"):
+    with pytest.raises(ValueError, match="20 tied items at ranks 1-20 whose "
+                                         "relevance .* differ.*15 items"):
         mean_reciprocal_rank_score(y, np.ones(20), convention="ranx")
     # 15 tied items: run order, the relevant one first
     assert mean_reciprocal_rank_score(y[:15], np.ones(15), convention="ranx") == 1.0
+    # 2-D input: a tie of non-relevant items under the relevant one cannot
+    # change ranx's number (1 for both queries); a tie with it in can
+    Y = np.zeros((2, 20), dtype=int)
+    Y[:, 0] = 1
+    S = np.tile(np.r_[2.0, np.ones(19)], (2, 1))
+    assert mean_reciprocal_rank_score(Y, S, convention="ranx") == 1.0
+    S[1, 0] = 1.0
+    with pytest.raises(ValueError, match="query 1 has 20 items and 20 tied"):
+        mean_reciprocal_rank_score(Y, S, convention="ranx")
+
+
+def _ranx_plain(metric, ranking, k):
+    """ranx's per-query formula on one ranking (grades, best first)."""
+    relevant = [g for g in ranking if g > 0]
+    top = ranking[:k] if k is not None else ranking
+    hits = sum(g > 0 for g in top)
+    if metric == "precision":
+        return hits / k
+    if metric == "recall":
+        return hits / len(relevant)
+    if metric == "success":
+        return float(hits > 0)
+    if metric == "r_precision":
+        return sum(g > 0 for g in ranking[:len(relevant)]) / len(relevant)
+    if metric == "mrr":
+        return next((1 / i for i, g in enumerate(top, 1) if g > 0), 0.0)
+    if metric == "map":  # ranx: over the relevant items of the query
+        found, total = 0, 0.0
+        for i, g in enumerate(top, 1):
+            if g > 0:
+                found += 1
+                total += found / i
+        return total / len(relevant)
+    # ndcg, linear gain (ranx's default "jarvelin")
+    ideal = sorted(relevant, reverse=True)[:len(top)]
+    dcg = sum(g / math.log2(i + 1) for i, g in enumerate(top, 1))
+    return dcg / sum(g / math.log2(i + 1) for i, g in enumerate(ideal, 1))
+
+
+def _ranx_by_hand(metric, y, score, groups, k, rng):
+    """ranx's mean over queries, ties in one random order (any order ranx
+    may leave them in)."""
+    values = []
+    for q in np.unique(groups):
+        rows = np.flatnonzero(groups == q)
+        order = rows[np.lexsort((rng.random(len(rows)), -score[rows]))]
+        values.append(_ranx_plain(metric, [int(v) for v in y[order]], k))
+    return float(np.mean(values))
+
+
+_RANX_FUNCS = {"map": mean_average_precision_score,
+               "mrr": mean_reciprocal_rank_score, "precision": precision_at_k_score,
+               "recall": recall_at_k_score, "ndcg": ndcg_score,
+               "success": success_at_k_score, "r_precision": r_precision_score}
+
+
+def _big_queries(seed, tie_rule):
+    """Queries of 16..30 items, each with a relevant item, ties beyond 15."""
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(16, 31, size=12)
+    groups = np.repeat(np.arange(len(sizes)), sizes)
+    n = len(groups)
+    y = rng.integers(0, 4, size=n) * (rng.random(n) < 0.5)
+    y[np.r_[0, np.cumsum(sizes)[:-1]]] = 2
+    if tie_rule == "same_grade":  # ties only among items of one grade
+        score = 10.0 * y + rng.integers(0, 3, size=n)
+    else:  # five distinct scores on top, then ties of mixed grades
+        pos = np.arange(n) - np.repeat(np.r_[0, np.cumsum(sizes)[:-1]], sizes)
+        score = np.where(pos < 5, 100.0 - pos, rng.integers(0, 3, size=n))
+    return y, score, groups
+
+
+@pytest.mark.parametrize("metric", list(_RANX_FUNCS))
+def test_ranx_ties_of_one_grade_beyond_15_items(metric):
+    y, score, groups = _big_queries(0, "same_grade")
+    k = 5 if metric in ("map", "precision", "recall", "ndcg", "success") else None
+    kw = {} if k is None else {"k": k}
+    ours = _RANX_FUNCS[metric](y, score, groups=groups, convention="ranx", **kw)
+    rng = np.random.default_rng(1)
+    for _ in range(2):  # two tie orders: one number
+        assert ours == pytest.approx(
+            _ranx_by_hand(metric, y, score, groups, k, rng), rel=1e-12)
+    if metric in ("map", "ndcg"):  # no cutoff: the same, any tie order
+        ours = _RANX_FUNCS[metric](y, score, groups=groups, convention="ranx")
+        assert ours == pytest.approx(
+            _ranx_by_hand(metric, y, score, groups, None, rng), rel=1e-12)
+
+
+@pytest.mark.parametrize("metric", ["map", "precision", "recall", "ndcg", "success"])
+def test_ranx_ties_below_the_cutoff_beyond_15_items(metric):
+    y, score, groups = _big_queries(2, "below_cutoff")
+    ours = _RANX_FUNCS[metric](y, score, groups=groups, k=5, convention="ranx")
+    rng = np.random.default_rng(3)
+    for _ in range(2):
+        assert ours == pytest.approx(
+            _ranx_by_hand(metric, y, score, groups, 5, rng), rel=1e-12)
+    # a cutoff reaching into the ties: ranx's number depends on their order
+    with pytest.raises(ValueError, match=r"'ranx' cannot give '[a-z]+@6'.*query \d+ "
+                                         r"has \d+ items and \d+ tied items at "
+                                         r"ranks 6-\d+ .* differ \(the tie starts "
+                                         r"within k=6\)"):
+        _RANX_FUNCS[metric](y, score, groups=groups, k=6, convention="ranx")
+
+
+def test_ranx_graded_ties_matter_to_ndcg_only():
+    # a tie of grades 1 and 2 below 16 items: the same relevance for MAP
+    y = np.r_[np.ones(17, dtype=int), 2]
+    score = np.r_[np.arange(20.0, 4.0, -1), 1.0, 1.0]
+    expected = _ranx_plain("map", [int(v) for v in y], None)
+    assert mean_average_precision_score(y, score, convention="ranx") \
+        == pytest.approx(expected, rel=1e-12)
+    with pytest.raises(ValueError, match="ranks 17-18 whose grades differ"):
+        ndcg_score(y, score, convention="ranx")
+    # report: one metric that cannot be given names itself
+    with pytest.raises(ValueError, match="'ndcg'"):
+        ranking_report(y, score, metrics=["map", "ndcg"], convention="ranx")
+    report = ranking_report(y, score, metrics=["map", "ndcg@16"],
+                            convention="ranx", output="dict")
+    assert report["map"] == pytest.approx(expected, rel=1e-12)
+    assert report["ndcg@16"] == pytest.approx(
+        _ranx_plain("ndcg", [int(v) for v in y], 16), rel=1e-12)
 
 
 # ---------------------------------------------------------------------------

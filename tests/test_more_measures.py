@@ -197,33 +197,120 @@ def test_judged_validation():
 # ERR
 # ==========================================================================
 @pytest.mark.parametrize("seed", range(3))
-@pytest.mark.parametrize("k", [None, 1, 3])
-def test_err_tie_averaged_rule_brute_force(seed, k, engine_path):
-    y, s, g, _ = _small_groups(seed)
-    expected = _per_group_reference(ref.err_tie_averaged, y, s, g, k, 4)
+@pytest.mark.parametrize("k", [None, 1, 2, 3, 5])
+def test_err_expectation_brute_force(seed, k, engine_path):
+    # every ordering of the tied items, in fractions; grades 0..4, blocks
+    # across the cutoff, unretrieved items
+    y, s, g, _ = _small_groups(seed, n_grades=5)
+    expected = _per_group_reference(ref.err_expected, y, s, g, k, 4)
     got = expected_reciprocal_rank_score(y, s, groups=g, k=k, average=None)
     assert_allclose(got, expected, rtol=RTOL, atol=1e-15, equal_nan=True)
 
 
-def test_err_equals_expectation_without_ties_or_with_equal_grades():
+@pytest.mark.parametrize("max_grade", [1, 2, 4])
+def test_err_expectation_brute_force_other_max_grades(max_grade):
+    y, s, g, _ = _small_groups(7, n_grades=max_grade + 1, n_levels=2)
+    for k in (None, 2, 4):
+        expected = _per_group_reference(ref.err_expected, y, s, g, k, max_grade)
+        got = expected_reciprocal_rank_score(y, s, groups=g, k=k, average=None,
+                                             max_grade=max_grade)
+        assert_allclose(got, expected, rtol=RTOL, atol=1e-15, equal_nan=True)
+
+
+def test_err_expectation_with_query_weights():
+    y, s, g, _ = _small_groups(3, n_grades=5)
+    rng = np.random.default_rng(0)
+    qw = rng.integers(1, 5, g.max() + 1).astype(float)
+    values = _per_group_reference(ref.err_expected, y, s, g, 3, 4)
+    ok = ~np.isnan(values)
+    expected = np.sum(values[ok] * qw[ok]) / np.sum(qw[ok])
+    got = expected_reciprocal_rank_score(y, s, groups=g, k=3,
+                                         sample_weight=qw[g])
+    assert got == pytest.approx(expected, rel=RTOL)
+
+
+@pytest.mark.parametrize("k", [None, 1, 7, 40, 95])
+def test_err_expectation_on_large_tie_blocks(k, engine_path):
+    # blocks of up to 60 items, too many orderings to enumerate: the exact
+    # expectation by elementary symmetric polynomials (in fractions)
+    rng = np.random.default_rng(12)
+    y, s, g = [], [], []
+    for gid, (size, levels) in enumerate([(60, 1), (90, 3), (45, 2), (30, 30)]):
+        y.append(rng.integers(0, 5, size) * (rng.random(size) < 0.6))
+        s.append(rng.integers(0, levels, size).astype(float))
+        g.append(np.full(size, gid))
+    y[0][:] = rng.choice([0, 4], 60)  # grades 0 and the top grade only
+    y, s, g = np.concatenate(y), np.concatenate(s), np.concatenate(g)
+    expected = _per_group_reference(ref.err_expected_by_subsets, y, s, g, k, 4)
+    got = expected_reciprocal_rank_score(y, s, groups=g, k=k, average=None)
+    assert_allclose(got, expected, rtol=RTOL)
+
+
+@pytest.mark.parametrize("k", [None, 700])
+def test_err_expectation_on_a_block_of_thousands(k):
+    # one block of 3000 tied items, 1000 of grade 1 (x = 15/16), below an
+    # item of grade 2: the item at block position j + 1 is relevant with
+    # probability r/m, and then the relevant items before it are
+    # hypergeometric (j draws from the other m - 1, r - 1 of them relevant)
+    from scipy.special import gammaln
+
+    def log_comb(n, c):
+        ok = (c >= 0) & (c <= n)
+        c = np.where(ok, c, 0)
+        return np.where(ok, gammaln(n + 1) - gammaln(c + 1) - gammaln(n - c + 1),
+                        -np.inf)
+
+    m, r = 3000, 1000
+    y = np.r_[2, np.ones(r, dtype=int), np.zeros(m - r, dtype=int)]
+    s = np.r_[2.0, np.ones(m)]
+    x = 15 / 16
+    j = np.arange(m)[:, None]
+    a = np.arange(r)[None, :]
+    pmf = np.exp(log_comb(r - 1, a) + log_comb(m - r, j - a) - log_comb(m - 1, j))
+    mean_power = (pmf * x ** a).sum(axis=1)
+    d = r / m * (1 / 16) * mean_power
+    rank = 2 + np.arange(m)
+    keep = rank <= (k or m + 1)
+    expected = 3 / 16 + 13 / 16 * np.sum(d[keep] / rank[keep])
+    got = expected_reciprocal_rank_score(y, s, k=k)
+    # (the reference's log-gamma binomials carry errors near 1e-12)
+    assert got == pytest.approx(expected, rel=1e-10)
+
+
+def test_err_expectation_by_hand():
+    # a tie of grades 4 and 0: rank 1 or 2 with probability 1/2 each
+    assert expected_reciprocal_rank_score([4, 0], [1.0, 1.0]) == pytest.approx(
+        15 / 16 * (1 + 1 / 2) / 2, rel=RTOL)
+    # ... below an item of grade 2: reached with probability 13/16
+    assert expected_reciprocal_rank_score([4, 0, 2], [1.0, 1.0, 2.0]) == \
+        pytest.approx(3 / 16 + 13 / 16 * 15 / 16 * (1 / 2 + 1 / 3) / 2, rel=RTOL)
+    # a tie of grades 4 and 1 (the mean stopping probability of the two,
+    # given to both, would give another number)
+    r4, r1 = 15 / 16, 1 / 16
+    expected = (r4 + (1 - r4) * r1 / 2 + r1 + (1 - r1) * r4 / 2) / 2
+    assert expected_reciprocal_rank_score([4, 1], [1.0, 1.0]) == pytest.approx(
+        expected, rel=RTOL)
+    mean = (r4 + r1) / 2
+    assert expected != pytest.approx(mean + (1 - mean) * mean / 2, rel=1e-3)
+    # stopping probabilities that round to 1 (grade 60 of 60) in a tie: a
+    # grade-60 item first (2/3), else second (1/3)
+    assert expected_reciprocal_rank_score(
+        [60, 60, 0], [1.0, 1.0, 1.0], max_grade=60) == pytest.approx(
+        2 / 3 + 1 / 3 / 2, rel=RTOL)
+
+
+def test_err_without_ties_is_the_plain_sum():
     rng = np.random.default_rng(5)
     for _ in range(30):
         n = int(rng.integers(1, 7))
         y = rng.integers(0, 5, n)
         y[0] = max(y[0], 1)
         distinct = rng.permutation(n).astype(float)
+        order = np.argsort(-distinct)
+        stops = (2.0 ** y[order] - 1) / 16
+        plain = sum(stops[i] / (i + 1) * np.prod(1 - stops[:i]) for i in range(n))
         assert expected_reciprocal_rank_score(y, distinct) == pytest.approx(
-            ref.err_expected(list(y), list(distinct)), rel=RTOL)
-    # ties among items of one grade only: the tie-averaged rule is exact
-    y = [3, 3, 3, 0, 0, 2]
-    s = [2.0, 2.0, 2.0, 1.0, 1.0, 0.0]
-    assert expected_reciprocal_rank_score(y, s) == pytest.approx(
-        ref.err_expected(y, s), rel=RTOL)
-    # mixed grades in a tie: documented approximation, not the expectation
-    y, s = [4, 0], [1.0, 1.0]
-    ours = expected_reciprocal_rank_score(y, s)
-    assert ours == pytest.approx(ref.err_tie_averaged(y, s), rel=RTOL)
-    assert ours != pytest.approx(ref.err_expected(y, s), rel=1e-3)
+            plain, rel=RTOL)
 
 
 def test_err_by_hand_and_max_grade():
