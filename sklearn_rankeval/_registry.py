@@ -115,10 +115,9 @@ class MetricSpec:
         Accepted ``average`` values besides None (``"micro"`` pools the
         kernel's numerators and denominators).
     default_average : str
-    tie_rule : {"sklearn", "expected", "averaged"}
-        Ties as scikit-learn's equivalent metric, the expected value over
-        all orderings of the tied items, or (ERR) each tied item given its
-        block's mean stopping probability.
+    tie_rule : {"sklearn", "expected"}
+        Ties as scikit-learn's equivalent metric, or the expected value over
+        all orderings of the tied items.
     needs_negative : bool
         Whether a group also needs an irrelevant item to be defined (AUC).
     perfect_score : {"one", "min(R,k)/k", "min(R,k)/R", "at_most_one", \
