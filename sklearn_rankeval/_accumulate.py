@@ -55,10 +55,11 @@ def _check_partials(partials):
     output; a ValueError naming ``partials`` for anything else."""
     keys = ("metrics", "convention", "group", "info", "partials")
     if not isinstance(partials, dict) or any(key not in partials for key in keys):
+        got = (f"a dict with the keys {', '.join(map(str, partials))}"
+               if isinstance(partials, dict) else type(partials).__name__)
         raise ValueError(
             f"partials must be the dict of RankingAccumulator.partials(), with "
-            f"the keys {', '.join(keys)}; got {type(partials).__name__}"
-            f"{' with keys ' + ', '.join(map(str, partials)) if isinstance(partials, dict) else ''}."
+            f"the keys {', '.join(keys)}; got {got}."
         )
     metrics, convention = partials["metrics"], partials["convention"]
     labels = np.asarray(partials["group"])

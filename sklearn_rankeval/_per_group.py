@@ -149,9 +149,10 @@ def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
     ann         3           1     3.0  1.00   1.0
     bob         2           1     2.0  0.75   0.5
     >>> # as torchmetrics counts: tied items in input order, bob's click second
-    >>> per_group_scores(log["clicked"], log["score"], groups=log["user"],
-    ...                  metrics=["mrr"], output="dict", convention="torchmetrics")["mrr"]
-    array([1. , 0.5])
+    >>> frame = per_group_scores(log["clicked"], log["score"], groups=log["user"],
+    ...                          metrics=["mrr"], convention="torchmetrics")
+    >>> frame["mrr"].tolist()
+    [1.0, 0.5]
     """
     check_option(output, "output", OUTPUTS)
     parsed = parse_metrics(metrics)
