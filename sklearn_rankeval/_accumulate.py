@@ -80,16 +80,19 @@ def _check_partials(partials):
                          f"{', '.join(info_fields)}.")
     info = GroupInfo(labels, *(column("info", f, partials["info"][f])
                                for f in info_fields))
-    names = [name for name, _, _ in parse_metrics(metrics, argument="partials")]
+    parsed = parse_metrics(metrics, argument="partials")
+    names = [name for name, _, _ in parsed]
     given = partials["partials"]
     if not isinstance(given, dict) or set(given) != set(names):
         raise ValueError("partials: 'partials' must hold one dict per metric of "
                          "'metrics'.")
     parts = {}
-    for name in names:
+    for name, spec, _ in parsed:
         fields = given[name]
-        if not isinstance(fields, dict) or set(fields) not in (
-                {"value", "defined"}, {"value", "defined", "num", "den"}):
+        # a pooled ("micro") average sums each group's numerator and denominator
+        wanted = {"value", "defined", *(("num", "den") if "micro" in spec.averages
+                                        else ())}
+        if not isinstance(fields, dict) or set(fields) != wanted:
             raise ValueError(
                 f"partials: the partial results of {name!r} are not of the form "
                 f"RankingAccumulator.partials() gives (made by another version?).")

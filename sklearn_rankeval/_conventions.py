@@ -552,4 +552,6 @@ def evaluate_convention(evaluate, y_true, y_score, *, groups, sample_weight, par
                 info = group_info(ranked_info, switches, weighted=weighted)
             elif switches["group_weight"] == "positives":
                 info = group_info(info, switches, weighted=weighted)
-    return info, parts, [resolved[name] for name, _, _ in parsed]
+    order = [name for name, _, _ in parsed]
+    return (info, {name: parts[name] for name in order},
+            [resolved[name] for name in order])
