@@ -8,12 +8,14 @@ first: in ``"sorted"`` mode only the open (last) group is held back, in
 ``"any"`` mode every row is held until the end.
 """
 
+import functools
 import math
 
 import numpy as np
 
-from ._array_api import _is_foreign_array
+from ._array_api import _is_foreign_array, reject_host_options
 from ._chunked import evaluate_chunked
+from ._conventions import check_convention, evaluate_convention, resolved_metrics
 from ._engine import _encode_groups, check_group_ids, group_ids_array
 from ._kernels import GroupInfo, Partials, _plain, average_sums, ratio
 from ._per_group import frame_columns, make_frame
@@ -46,6 +48,56 @@ def _min_max(ids):
     codes, decode = _encode_groups(ids, ids.shape[0], 1)
     lo, hi = decode(np.array([codes.min(), codes.max()]))
     return lo, hi
+
+
+def _check_partials(partials):
+    """``(info, parts, metrics, convention)`` of :meth:`RankingAccumulator.partials`'s
+    output; a ValueError naming ``partials`` for anything else."""
+    keys = ("metrics", "convention", "group", "info", "partials")
+    if not isinstance(partials, dict) or any(key not in partials for key in keys):
+        got = (f"a dict with the keys {', '.join(map(str, partials))}"
+               if isinstance(partials, dict) else type(partials).__name__)
+        raise ValueError(
+            f"partials must be the dict of RankingAccumulator.partials(), with "
+            f"the keys {', '.join(keys)}; got {got}."
+        )
+    metrics, convention = partials["metrics"], partials["convention"]
+    labels = np.asarray(partials["group"])
+    n = labels.shape[0] if labels.ndim == 1 else -1
+
+    def column(where, key, value):
+        value = np.asarray(value)
+        if value.shape != (n,):
+            raise ValueError(
+                f"partials: {where}[{key!r}] has shape {value.shape}; every "
+                f"array must hold one entry per group ({n}).")
+        return value
+
+    info_fields = GroupInfo._fields[1:]
+    if (not isinstance(partials["info"], dict)
+            or set(partials["info"]) != set(info_fields)):
+        raise ValueError(f"partials: 'info' must be a dict with the keys "
+                         f"{', '.join(info_fields)}.")
+    info = GroupInfo(labels, *(column("info", f, partials["info"][f])
+                               for f in info_fields))
+    parsed = parse_metrics(metrics, argument="partials")
+    names = [name for name, _, _ in parsed]
+    given = partials["partials"]
+    if not isinstance(given, dict) or set(given) != set(names):
+        raise ValueError("partials: 'partials' must hold one dict per metric of "
+                         "'metrics'.")
+    parts = {}
+    for name, spec, _ in parsed:
+        fields = given[name]
+        # a pooled ("micro") average sums each group's numerator and denominator
+        wanted = {"value", "defined", *(("num", "den") if "micro" in spec.averages
+                                        else ())}
+        if not isinstance(fields, dict) or set(fields) != wanted:
+            raise ValueError(
+                f"partials: the partial results of {name!r} are not of the form "
+                f"RankingAccumulator.partials() gives (made by another version?).")
+        parts[name] = Partials(**{f: column(name, f, v) for f, v in fields.items()})
+    return info, parts, names, convention
 
 
 class _SeenIds:
@@ -116,6 +168,15 @@ class RankingAccumulator:
         logs with too many groups to hold; ``result()`` then adds the batches'
         sums with exact (``math.fsum``) summation, and ``per_group()`` is not
         available.
+    convention : {'lightgbm', 'xgboost', 'trec_eval', 'ranx', 'torchmetrics', \
+'sklearn', 'recbole', 'spark'}, default=None
+        Every metric as that library computes it, as in
+        :func:`ranking_report` (see :ref:`conventions-presets`).  Each group
+        is evaluated with all its rows, so a rule that orders tied items as
+        the input does (``ties="input"``) sees them in the order they were
+        fed (batch after batch; ``self`` before ``other`` in ``merge``).  A
+        metric the library does not have, or a rule that needs ``docno=``
+        (trec_eval's ties), is a ``ValueError`` here.
 
     Attributes
     ----------
@@ -134,7 +195,9 @@ class RankingAccumulator:
     Values are exact, not approximate: per-group values are computed from the
     group's own rows (the same numbers as in one call), and the aggregation
     runs once over all groups in sorted id order, as one call does.  The
-    accumulator pickles, so it can be built on workers and merged.
+    accumulator pickles, so it can be built on workers and merged; its
+    per-group state, :meth:`partials`, is a dict of NumPy arrays that
+    :meth:`from_partials` turns back into an accumulator.
 
     Examples
     --------
@@ -153,13 +216,17 @@ class RankingAccumulator:
     {'mrr': 0.875, 'ndcg@3': 0.7099}
     """
 
-    def __init__(self, metrics=None, *, group_rows="complete", keep_groups=True):
+    def __init__(self, metrics=None, *, group_rows="complete", keep_groups=True,
+                 convention=None):
         check_option(group_rows, "group_rows", GROUP_ROWS)
         if not isinstance(keep_groups, (bool, np.bool_)):
             raise TypeError(f"keep_groups must be True or False, got {keep_groups!r}.")
         self.keep_groups = bool(keep_groups)
+        self.convention = check_convention(convention)
         # kept as names (the parsed specs hold closures, which do not pickle)
         self._names = self._names_of(metrics)
+        # a metric the convention lacks, or a rule it cannot follow: raise now
+        resolved_metrics(parse_metrics(self._names), self.convention)
         # keep_groups=False: per metric, the (numerator, denominator,
         # n_defined) sums of its default average, one triple per batch
         self._totals = {name: [] for name in self._names}
@@ -183,7 +250,20 @@ class RankingAccumulator:
 
     @property
     def _parsed(self):
-        return parse_metrics(self._names)
+        """The metrics as the aggregation sees them (under the convention)."""
+        return resolved_metrics(parse_metrics(self._names), self.convention)
+
+    def _evaluate(self, y_true, y_score, *, groups, sample_weight, labels=None):
+        """``(info, parts)`` of whole groups: the report's path, convention too."""
+        if self.convention is None:
+            return evaluate_chunked(y_true, y_score, groups=groups,
+                                    sample_weight=sample_weight, labels=labels,
+                                    parsed=self._parsed)
+        info, parts, _ = evaluate_convention(
+            functools.partial(evaluate_chunked, labels=labels), y_true, y_score,
+            groups=groups, sample_weight=sample_weight,
+            parsed=parse_metrics(self._names), convention=self.convention)
+        return info, parts
 
     def _check_layout(self, layout):
         if self._layout not in (None, layout):
@@ -264,9 +344,8 @@ class RankingAccumulator:
                 for key in a}
 
     def _evaluate_rows(self, rows):
-        return evaluate_chunked(rows["y_true"], rows["y_score"], groups=rows["groups"],
-                                sample_weight=rows["sample_weight"],
-                                parsed=self._parsed)
+        return self._evaluate(rows["y_true"], rows["y_score"], groups=rows["groups"],
+                              sample_weight=rows["sample_weight"])
 
     def update(self, y_true, y_score, *, groups=None, sample_weight=None,
                labels=None):
@@ -287,11 +366,13 @@ class RankingAccumulator:
             The accumulator, updated.  A rejected batch (an error) leaves it
             unchanged.
         """
+        reject_host_options((y_score, y_true, groups, sample_weight),
+                            convention=self.convention)
         if np.ndim(y_score) == 2:
             self._check_layout("2-D (one query per row)")
-            info, parts = _on_host(evaluate_chunked(
+            info, parts = _on_host(self._evaluate(
                 y_true, y_score, groups=groups, sample_weight=sample_weight,
-                labels=labels, parsed=self._parsed))
+                labels=labels))
             n_queries = len(info.labels)
             info = info._replace(labels=self.n_rows_ + np.arange(n_queries))
             self._layout = "2-D (one query per row)"
@@ -302,9 +383,8 @@ class RankingAccumulator:
         if np.shape(y_score)[:1] == (0,):
             return self
         if self.group_rows == "complete":
-            info, parts = _on_host(evaluate_chunked(
-                y_true, y_score, groups=groups, sample_weight=sample_weight,
-                parsed=self._parsed))
+            info, parts = _on_host(self._evaluate(
+                y_true, y_score, groups=groups, sample_weight=sample_weight))
             self._check_new_ids(info.labels)
             self._seen.add(info.labels)
             self._layout = "1-D"
@@ -372,7 +452,8 @@ class RankingAccumulator:
     def merge(self, other):
         """Add the rows of another accumulator built on disjoint rows.
 
-        Both must have the same metrics and ``group_rows``.  In ``'sorted'``
+        Both must have the same metrics, ``group_rows``, ``keep_groups`` and
+        ``convention``.  In ``'sorted'``
         mode a group may be cut between the two, at their ends (the last group
         of one is the first of the other, as when a sorted stream is split
         into consecutive pieces).  Returns self; a rejected merge (an error)
@@ -383,10 +464,11 @@ class RankingAccumulator:
                 f"other must be a RankingAccumulator, got {type(other).__name__}."
             )
         if (other._names != self._names or other.group_rows != self.group_rows
-                or other.keep_groups != self.keep_groups):
+                or other.keep_groups != self.keep_groups
+                or other.convention != self.convention):
             raise ValueError(
                 "other: accumulators can be merged only with the same metrics, "
-                "group_rows and keep_groups."
+                "group_rows, keep_groups and convention."
             )
         if other._layout is None:
             return self
@@ -508,6 +590,146 @@ class RankingAccumulator:
             )
         return make_frame(frame_columns(*self._collect()), output)
 
+    def partials(self):
+        """The per-group partial results that :meth:`merge` combines.
+
+        Everything :meth:`result` and :meth:`per_group` need, as a dict of
+        plain Python values and NumPy arrays (one entry per group, the
+        groups in sorted id order), which pickles and can be saved, sent to
+        another process and turned back into an accumulator with
+        :meth:`from_partials`.  Rows held back for a group that may continue
+        (``group_rows='sorted'`` or ``'any'``) are evaluated as a complete
+        group here; the accumulator itself is not changed.
+
+        Returns
+        -------
+        partials : dict
+            With the keys:
+
+            - ``"metrics"``: list of str, the metric names;
+            - ``"convention"``: str or None;
+            - ``"group"``: array of shape (n_groups,), the group ids, sorted
+              (for 2-D batches, the row numbers of the queries);
+            - ``"info"``: dict of arrays of shape (n_groups,) that weigh the
+              groups in the averages: ``n_items``, ``n_relevant``,
+              ``weight`` (as in :meth:`per_group`) and the query weights;
+            - ``"partials"``: ``{metric name: dict of arrays of shape
+              (n_groups,)}``, each metric's per-group partial results (its
+              value and whether it is defined, and what a pooled average
+              sums).
+
+            The keys of ``"info"`` and of each metric's dict beyond those
+            named here may change in a later version: pass them back
+            unchanged.
+
+        Raises
+        ------
+        ValueError
+            If the accumulator has seen no rows, or was made with
+            ``keep_groups=False`` (it keeps no groups).
+
+        See Also
+        --------
+        from_partials : The accumulator of saved partial results.
+
+        Examples
+        --------
+        >>> import pickle
+        >>> from sklearn_rankeval import RankingAccumulator
+        >>> acc = RankingAccumulator(["mrr"]).update(
+        ...     [1, 0, 0, 1], [0.9, 0.8, 0.7, 0.7], groups=["a", "a", "b", "b"])
+        >>> state = acc.partials()
+        >>> # b's relevant item ties with the other one at the top: RR 3/4
+        >>> state["group"].tolist(), state["partials"]["mrr"]["value"].tolist()
+        (['a', 'b'], [1.0, 0.75])
+        >>> # saved or sent elsewhere, then merged with another worker's groups
+        >>> other = RankingAccumulator(["mrr"]).update([0, 1], [0.3, 0.1],
+        ...                                            groups=["c", "c"])
+        >>> merged = RankingAccumulator.from_partials(pickle.loads(pickle.dumps(state)))
+        >>> merged.merge(other).result()  # (1 + 3/4 + 1/2) / 3
+        {'mrr': 0.75}
+        """
+        if not self.keep_groups:
+            raise ValueError(
+                "partials() needs the groups: this accumulator was made with "
+                "keep_groups=False."
+            )
+        info, parts = self._collect()
+        return {
+            "metrics": list(self._names),
+            "convention": self.convention,
+            "group": np.array(info.labels, copy=True),
+            "info": {field: np.array(getattr(info, field), copy=True)
+                     for field in GroupInfo._fields[1:]},
+            "partials": {name: {field: np.array(value, copy=True)
+                                for field, value in p._asdict().items()
+                                if value is not None}
+                         for name, p in parts.items()},
+        }
+
+    @classmethod
+    def from_partials(cls, partials):
+        """An accumulator holding the groups of :meth:`partials`'s output.
+
+        The accumulator (``group_rows='complete'``) has the metrics and the
+        convention of the accumulator that gave ``partials``; its
+        :meth:`result` and :meth:`per_group` are that accumulator's, and it
+        merges with other accumulators of disjoint groups (other
+        ``from_partials`` ones included), as their rows would.
+
+        Parameters
+        ----------
+        partials : dict
+            The output of :meth:`partials`, unchanged (e.g. after pickling);
+            its groups may come in any order.
+
+        Returns
+        -------
+        accumulator : RankingAccumulator
+
+        Raises
+        ------
+        ValueError
+            If ``partials`` is not such a dict (a missing key, arrays of
+            different lengths, a metric's partial results of another form, a
+            group id twice).
+
+        See Also
+        --------
+        partials : The per-group partial results of an accumulator.
+
+        Examples
+        --------
+        >>> from sklearn_rankeval import RankingAccumulator
+        >>> a = RankingAccumulator(["ndcg@2"]).update([1, 0, 2], [0.2, 0.9, 0.5],
+        ...                                           groups=[1, 1, 2])
+        >>> b = RankingAccumulator(["ndcg@2"]).update([0, 1], [0.4, 0.1],
+        ...                                           groups=[3, 3])
+        >>> merged = RankingAccumulator.from_partials(b.partials())
+        >>> merged.merge(RankingAccumulator.from_partials(a.partials()))
+        RankingAccumulator(metrics=['ndcg@2'], group_rows='complete', n_rows_=5)
+        >>> # groups 1 and 3 have their relevant item second: 1 / log2(3) each
+        >>> round(merged.result()["ndcg@2"], 4)
+        0.754
+        """
+        info, parts, metrics, convention = _check_partials(partials)
+        acc = cls(metrics, convention=convention)
+        order = np.argsort(info.labels, kind="stable")
+        info = info.take(order)
+        parts = {name: p.take(order) for name, p in parts.items()}
+        labels = info.labels
+        if labels.shape[0] > 1 and (labels[1:] == labels[:-1]).any():
+            repeated = labels[1:][labels[1:] == labels[:-1]][0]
+            raise ValueError(f"partials: group {_plain(repeated)!r} appears twice.")
+        acc._add(info, parts)
+        acc._seen.add(labels)
+        acc._layout = "1-D"
+        acc.n_rows_ = int(np.sum(info.n_items))
+        return acc
+
     def __repr__(self):
+        convention = ("" if self.convention is None
+                      else f", convention={self.convention!r}")
         return (f"RankingAccumulator(metrics={self._names!r}, "
-                f"group_rows={self.group_rows!r}, n_rows_={self.n_rows_})")
+                f"group_rows={self.group_rows!r}{convention}, "
+                f"n_rows_={self.n_rows_})")

@@ -35,11 +35,14 @@ __all__ = [
     "check_convention",
     "check_gain",
     "check_result",
+    "convention_plan",
     "evaluate_convention",
     "group_average",
     "group_info",
+    "needs_input_order",
     "prepare",
     "resolve",
+    "resolved_metrics",
     "split_scorer_name",
 ]
 
@@ -518,29 +521,70 @@ def check_result(convention, spec, partials, info, switches, *, weighted):
             )
 
 
-def evaluate_convention(evaluate, y_true, y_score, *, groups, sample_weight, parsed,
-                        convention):
-    """``ranking_report``'s partials under a convention: ``(info, parts, parsed)``.
+def convention_plan(parsed, convention):
+    """Each metric under ``convention``: ``[(name, spec, options, switches)]``.
 
-    Each metric gets its preset's switches (its cutoff kept); the input is
-    ranked once per distinct ranking switch (``ties``, ``query_weight``: at
-    most twice, e.g. torchmetrics' NDCG averages ties where its other metrics
-    keep the input order).  The undefined-group value is applied to the
-    partials, and a metric whose preset weights groups otherwise
-    (``group_weight``) gets that as its default average.
+    ``parsed`` is :func:`~._registry.parse_metrics`'s list; each metric gets
+    its preset's switches (its cutoff kept), and a metric whose preset
+    weights groups otherwise (``group_weight``) gets that as its default
+    average (in ``spec``).  A metric the convention lacks is a ValueError,
+    and so is a tie rule by document id: only the metric functions take
+    ``docno=``.
     """
     import dataclasses
 
-    from ._kernels import apply_undefined
-
-    by_ranking = {}
+    plan = []
     for name, spec, options in parsed:
         explicit = {"k": options["k"]} if spec.has_k else {}
         opts, switches = resolve(spec, convention, explicit)
+        if switches["ties"] == "docno":
+            raise ValueError(
+                f"convention={convention!r} breaks ties in {name!r} by "
+                f"decreasing document id (docno=), which only the metric "
+                f"functions take: a report, a per-group frame, an accumulator "
+                f"or a Spark/Dask frame cannot reproduce it. Call "
+                f"{spec.func_name}(..., convention={convention!r}, docno=...)."
+            )
         opts = spec.check_options(**opts)
         if switches["group_weight"] is not None:
             spec = dataclasses.replace(
                 spec, default_average=_GROUP_AVERAGE[switches["group_weight"]])
+        plan.append((name, spec, opts, switches))
+    return plan
+
+
+def resolved_metrics(parsed, convention):
+    """``parsed`` as the aggregation sees it under ``convention`` (None: as is)."""
+    if convention is None:
+        return parsed
+    return [(name, spec, opts) for name, spec, opts, _
+            in convention_plan(parsed, convention)]
+
+
+def needs_input_order(parsed, convention):
+    """Whether a metric of ``parsed`` orders tied items as the input does."""
+    return convention is not None and any(
+        switches["ties"] == "input"
+        for *_, switches in convention_plan(parsed, convention))
+
+
+def evaluate_convention(evaluate, y_true, y_score, *, groups, sample_weight, parsed,
+                        convention):
+    """The partials of ``parsed`` under a convention: ``(info, parts, parsed)``.
+
+    The metrics as :func:`convention_plan` sets them; the input is ranked
+    once per distinct ranking switch (``ties``, ``query_weight``: at most
+    twice, e.g. torchmetrics' NDCG averages ties where its other metrics
+    keep the input order).  The undefined-group value is applied to the
+    partials.  ``evaluate(y_true, y_score, groups=, sample_weight=,
+    parsed=)`` returns ``(info, parts)``: the per-group values depend only
+    on each group's own rows, so the report, the per-group frame and every
+    batch of an accumulator go through here.
+    """
+    from ._kernels import apply_undefined
+
+    by_ranking = {}
+    for name, spec, opts, switches in convention_plan(parsed, convention):
         key = (switches["ties"], switches["query_weight"])
         by_ranking.setdefault(key, []).append((name, spec, opts, switches))
     weighted = sample_weight is not None
@@ -565,4 +609,6 @@ def evaluate_convention(evaluate, y_true, y_score, *, groups, sample_weight, par
                 info = group_info(ranked_info, switches, weighted=weighted)
             elif switches["group_weight"] == "positives":
                 info = group_info(info, switches, weighted=weighted)
-    return info, parts, [resolved[name] for name, _, _ in parsed]
+    order = [name for name, _, _ in parsed]
+    return (info, {name: parts[name] for name in order},
+            [resolved[name] for name in order])

@@ -1,28 +1,35 @@
 """What the Spark and Dask adapters share (``spark.py``, ``dask.py``).
 
 Neither engine is imported here.  The adapters move the rows once (a shuffle
-by group), run the engine on each partition, and send back one row of
-*partials* per group: the :class:`~._kernels.GroupInfo` columns and, per
-metric, its :class:`~._kernels.Partials` (``value``, ``defined``, and
-``num``/``den`` for pooled averages).  :func:`reduce_partials` then sorts the
-groups by id and aggregates them with the code of :func:`ranking_report`
-(``_report._summaries``), in the same order, so that the values are those of
-``ranking_report`` on the collected rows.
+by group), feed each partition to a :class:`~sklearn_rankeval.RankingAccumulator`
+and send back its :meth:`~sklearn_rankeval.RankingAccumulator.partials`, one
+row per group (:func:`partial_columns`: the group columns and, per metric,
+its partial results as ``m<i>_<field>``).  :func:`reduce_partials` turns the
+collected rows back into an accumulator
+(:meth:`~sklearn_rankeval.RankingAccumulator.from_partials`), which sorts the
+groups by id and aggregates them as :func:`ranking_report` does, so that the
+values are those of ``ranking_report`` on the collected rows.
+
+Under ``convention=``, a rule that orders tied items as the input does needs
+the rows of each group in the frame's order after the shuffle: the adapters
+then carry a position column (:func:`needs_input_order`).
 """
 
 import numpy as np
 
+from ._accumulate import RankingAccumulator
 from ._chunked import evaluate_ranked
+from ._conventions import check_convention, needs_input_order, resolved_metrics
 from ._engine import rank_groups
-from ._kernels import GroupInfo, Partials
+from ._kernels import GroupInfo
 from ._registry import parse_metrics
-from ._report import _summaries
 
 __all__ = [
     "INFO_COLUMNS",
     "check_column_types",
     "check_columns",
     "check_frame",
+    "input_order_column",
     "metric_plan",
     "partial_columns",
     "reduce_partials",
@@ -30,8 +37,7 @@ __all__ = [
 ]
 
 #: The GroupInfo fields sent back per group, besides the group id.
-INFO_COLUMNS = ("n_items", "n_relevant", "weight", "query_weight",
-                "item_macro_weight")
+INFO_COLUMNS = GroupInfo._fields[1:]
 #: The per-group frame's columns besides the id and the metrics.
 FRAME_COLUMNS = ("n_items", "n_relevant", "weight")
 ROLES = ("y_true", "y_score", "groups", "sample_weight")
@@ -90,14 +96,16 @@ def check_column_types(wanted, types, word, shown=None):
                             f"{what} column is needed.")
 
 
-def metric_plan(metrics, group_column):
+def metric_plan(metrics, group_column, convention=None):
     """``(names, pooled)`` of the metrics: their names, and which of them
     need the numerator and denominator (pooled averages).
 
-    The metric names are checked here, on the driver (the same ``ValueError``
-    as in memory); a metric column named as the group column is an error.
+    The metric names and the convention are checked here, on the driver (the
+    same ``ValueError`` as in memory: a metric the convention lacks, or a
+    rule it cannot follow); a metric column named as the group column is an
+    error.
     """
-    parsed = parse_metrics(metrics)
+    parsed = resolved_metrics(parse_metrics(metrics), check_convention(convention))
     names = [name for name, _, _ in parsed]
     clash = set(names) & {group_column, *FRAME_COLUMNS}
     if clash:
@@ -112,19 +120,47 @@ def metric_plan(metrics, group_column):
     return names, pooled
 
 
-def partial_columns(info, parts, names, pooled):
-    """The per-group partials as flat columns (``m<i>_<field>`` per metric)."""
-    out = {"group": info.labels}
+def input_order_column(names, convention, used):
+    """The name of a position column, if a metric orders ties as the input
+    does under ``convention`` (else None); a name not in ``used``."""
+    if not needs_input_order(parse_metrics(names), convention):
+        return None
+    name = "__rankeval_position"
+    while name in used:
+        name += "_"
+    return name
+
+
+def partial_columns(state, names, pooled):
+    """:meth:`RankingAccumulator.partials` as flat columns (``m<i>_<field>``)."""
+    out = {"group": state["group"]}
     for field in INFO_COLUMNS:
-        out[field] = getattr(info, field)
+        out[field] = state["info"][field]
     for i, name in enumerate(names):
-        p = parts[name]
-        out[f"m{i}_value"] = np.asarray(p.value, dtype=np.float64)
-        out[f"m{i}_defined"] = np.asarray(p.defined, dtype=bool)
+        p = state["partials"][name]
+        out[f"m{i}_value"] = np.asarray(p["value"], dtype=np.float64)
+        out[f"m{i}_defined"] = np.asarray(p["defined"], dtype=bool)
         if pooled[name]:
-            out[f"m{i}_num"] = np.asarray(p.num, dtype=np.float64)
-            out[f"m{i}_den"] = np.asarray(p.den, dtype=np.float64)
+            out[f"m{i}_num"] = np.asarray(p["num"], dtype=np.float64)
+            out[f"m{i}_den"] = np.asarray(p["den"], dtype=np.float64)
     return out
+
+
+def _accumulator(columns, names, pooled, convention):
+    """The accumulator of the collected :func:`partial_columns` of every group."""
+    labels = np.asarray(columns["group"])
+    if labels.shape[0] == 0:
+        raise ValueError("y_score is empty: at least one sample is required.")
+    partials = {}
+    for i, name in enumerate(names):
+        fields = ("value", "defined", *(("num", "den") if pooled[name] else ()))
+        partials[name] = {field: np.asarray(columns[f"m{i}_{field}"])
+                          for field in fields}
+    return RankingAccumulator.from_partials({
+        "metrics": list(names), "convention": convention, "group": labels,
+        "info": {field: np.asarray(columns[field]) for field in INFO_COLUMNS},
+        "partials": partials,
+    })
 
 
 def partial_dtypes(names, pooled):
@@ -138,53 +174,28 @@ def partial_dtypes(names, pooled):
     return out
 
 
-def reduce_partials(columns, names, pooled, *, order=None):
+def reduce_partials(columns, names, pooled, *, convention=None):
     """``{metric: value}`` from the partials of every group (dict of arrays).
 
-    The groups are put in sorted id order first, the order of the in-memory
-    aggregation, so that the sums are the same sums (``order``: that
-    permutation, if the caller has it already).
+    The groups come back in any order: the accumulator of their partials
+    sorts them by id, the order of the in-memory aggregation, so that the
+    sums are the same sums.
     """
-    labels = np.asarray(columns["group"])
-    if labels.shape[0] == 0:
-        raise ValueError("y_score is empty: at least one sample is required.")
-    if order is None:
-        order = np.argsort(labels, kind="stable")
-    labels = labels[order]
-    if labels.shape[0] > 1 and (labels[1:] == labels[:-1]).any():  # pragma: no cover
-        raise RuntimeError("groups: a group came back from two partitions; the "
-                           "rows were not partitioned by group.")
-    info = GroupInfo(labels, *(np.asarray(columns[f])[order] for f in INFO_COLUMNS))
-    parts = {}
-    for i, name in enumerate(names):
-        num = den = None
-        if pooled[name]:
-            num = np.asarray(columns[f"m{i}_num"], dtype=np.float64)[order]
-            den = np.asarray(columns[f"m{i}_den"], dtype=np.float64)[order]
-        parts[name] = Partials(
-            np.asarray(columns[f"m{i}_value"], dtype=np.float64)[order],
-            np.asarray(columns[f"m{i}_defined"], dtype=bool)[order], num, den)
-    parsed = parse_metrics(names)
-    return {name: value for name, (value, _) in
-            _summaries(info, parts, parsed).items()}
+    return _accumulator(columns, names, pooled, convention).result()
 
 
-def summarize_partials(columns, names, pooled, *, per_group=False):
+def summarize_partials(columns, names, pooled, *, per_group=False, convention=None):
     """``(report, per-group dict or None, n_rows, n_groups)`` of the partials.
 
     What ``rankeval evaluate --engine`` prints, from the one collection of
     the partials: the per-group values (sorted by id, NaN where undefined)
     need no second job.
     """
-    labels = np.asarray(columns["group"])
-    order = np.argsort(labels, kind="stable")
-    report = reduce_partials(columns, names, pooled, order=order)
+    acc = _accumulator(columns, names, pooled, convention)
+    report = acc.result()
     per = None
     if per_group:
-        per = {"group": labels[order]}
-        for i, name in enumerate(names):
-            defined = np.asarray(columns[f"m{i}_defined"], dtype=bool)[order]
-            value = np.asarray(columns[f"m{i}_value"], dtype=np.float64)[order]
-            per[name] = np.where(defined, value, np.nan)
+        frame = acc.per_group(output="dict")
+        per = {key: frame[key] for key in ("group", *names)}
     n_rows = int(np.sum(np.asarray(columns["n_items"], dtype=np.int64)))
-    return report, per, n_rows, int(labels.shape[0])
+    return report, per, n_rows, int(len(columns["group"]))

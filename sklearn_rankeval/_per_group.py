@@ -9,8 +9,9 @@ import math
 
 import numpy as np
 
-from ._array_api import namespace_of, to_numpy
+from ._array_api import namespace_of, reject_host_options, to_numpy
 from ._chunked import evaluate_chunked
+from ._conventions import check_convention, evaluate_convention
 from ._docs import fill_doc
 from ._registry import parse_metrics
 from ._validation import check_option
@@ -71,7 +72,7 @@ def frame_columns(info, parts):
 
 @fill_doc
 def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
-                     sample_weight=None, output="pandas"):
+                     sample_weight=None, output="pandas", convention=None):
     """Every metric of every group, as a DataFrame keyed by the group's id.
 
     One row per group (query, user, session) in the sorted order of the
@@ -101,6 +102,15 @@ def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
         ``array_api_dispatch``, the dict holds arrays of the input's
         namespace and device, and the DataFrames are built from the
         per-group columns copied to the host (:ref:`array_api`).
+    convention : {'lightgbm', 'xgboost', 'trec_eval', 'ranx', 'torchmetrics', \
+'sklearn', 'recbole', 'spark'}, default=None
+        Every metric as that library computes it, as in
+        :func:`ranking_report` (see :ref:`conventions-presets`): each column
+        then equals the metric function called with ``convention=`` and
+        ``average=None`` (a group without relevant items gets the library's
+        value, e.g. 0, where it counts one).  A metric the library does not
+        have, or a rule that needs ``docno=`` (trec_eval's ties), is a
+        ``ValueError``.  None: this library's own rules.
 
     Returns
     -------
@@ -118,7 +128,9 @@ def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
     Each metric column equals ``<metric>_score(..., average=None)`` (the
     values of every group where it is defined), so its averages can be
     recomputed from the frame: e.g. GAUC's default is the mean of the
-    ``gauc`` column weighted by ``weight`` over the rows where it is not NaN.
+    ``gauc`` column weighted by ``weight`` over the rows where it is not NaN
+    (under a convention that weights groups otherwise, ``weight`` is that
+    weight: RecBole's GAUC weights a group by its relevant items).
 
     Examples
     --------
@@ -136,9 +148,22 @@ def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
     group
     ann         3           1     3.0  1.00   1.0
     bob         2           1     2.0  0.75   0.5
+    >>> # as torchmetrics counts: tied items in input order, bob's click second
+    >>> frame = per_group_scores(log["clicked"], log["score"], groups=log["user"],
+    ...                          metrics=["mrr"], convention="torchmetrics")
+    >>> frame["mrr"].tolist()
+    [1.0, 0.5]
     """
     check_option(output, "output", OUTPUTS)
     parsed = parse_metrics(metrics)
-    info, parts = evaluate_chunked(y_true, y_score, groups=groups,
-                                   sample_weight=sample_weight, parsed=parsed)
+    reject_host_options((y_score, y_true, groups, sample_weight),
+                        convention=convention)
+    if convention is None:
+        info, parts = evaluate_chunked(y_true, y_score, groups=groups,
+                                       sample_weight=sample_weight, parsed=parsed)
+    else:
+        info, parts, _ = evaluate_convention(
+            evaluate_chunked, y_true, y_score, groups=groups,
+            sample_weight=sample_weight, parsed=parsed,
+            convention=check_convention(convention))
     return make_frame(frame_columns(info, parts), output)

@@ -12,19 +12,17 @@ dask is imported when a function is called, never when this module or
 
 import numpy as np
 
-from ._chunked import evaluate_ranked
+from ._accumulate import RankingAccumulator
 from ._distributed import (
     check_column_types,
     check_frame,
+    input_order_column,
     metric_plan,
     partial_columns,
     partial_dtypes,
     reduce_partials,
     summarize_partials,
 )
-from ._engine import rank_groups
-from ._per_group import frame_columns
-from ._registry import parse_metrics
 
 __all__ = ["per_group_scores", "ranking_report"]
 
@@ -42,8 +40,15 @@ def _dask():
     return dd, pd
 
 
-def _prepare(ddf, y_true, y_score, groups, sample_weight, metrics):
-    """Check the arguments on the client; the shuffled columns and the plan."""
+def _prepare(ddf, y_true, y_score, groups, sample_weight, metrics, convention):
+    """Check the arguments on the client; the shuffled columns and the plan.
+
+    Returns ``(shuffled, names, pooled, group dtype, position column or
+    None)``.  A convention that orders tied items as the input does gets a
+    position column before the shuffle (the partition number, then the row
+    number in it: the frame's order), by which each partition is sorted
+    after it.
+    """
     dd, pd = _dask()
     check_frame(ddf, dd.DataFrame, "ddf", "dask.dataframe.DataFrame",
                 y_true=y_true, y_score=y_score, groups=groups,
@@ -61,18 +66,33 @@ def _prepare(ddf, y_true, y_score, groups, sample_weight, metrics):
          "string, integer, float or categorical"),
     ]
     check_column_types(wanted, dtypes, "dtype")
-    names, pooled = metric_plan(metrics, groups)
+    names, pooled = metric_plan(metrics, groups, convention)
     used = list(dict.fromkeys(c for c in (groups, y_true, y_score, sample_weight)
                               if c is not None))
-    shuffled = ddf[used].shuffle(on=groups)
-    return shuffled, names, pooled, dtypes[groups]
+    rows = ddf[used]
+    position = input_order_column(names, convention, used)
+    if position is not None:
+        meta = rows._meta.assign(**{position: np.array([], dtype=np.int64)})
+        rows = rows.map_partitions(_with_position, position, meta=meta)
+    shuffled = rows.shuffle(on=groups)
+    return shuffled, names, pooled, dtypes[groups], position
 
 
-def _ranked(part, y_true, y_score, groups, sample_weight, names):
-    rg = rank_groups(part[y_true], part[y_score], groups=part[groups],
-                     sample_weight=None if sample_weight is None
-                     else part[sample_weight])
-    return evaluate_ranked(rg, parse_metrics(names))
+def _with_position(part, position, partition_info=None):
+    """``part`` with its rows' place in the frame (partition number first)."""
+    number = 0 if partition_info is None else partition_info["number"]
+    return part.assign(**{position: (number << 40) + np.arange(len(part))})
+
+
+def _accumulated(part, y_true, y_score, groups, sample_weight, names, convention,
+                 position):
+    """The accumulator of one partition's rows (whole groups, in frame order)."""
+    if position is not None:
+        part = part.sort_values(position, kind="stable")
+    acc = RankingAccumulator(names, convention=convention)
+    return acc.update(part[y_true], part[y_score], groups=part[groups],
+                      sample_weight=None if sample_weight is None
+                      else part[sample_weight])
 
 
 def _frame(columns, group_name, group_dtype, dtypes):
@@ -96,26 +116,28 @@ def _frame_dtypes(names):
 
 
 def _partition_partials(part, *, y_true, y_score, groups, sample_weight, names,
-                        pooled, group_dtype):
+                        pooled, group_dtype, convention, position):
     dtypes = partial_dtypes(names, pooled)
     if len(part) == 0:
         return _empty("group", group_dtype, dtypes)
-    info, parts = _ranked(part, y_true, y_score, groups, sample_weight, names)
-    return _frame(partial_columns(info, parts, names, pooled), "group",
+    acc = _accumulated(part, y_true, y_score, groups, sample_weight, names,
+                       convention, position)
+    return _frame(partial_columns(acc.partials(), names, pooled), "group",
                   group_dtype, dtypes)
 
 
 def _partition_frame(part, *, y_true, y_score, groups, sample_weight, names,
-                     group_dtype):
+                     group_dtype, convention, position):
     dtypes = _frame_dtypes(names)
     if len(part) == 0:
         return _empty(groups, group_dtype, dtypes)
-    columns = frame_columns(*_ranked(part, y_true, y_score, groups, sample_weight,
-                                     names))
-    return _frame(columns, groups, group_dtype, dtypes)
+    acc = _accumulated(part, y_true, y_score, groups, sample_weight, names,
+                       convention, position)
+    return _frame(acc.per_group(output="dict"), groups, group_dtype, dtypes)
 
 
-def ranking_report(ddf, *, y_true, y_score, groups, sample_weight=None, metrics=None):
+def ranking_report(ddf, *, y_true, y_score, groups, sample_weight=None, metrics=None,
+                   convention=None):
     """Ranking metrics of a Dask DataFrame, as in-memory ``ranking_report``.
 
     The rows are shuffled once by group (``ddf.shuffle(on=groups)``), each
@@ -147,6 +169,15 @@ def ranking_report(ddf, *, y_true, y_score, groups, sample_weight=None, metrics=
         Metric names, as the scorer names (``"gauc"``, ``"ndcg@10"``, ...);
         None: the metrics of :func:`~sklearn_rankeval.ranking_report`'s
         default.
+    convention : {'lightgbm', 'xgboost', 'trec_eval', 'ranx', 'torchmetrics', \
+'sklearn', 'recbole', 'spark'}, default=None
+        Every metric as that library computes it, as in
+        :func:`~sklearn_rankeval.ranking_report` (see
+        :ref:`conventions-presets`).  Where the library orders tied items as
+        they come (most do), the order is the frame's: partition by
+        partition, row by row, as the collected rows.  A metric the library
+        does not have, or a rule that needs ``docno=`` (trec_eval's ties), is
+        a ``ValueError`` raised by this call.  None: this library's rules.
 
     Returns
     -------
@@ -195,18 +226,19 @@ def ranking_report(ddf, *, y_true, y_score, groups, sample_weight=None, metrics=
     {'mrr': 0.875, 'gauc': 0.8}
     """
     return reduce_partials(*_partials(ddf, y_true, y_score, groups, sample_weight,
-                                      metrics))
+                                      metrics, convention), convention=convention)
 
 
-def _partials(ddf, y_true, y_score, groups, sample_weight, metrics):
+def _partials(ddf, y_true, y_score, groups, sample_weight, metrics, convention=None):
     """The per-group partials, computed: ``(columns, names, pooled)``."""
-    shuffled, names, pooled, group_dtype = _prepare(
-        ddf, y_true, y_score, groups, sample_weight, metrics)
+    shuffled, names, pooled, group_dtype, position = _prepare(
+        ddf, y_true, y_score, groups, sample_weight, metrics, convention)
     meta = _empty("group", group_dtype, partial_dtypes(names, pooled))
     partials = shuffled.map_partitions(
         _partition_partials, y_true=y_true, y_score=y_score, groups=groups,
         sample_weight=sample_weight, names=names, pooled=pooled,
-        group_dtype=group_dtype, meta=meta)
+        group_dtype=group_dtype, convention=convention, position=position,
+        meta=meta)
     frame = partials.compute()
     return ({name: frame[name].to_numpy() for name in frame.columns}, names,
             pooled)
@@ -226,7 +258,7 @@ def _evaluate_parquet(path, *, y_true, y_score, groups, metrics, per_group=False
 
 
 def per_group_scores(ddf, *, y_true, y_score, groups, sample_weight=None,
-                     metrics=None):
+                     metrics=None, convention=None):
     """Every metric of every group of a Dask DataFrame, as a lazy Dask DataFrame.
 
     The same values as :func:`~sklearn_rankeval.per_group_scores` on the
@@ -251,6 +283,15 @@ def per_group_scores(ddf, *, y_true, y_score, groups, sample_weight=None,
     metrics : list of str, default=None
         Metric names, as the scorer names; None: the default metrics of
         :func:`~sklearn_rankeval.ranking_report`.
+    convention : {'lightgbm', 'xgboost', 'trec_eval', 'ranx', 'torchmetrics', \
+'sklearn', 'recbole', 'spark'}, default=None
+        Every metric as that library computes it, as in
+        :func:`~sklearn_rankeval.ranking_report` (see
+        :ref:`conventions-presets`).  Where the library orders tied items as
+        they come (most do), the order is the frame's: partition by
+        partition, row by row, as the collected rows.  A metric the library
+        does not have, or a rule that needs ``docno=`` (trec_eval's ties), is
+        a ``ValueError`` raised by this call.  None: this library's rules.
 
     Returns
     -------
@@ -292,10 +333,10 @@ def per_group_scores(ddf, *, y_true, y_score, groups, sample_weight=None,
     >>> frame[["user", "n_items", "mrr", "gauc"]].to_numpy().tolist()
     [['ann', 3, 1.0, 1.0], ['bob', 2, 0.75, 0.5]]
     """
-    shuffled, names, _, group_dtype = _prepare(
-        ddf, y_true, y_score, groups, sample_weight, metrics)
+    shuffled, names, _, group_dtype, position = _prepare(
+        ddf, y_true, y_score, groups, sample_weight, metrics, convention)
     meta = _empty(groups, group_dtype, _frame_dtypes(names))
     return shuffled.map_partitions(
         _partition_frame, y_true=y_true, y_score=y_score, groups=groups,
         sample_weight=sample_weight, names=names, group_dtype=group_dtype,
-        meta=meta)
+        convention=convention, position=position, meta=meta)

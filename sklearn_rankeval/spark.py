@@ -21,13 +21,13 @@ from ._accumulate import RankingAccumulator
 from ._distributed import (
     check_column_types,
     check_frame,
+    input_order_column,
     metric_plan,
     partial_columns,
     partial_dtypes,
     reduce_partials,
     summarize_partials,
 )
-from ._per_group import frame_columns
 
 __all__ = ["per_group_scores", "ranking_report"]
 
@@ -56,8 +56,13 @@ def _quoted(name):
     return "`" + name.replace("`", "``") + "`"
 
 
-def _prepare(df, y_true, y_score, groups, sample_weight, metrics):
-    """Check the arguments on the driver; the input columns and the plan."""
+def _prepare(df, y_true, y_score, groups, sample_weight, metrics, convention):
+    """Check the arguments on the driver; the input columns and the plan.
+
+    A convention that orders tied items as the input does gets a position
+    column (``monotonically_increasing_id``: the frame's order, partition by
+    partition), and each partition is sorted by group, then position.
+    """
     DataFrame, F, T = _pyspark()
     check_frame(df, DataFrame, "df", "pyspark.sql.DataFrame", y_true=y_true,
                 y_score=y_score, groups=groups, sample_weight=sample_weight)
@@ -72,7 +77,7 @@ def _prepare(df, y_true, y_score, groups, sample_weight, metrics):
         [(arg, name, lambda t, ok=ok: isinstance(t, ok), what)
          for arg, name, ok, what in wanted],
         types, "type", shown=lambda t: t.simpleString())
-    names, pooled = metric_plan(metrics, groups)
+    names, pooled = metric_plan(metrics, groups, convention)
     label = types[y_true]
     true_col = F.col(_quoted(y_true))
     if isinstance(label, (T.DecimalType, T.FloatType)):
@@ -81,12 +86,16 @@ def _prepare(df, y_true, y_score, groups, sample_weight, metrics):
             F.col(_quoted(y_score)).cast("double").alias("s")]
     if sample_weight is not None:
         cols.append(F.col(_quoted(sample_weight)).cast("double").alias("w"))
-    rows = (df.select(*cols).repartition(F.col("g")).sortWithinPartitions("g"))
+    order = ["g"]
+    if input_order_column(names, convention, ("g", "t", "s", "w")) is not None:
+        cols.append(F.monotonically_increasing_id().alias("p"))
+        order.append("p")
+    rows = (df.select(*cols).repartition(F.col("g")).sortWithinPartitions(*order))
     return rows, names, pooled, types[groups]
 
 
-def _partition_partials(batches, *, names, rows_per_call, weighted):
-    """The partials of one partition's groups: ``(info, parts)`` or None.
+def _partition_partials(batches, *, names, rows_per_call, weighted, convention):
+    """The accumulator of one partition's groups, or None if it has no rows.
 
     The partition is sorted by group; each engine call takes the buffered
     batches (at least ``rows_per_call`` rows, or the rest), and the
@@ -94,7 +103,7 @@ def _partition_partials(batches, *, names, rows_per_call, weighted):
     """
     import pyarrow as pa
 
-    acc = RankingAccumulator(names, group_rows="sorted")
+    acc = RankingAccumulator(names, group_rows="sorted", convention=convention)
     buffer, buffered = [], 0
 
     def feed():
@@ -114,7 +123,7 @@ def _partition_partials(batches, *, names, rows_per_call, weighted):
             buffer, buffered = [], 0
     if buffer:
         feed()
-    return acc._collect() if acc.n_rows_ else None
+    return acc if acc.n_rows_ else None
 
 
 def _record_batches(columns, group_name, group_type, extra=None):
@@ -140,14 +149,16 @@ def _group_type_tap(batches, holder):
         yield batch
 
 
-def _report_udf(names, pooled, weighted, rows_per_call):
+def _report_udf(names, pooled, weighted, rows_per_call, convention):
     def udf(batches):
         import pyarrow as pa
 
         holder = {}
         try:
-            out = _partition_partials(_group_type_tap(batches, holder), names=names,
-                                      weighted=weighted, rows_per_call=rows_per_call)
+            acc = _partition_partials(_group_type_tap(batches, holder), names=names,
+                                      weighted=weighted, rows_per_call=rows_per_call,
+                                      convention=convention)
+            out = None if acc is None else acc.partials()
         except (ValueError, TypeError) as exc:
             # one row that carries the error to the driver, raised there
             columns = {"group": [None]}
@@ -161,20 +172,21 @@ def _report_udf(names, pooled, weighted, rows_per_call):
                 names=list(columns))
             return
         if out is not None:
-            columns = partial_columns(*out, names, pooled)
+            columns = partial_columns(out, names, pooled)
             yield from _record_batches(columns, "group", holder["type"],
                                        extra=("error", pa.string()))
 
     return udf
 
 
-def _frame_udf(names, weighted, rows_per_call, group_name):
+def _frame_udf(names, weighted, rows_per_call, group_name, convention):
     def udf(batches):
         holder = {}
-        out = _partition_partials(_group_type_tap(batches, holder), names=names,
-                                  weighted=weighted, rows_per_call=rows_per_call)
-        if out is not None:
-            yield from _record_batches(frame_columns(*out), group_name,
+        acc = _partition_partials(_group_type_tap(batches, holder), names=names,
+                                  weighted=weighted, rows_per_call=rows_per_call,
+                                  convention=convention)
+        if acc is not None:
+            yield from _record_batches(acc.per_group(output="dict"), group_name,
                                        holder["type"])
 
     return udf
@@ -190,7 +202,8 @@ def _partials_schema(T, group_type, names, pooled):
     return T.StructType(fields)
 
 
-def ranking_report(df, *, y_true, y_score, groups, sample_weight=None, metrics=None):
+def ranking_report(df, *, y_true, y_score, groups, sample_weight=None, metrics=None,
+                   convention=None):
     """Ranking metrics of a Spark DataFrame, as in-memory ``ranking_report``.
 
     The rows are shuffled once by group, each partition is ranked by the
@@ -222,6 +235,15 @@ def ranking_report(df, *, y_true, y_score, groups, sample_weight=None, metrics=N
         Metric names, as the scorer names (``"gauc"``, ``"ndcg@10"``, ...);
         None: the metrics of :func:`~sklearn_rankeval.ranking_report`'s
         default.
+    convention : {'lightgbm', 'xgboost', 'trec_eval', 'ranx', 'torchmetrics', \
+'sklearn', 'recbole', 'spark'}, default=None
+        Every metric as that library computes it, as in
+        :func:`~sklearn_rankeval.ranking_report` (see
+        :ref:`conventions-presets`).  Where the library orders tied items as
+        they come (most do), the order is the frame's: partition by
+        partition, row by row, as the collected rows.  A metric the library
+        does not have, or a rule that needs ``docno=`` (trec_eval's ties), is
+        a ``ValueError`` raised by this call.  None: this library's rules.
 
     Returns
     -------
@@ -270,16 +292,17 @@ def ranking_report(df, *, y_true, y_score, groups, sample_weight=None, metrics=N
     {'mrr': 0.875, 'gauc': 0.8}
     """
     return reduce_partials(*_partials(df, y_true, y_score, groups, sample_weight,
-                                      metrics))
+                                      metrics, convention), convention=convention)
 
 
-def _partials(df, y_true, y_score, groups, sample_weight, metrics):
+def _partials(df, y_true, y_score, groups, sample_weight, metrics, convention=None):
     """The per-group partials, collected: ``(columns, names, pooled)``."""
     _, _, T = _pyspark()
     rows, names, pooled, group_type = _prepare(df, y_true, y_score, groups,
-                                               sample_weight, metrics)
+                                               sample_weight, metrics, convention)
     partials = rows.mapInArrow(
-        _report_udf(names, pooled, sample_weight is not None, _ROWS_PER_CALL),
+        _report_udf(names, pooled, sample_weight is not None, _ROWS_PER_CALL,
+                    convention),
         _partials_schema(T, group_type, names, pooled))
     columns = _collect_columns(partials)
     errors = [e for e in columns.pop("error") if isinstance(e, str)]
@@ -315,7 +338,8 @@ def _collect_columns(sdf):
     return {name: frame[name].to_numpy() for name in frame.columns}
 
 
-def per_group_scores(df, *, y_true, y_score, groups, sample_weight=None, metrics=None):
+def per_group_scores(df, *, y_true, y_score, groups, sample_weight=None, metrics=None,
+                     convention=None):
     """Every metric of every group of a Spark DataFrame, as a Spark DataFrame.
 
     The same values as :func:`~sklearn_rankeval.per_group_scores` on the
@@ -340,6 +364,15 @@ def per_group_scores(df, *, y_true, y_score, groups, sample_weight=None, metrics
     metrics : list of str, default=None
         Metric names, as the scorer names; None: the default metrics of
         :func:`~sklearn_rankeval.ranking_report`.
+    convention : {'lightgbm', 'xgboost', 'trec_eval', 'ranx', 'torchmetrics', \
+'sklearn', 'recbole', 'spark'}, default=None
+        Every metric as that library computes it, as in
+        :func:`~sklearn_rankeval.ranking_report` (see
+        :ref:`conventions-presets`).  Where the library orders tied items as
+        they come (most do), the order is the frame's: partition by
+        partition, row by row, as the collected rows.  A metric the library
+        does not have, or a rule that needs ``docno=`` (trec_eval's ties), is
+        a ``ValueError`` raised by this call.  None: this library's rules.
 
     Returns
     -------
@@ -389,7 +422,7 @@ def per_group_scores(df, *, y_true, y_score, groups, sample_weight=None, metrics
     """
     _, _, T = _pyspark()
     rows, names, _, group_type = _prepare(df, y_true, y_score, groups,
-                                          sample_weight, metrics)
+                                          sample_weight, metrics, convention)
     schema = T.StructType(
         [T.StructField(groups, group_type),
          T.StructField("n_items", T.LongType()),
@@ -397,4 +430,5 @@ def per_group_scores(df, *, y_true, y_score, groups, sample_weight=None, metrics
          T.StructField("weight", T.DoubleType())]
         + [T.StructField(name, T.DoubleType()) for name in names])
     return rows.mapInArrow(
-        _frame_udf(names, sample_weight is not None, _ROWS_PER_CALL, groups), schema)
+        _frame_udf(names, sample_weight is not None, _ROWS_PER_CALL, groups,
+                   convention), schema)

@@ -5,6 +5,8 @@ relevant item, one large group, and string ids whose sorted order differs
 between byte-wise and case-insensitive comparisons.
 """
 
+import warnings
+
 import numpy as np
 import pandas as pd
 
@@ -22,6 +24,27 @@ ALL_METRICS = [
 ITEM_WEIGHT_METRICS = [
     name for name in ALL_METRICS if METRICS[name.split("@")[0]].weights == "item"
 ]
+
+
+def function_values(name, y, s, g, w=None, convention=None):
+    """The metric function's per-group values (``average=None``) of ``name``
+    under ``convention``, or the ValueError it raises."""
+    key, _, k = name.partition("@")
+    kwargs = {"k": int(k)} if k else {}
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return METRICS[key].func(y, s, groups=g, sample_weight=w,
+                                     convention=convention, average=None, **kwargs)
+    except ValueError as exc:
+        return exc
+
+
+def convention_metrics(convention, y, s, g, w=None):
+    """The names of ALL_METRICS the metric functions give under ``convention``
+    on this data (the others raise a ValueError)."""
+    return [name for name in ALL_METRICS if not isinstance(
+        function_values(name, y, s, g, w, convention), ValueError)]
 
 
 def make_log(seed=0, n_groups=30, ids="str", big_group=150):

@@ -12,6 +12,8 @@ from numpy.testing import assert_allclose, assert_array_equal
 from sklearn_rankeval import RankingAccumulator, per_group_scores, ranking_report
 from sklearn_rankeval._registry import METRICS
 
+from ._logs import convention_metrics, function_values
+
 NAMES = [f"{s.name}@3" if s.has_k else s.name for s in METRICS.values()]
 # query-weighted metrics need weights constant within a group
 ITEM_NAMES = [n for n, s in zip(NAMES, METRICS.values()) if s.weights == "item"]
@@ -248,3 +250,158 @@ def test_state_is_per_group_in_sorted_mode():
     for lo in range(0, len(g), 333):
         acc.update(y[lo:lo + 333], s[lo:lo + 333], groups=g[lo:lo + 333])
         assert sum(r["y_score"].shape[0] for r in acc._ends) <= 10
+
+
+# ---------------------------------------------------------------------------
+# convention=, and the public per-group state
+# ---------------------------------------------------------------------------
+def _batches(g, mode, rng):
+    """Batch bounds: between groups for 'complete', anywhere otherwise."""
+    if mode == "complete":
+        cuts = np.flatnonzero(g[1:] != g[:-1]) + 1
+        cuts = np.sort(rng.choice(cuts, min(4, len(cuts)), replace=False))
+    else:
+        cuts = np.sort(rng.choice(np.arange(1, len(g)), 5, replace=False))
+    return [0, *cuts.tolist(), len(g)]
+
+
+def _fed(names, mode, convention, y, s, g, w, bounds, **kwargs):
+    """Two accumulators fed the first and the second half of the batches, merged."""
+    half = len(bounds) // 2
+    accs = []
+    for part in (bounds[:half + 1], bounds[half:]):
+        acc = RankingAccumulator(names, group_rows=mode, convention=convention,
+                                 **kwargs)
+        for lo, hi in zip(part[:-1], part[1:]):
+            _quiet(acc.update, y[lo:hi], s[lo:hi], groups=g[lo:hi],
+                   sample_weight=None if w is None else w[lo:hi])
+        accs.append(pickle.loads(pickle.dumps(acc)))
+    return accs[0].merge(accs[1])
+
+
+@pytest.mark.parametrize("convention", ["lightgbm", "xgboost", "ranx",
+                                        "torchmetrics", "sklearn", "recbole",
+                                        "spark"])
+@pytest.mark.parametrize("mode", ["complete", "sorted", "any"])
+def test_convention_equals_one_call(convention, mode):
+    y, s, g, w = _data(40, n_groups=25, weights="query")
+    rng = np.random.default_rng(41)
+    order = (rng.permutation(len(g)) if mode == "any"
+             else np.argsort(g, kind="stable"))
+    y, s, g, w = y[order], s[order], g[order], w[order]
+    names = convention_metrics(convention, y, s, g, w)
+    assert names
+    bounds = _batches(g, mode, rng)
+    acc = _fed(names, mode, convention, y, s, g, w, bounds)
+    expected = _quiet(ranking_report, y, s, groups=g, sample_weight=w,
+                      metrics=names, output="dict", convention=convention)
+    _close_reports(_quiet(acc.result), expected)
+    frame = acc.per_group(output="dict")
+    _close_frames(frame, per_group_scores(y, s, groups=g, sample_weight=w,
+                                          metrics=names, output="dict",
+                                          convention=convention))
+    for name in names:  # the metric functions' per-group values
+        assert_allclose(frame[name], function_values(name, y, s, g, w, convention),
+                        rtol=1e-12, atol=1e-15, equal_nan=True, err_msg=name)
+    light = _fed(names, mode, convention, y, s, g, w, bounds, keep_groups=False)
+    _close_reports(_quiet(light.result), expected)
+    # the convention changes something: not the default report
+    assert _quiet(acc.result) != _quiet(ranking_report, y, s, groups=g,
+                                        sample_weight=w, metrics=names,
+                                        output="dict")
+
+
+def test_convention_errors_of_the_accumulator():
+    with pytest.raises(ValueError, match="convention must be one of"):
+        RankingAccumulator(["mrr"], convention="lgbm")
+    with pytest.raises(ValueError, match=r"convention='lightgbm'.*'mrr'"):
+        RankingAccumulator(["mrr"], convention="lightgbm")
+    # trec_eval breaks ties by docno, which an accumulator is not given
+    with pytest.raises(ValueError, match=r"convention='trec_eval'.*docno"):
+        RankingAccumulator(["map"], convention="trec_eval")
+    # a rule no switch expresses on this data: the metric function's error
+    y, s, g = [0, 0, 1, 0], [0.5, 0.2, 0.9, 0.1], [1, 1, 2, 2]
+    w = [2.0, 2.0, 1.0, 1.0]  # query 1 has no relevant item and weight 2
+    with pytest.raises(ValueError, match="LightGBM adds 1") as expected:
+        METRICS["ndcg"].func(y, s, groups=g, sample_weight=w, convention="lightgbm")
+    acc = RankingAccumulator(["ndcg"], convention="lightgbm")
+    with pytest.raises(ValueError, match="LightGBM adds 1") as got:
+        acc.update(y, s, groups=g, sample_weight=w)
+    assert str(got.value) == str(expected.value)
+    assert acc.n_rows_ == 0
+    # merging needs the same convention
+    a = RankingAccumulator(["ndcg"], convention="lightgbm").update(y, s, groups=g)
+    b = RankingAccumulator(["ndcg"]).update([1, 0], [0.1, 0.2], groups=[3, 3])
+    with pytest.raises(ValueError, match="convention"):
+        a.merge(b)
+
+
+@pytest.mark.parametrize("convention", [None, "torchmetrics", "recbole"])
+def test_partials_pickle_round_trip_and_merge_equal_one_call(convention):
+    y, s, g, w = _data(50, n_groups=20, weights="query")
+    names = (convention_metrics(convention, y, s, g, w) if convention
+             else NAMES)
+    users = np.unique(g)
+    first = np.isin(g, users[::2])  # disjoint sets of whole groups
+    states = []
+    for mask, mode in ((first, "complete"), (~first, "sorted")):
+        acc = RankingAccumulator(names, group_rows=mode, convention=convention)
+        # 'complete': one batch; 'sorted': batches that cut groups
+        order = np.argsort(g[mask], kind="stable")
+        for rows in np.array_split(order, 1 if mode == "complete" else 3):
+            _quiet(acc.update, y[mask][rows], s[mask][rows], groups=g[mask][rows],
+                   sample_weight=w[mask][rows])
+        state = acc.partials()
+        assert state["metrics"] == names and state["convention"] == convention
+        assert_array_equal(state["group"], np.unique(g[mask]))
+        states.append(pickle.loads(pickle.dumps(state)))
+    # the groups of a state may come back in any order (as from partitions)
+    perm = np.random.default_rng(0).permutation(len(states[1]["group"]))
+    shuffled = {**states[1], "group": states[1]["group"][perm],
+                "info": {k: v[perm] for k, v in states[1]["info"].items()},
+                "partials": {name: {k: v[perm] for k, v in p.items()}
+                             for name, p in states[1]["partials"].items()}}
+    merged = RankingAccumulator.from_partials(states[0]).merge(
+        RankingAccumulator.from_partials(shuffled))
+    expected = _quiet(ranking_report, y, s, groups=g, sample_weight=w,
+                      metrics=names, output="dict", convention=convention)
+    _close_reports(_quiet(merged.result), expected)
+    _close_frames(merged.per_group(output="dict"),
+                  per_group_scores(y, s, groups=g, sample_weight=w, metrics=names,
+                                   output="dict", convention=convention))
+    # and back again: the merged state is the one-call state
+    again = RankingAccumulator.from_partials(merged.partials())
+    _close_reports(_quiet(again.result), expected)
+    assert again.n_rows_ == len(g)
+
+
+def test_partials_errors():
+    acc = RankingAccumulator(["mrr", "hit_rate@2"]).update(
+        [1, 0, 0, 1], [0.9, 0.8, 0.7, 0.7], groups=["a", "a", "b", "b"])
+    state = acc.partials()
+    # the state is a copy: changing it leaves the accumulator as it was
+    state["partials"]["mrr"]["value"][:] = 0
+    assert acc.result()["mrr"] == 0.875
+    with pytest.raises(ValueError, match="partials must be the dict"):
+        RankingAccumulator.from_partials({"group": state["group"]})
+    with pytest.raises(ValueError, match="partials must be the dict"):
+        RankingAccumulator.from_partials([1, 2])
+    short = {**state, "info": {**state["info"], "weight": np.ones(3)}}
+    with pytest.raises(ValueError, match=r"partials: info\['weight'\]"):
+        RankingAccumulator.from_partials(short)
+    old = {**state, "partials": {**state["partials"],
+                                 "hit_rate@2": {"value": np.ones(2),
+                                                "defined": np.ones(2, bool)}}}
+    with pytest.raises(ValueError, match="'hit_rate@2' are not of the form"):
+        RankingAccumulator.from_partials(old)
+    twice = RankingAccumulator.from_partials(state)
+    with pytest.raises(ValueError, match="group 'a' was already seen"):
+        twice.merge(RankingAccumulator.from_partials(state))
+    doubled = {**state, "group": np.array(["a", "a"], dtype=object)}
+    with pytest.raises(ValueError, match="group 'a' appears twice"):
+        RankingAccumulator.from_partials(doubled)
+    with pytest.raises(ValueError, match="keep_groups=False"):
+        RankingAccumulator(["mrr"], keep_groups=False).update(
+            [1, 0], [0.1, 0.2], groups=[1, 1]).partials()
+    with pytest.raises(ValueError, match="seen no rows"):
+        RankingAccumulator(["mrr"]).partials()

@@ -16,9 +16,11 @@ from ._logs import (
     assert_frame_equal,
     assert_report_equal,
     check_cli_engine,
+    convention_metrics,
     make_log,
 )
 
+dask = pytest.importorskip("dask")
 dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("dask.distributed")
 
@@ -110,6 +112,15 @@ def test_bad_arguments():
         rk_dask.ranking_report(log, **kwargs)
     with pytest.raises(ValueError, match="metrics: 'ndcg@x' is not"):
         rk_dask.per_group_scores(ddf, **kwargs, metrics=["ndcg@x"])
+    with pytest.raises(ValueError, match="convention must be one of"):
+        rk_dask.ranking_report(ddf, **kwargs, convention="lgbm")
+    with pytest.raises(ValueError, match=r"convention='lightgbm'.*'mrr'"):
+        rk_dask.per_group_scores(ddf, **kwargs, metrics=["mrr"],
+                                 convention="lightgbm")
+    # trec_eval breaks ties by docno, which a frame's function is not given
+    with pytest.raises(ValueError, match=r"convention='trec_eval'.*docno"):
+        rk_dask.ranking_report(ddf, **kwargs, metrics=["map"],
+                               convention="trec_eval")
 
 
 def test_per_group_scores_meta():
@@ -127,3 +138,40 @@ def test_per_group_scores_meta():
 
 def test_cli_evaluate_engine_dask(client, tmp_path, capsys):
     check_cli_engine("dask", tmp_path, capsys, lambda folder: str(folder / "*.parquet"))
+
+
+def _reordering_shuffle():
+    return dask.config.set({"dataframe.shuffle.method": "disk",
+                            "scheduler": "sync"})
+
+
+@pytest.mark.parametrize("convention, weight", [
+    ("lightgbm", None),       # ties in input order, undefined = 1, MAP's mean weight
+    ("torchmetrics", "w_query"),  # two rankings: NDCG and GAUC average ties
+    ("recbole", "w_query"),   # GAUC weighted by positives
+])
+def test_convention_equals_in_memory(convention, weight):
+    # tied items in the frame's order: dd.from_pandas keeps the log's, and the shuffle must not change it
+    log = make_log(seed=16)
+    w = None if weight is None else log[weight]
+    metrics = convention_metrics(convention, log["label"], log["score"],
+                                 log["user"], w)
+    sdf = dd.from_pandas(log, npartitions=5)
+    kwargs = dict(y_true="label", y_score="score", groups="user",
+                  sample_weight=weight, metrics=metrics, convention=convention)
+    # the disk-based shuffle, run here in this process, moves rows of a
+    # group out of their order (the cluster's p2p shuffle happens to keep it)
+    with _reordering_shuffle():
+        got = rk_dask.ranking_report(sdf, **kwargs)
+    expected = ranking_report(log["label"], log["score"], groups=log["user"],
+                              sample_weight=w, metrics=metrics, output="dict",
+                              convention=convention)
+    assert_report_equal(got, expected)
+    assert got != ranking_report(log["label"], log["score"], groups=log["user"],
+                                 sample_weight=w, metrics=metrics, output="dict")
+    with _reordering_shuffle():
+        frame = rk_dask.per_group_scores(sdf, **kwargs).compute()
+    expected_frame = per_group_scores(log["label"], log["score"], groups=log["user"],
+                                      sample_weight=w, metrics=metrics,
+                                      convention=convention)
+    assert_frame_equal(frame, expected_frame, "user")

@@ -6,16 +6,13 @@ import sys
 import numpy as np
 import pytest
 
-from sklearn_rankeval import ranking_report
-from sklearn_rankeval._chunked import evaluate_ranked
+from sklearn_rankeval import RankingAccumulator, ranking_report
 from sklearn_rankeval._distributed import (
     check_columns,
     metric_plan,
     partial_columns,
     reduce_partials,
 )
-from sklearn_rankeval._engine import rank_groups
-from sklearn_rankeval._registry import parse_metrics
 
 from ._logs import ALL_METRICS, assert_report_equal, make_log
 
@@ -59,10 +56,10 @@ def test_partials_of_pieces_reduce_to_the_report():
     columns = []
     for piece in pieces[::-1]:
         part = log[log["user"].isin(piece)]
-        rg = rank_groups(part["label"], part["score"], groups=part["user"],
-                         sample_weight=part["w_query"])
-        columns.append(partial_columns(*evaluate_ranked(rg, parse_metrics(names)),
-                                       names, pooled))
+        acc = RankingAccumulator(names).update(
+            part["label"], part["score"], groups=part["user"],
+            sample_weight=part["w_query"])
+        columns.append(partial_columns(acc.partials(), names, pooled))
     merged = {key: np.concatenate([c[key] for c in columns]) for key in columns[0]}
     got = reduce_partials(merged, names, pooled)
     expected = ranking_report(log["label"], log["score"], groups=log["user"],

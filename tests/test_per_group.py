@@ -5,9 +5,15 @@ import pandas as pd
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
-from sklearn_rankeval import per_group_scores, ranking_report
+from sklearn_rankeval import (
+    mean_reciprocal_rank_score,
+    per_group_scores,
+    ranking_report,
+)
+from sklearn_rankeval._conventions import CONVENTIONS
 from sklearn_rankeval._registry import METRICS, metric_options
 
+from ._logs import ALL_METRICS, function_values
 from .conftest import make_grouped_data
 
 SPECS = list(METRICS.values())
@@ -240,3 +246,57 @@ def test_bad_input_names_the_argument():
     assert_array_equal(y, y0)
     assert_array_equal(s, s0)
     assert_array_equal(g, g0)
+
+
+def _query_weights(g, seed):
+    """One weight per group (1, 2 or 3), repeated on its rows."""
+    ids, index = np.unique(g, return_inverse=True)
+    return np.random.default_rng(seed).integers(1, 4, len(ids))[index].astype(float)
+
+
+@pytest.mark.parametrize("convention", [c for c in CONVENTIONS if c != "trec_eval"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_convention_columns_equal_the_functions(convention, weighted):
+    y, s, g = make_grouped_data(4, n_groups=15)
+    w = _query_weights(g, 4) if weighted else None
+    ok = []
+    for name in ALL_METRICS:
+        expected = function_values(name, y, s, g, w, convention)
+        if isinstance(expected, ValueError):
+            # the same refusal: a metric the library lacks, or a rule that no
+            # switch expresses on this data (LightGBM's weighted NDCG)
+            with pytest.raises(ValueError, match="convention="):
+                per_group_scores(y, s, groups=g, sample_weight=w, metrics=[name],
+                                 convention=convention)
+            continue
+        ok.append(name)
+        frame = per_group_scores(y, s, groups=g, sample_weight=w, metrics=[name],
+                                 convention=convention, output="dict")
+        assert_array_equal(frame[name], expected, err_msg=name)
+    assert len(ok) >= 4
+    # all of them from one call (the convention may rank twice, e.g.
+    # torchmetrics' NDCG averages ties where its other metrics keep the order)
+    with _quiet():
+        frame = per_group_scores(y, s, groups=g, sample_weight=w, metrics=ok,
+                                 convention=convention)
+    assert list(frame.columns) == ["n_items", "n_relevant", "weight", *ok]
+    for name in ok:
+        assert_array_equal(frame[name].to_numpy(),
+                           function_values(name, y, s, g, w, convention))
+    if convention != "sklearn":  # its rules are the default ones for these
+        default = per_group_scores(y, s, groups=g, sample_weight=w, metrics=ok)
+        assert not all(np.array_equal(frame[n], default[n], equal_nan=True)
+                       for n in ok)
+
+
+def test_convention_errors():
+    y, s, g = make_grouped_data(5)
+    # trec_eval breaks ties by docno, which only the metric functions take
+    with pytest.raises(ValueError, match="docno"):
+        mean_reciprocal_rank_score(y, s, groups=g, convention="trec_eval")
+    with pytest.raises(ValueError, match=r"convention='trec_eval'.*docno"):
+        per_group_scores(y, s, groups=g, metrics=["mrr"], convention="trec_eval")
+    with pytest.raises(ValueError, match="convention must be one of"):
+        per_group_scores(y, s, groups=g, metrics=["mrr"], convention="lgbm")
+    with pytest.raises(ValueError, match=r"convention='lightgbm'.*'mrr'"):
+        per_group_scores(y, s, groups=g, metrics=["mrr"], convention="lightgbm")

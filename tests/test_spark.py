@@ -22,6 +22,7 @@ from ._logs import (
     assert_frame_equal,
     assert_report_equal,
     check_cli_engine,
+    convention_metrics,
     make_log,
 )
 
@@ -151,6 +152,15 @@ def test_bad_arguments(spark):
         rk_spark.ranking_report(log, **kwargs)
     with pytest.raises(ValueError, match="metrics: 'ndcg@x' is not"):
         rk_spark.ranking_report(sdf, **kwargs, metrics=["ndcg@x"])
+    with pytest.raises(ValueError, match="convention must be one of"):
+        rk_spark.ranking_report(sdf, **kwargs, convention="lgbm")
+    with pytest.raises(ValueError, match=r"convention='lightgbm'.*'mrr'"):
+        rk_spark.per_group_scores(sdf, **kwargs, metrics=["mrr"],
+                                 convention="lightgbm")
+    # trec_eval breaks ties by docno, which a frame's function is not given
+    with pytest.raises(ValueError, match=r"convention='trec_eval'.*docno"):
+        rk_spark.ranking_report(sdf, **kwargs, metrics=["map"],
+                               convention="trec_eval")
     with pytest.raises(ValueError, match="groups: the group column 'mrr'"):
         rk_spark.per_group_scores(sdf.withColumnRenamed("user", "mrr"),
                                   **{**kwargs, "groups": "mrr"}, metrics=["mrr"])
@@ -170,3 +180,31 @@ def test_per_group_scores_is_lazy(spark):
 
 def test_cli_evaluate_engine_spark(spark, tmp_path, capsys):
     check_cli_engine("spark", tmp_path, capsys, str)  # a folder of Parquet files
+
+
+@pytest.mark.parametrize("convention, weight", [
+    ("lightgbm", None),       # ties in input order, undefined = 1, MAP's mean weight
+    ("torchmetrics", "w_query"),  # two rankings: NDCG and GAUC average ties
+    ("recbole", "w_query"),   # GAUC weighted by positives
+])
+def test_convention_equals_in_memory(spark, convention, weight):
+    # tied items in the frame's order: createDataFrame keeps the log's (no repartition), and the shuffle must not change it
+    log = make_log(seed=16)
+    w = None if weight is None else log[weight]
+    metrics = convention_metrics(convention, log["label"], log["score"],
+                                 log["user"], w)
+    sdf = spark.createDataFrame(log)
+    kwargs = dict(y_true="label", y_score="score", groups="user",
+                  sample_weight=weight, metrics=metrics, convention=convention)
+    got = rk_spark.ranking_report(sdf, **kwargs)
+    expected = ranking_report(log["label"], log["score"], groups=log["user"],
+                              sample_weight=w, metrics=metrics, output="dict",
+                              convention=convention)
+    assert_report_equal(got, expected)
+    assert got != ranking_report(log["label"], log["score"], groups=log["user"],
+                                 sample_weight=w, metrics=metrics, output="dict")
+    frame = rk_spark.per_group_scores(sdf, **kwargs)
+    expected_frame = per_group_scores(log["label"], log["score"], groups=log["user"],
+                                      sample_weight=w, metrics=metrics,
+                                      convention=convention)
+    assert_frame_equal(frame.toPandas(), expected_frame, "user")
