@@ -12,7 +12,6 @@ from sklearn_rankeval._cli import main
 from sklearn_rankeval._cli._io import iter_table
 
 
-
 class _Terminal(io.StringIO):
     def isatty(self):
         return True
