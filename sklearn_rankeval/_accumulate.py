@@ -14,10 +14,18 @@ import math
 import numpy as np
 
 from ._array_api import _is_foreign_array, reject_host_options
+from ._averages import (
+    GroupInfo,
+    Partials,
+    _plain,
+    average_finalize,
+    average_terms,
+    finalize_value,
+    summed,
+)
 from ._chunked import evaluate_chunked
 from ._conventions import check_convention, evaluate_convention, resolved_metrics
 from ._engine import _encode_groups, check_group_ids, group_ids_array
-from ._kernels import GroupInfo, Partials, _plain, average_sums, ratio
 from ._per_group import frame_columns, make_frame
 from ._registry import parse_metrics
 from ._report import _summaries
@@ -67,7 +75,7 @@ def _check_partials(partials):
 
     def column(where, key, value):
         value = np.asarray(value)
-        if value.shape != (n,):
+        if value.shape[-1:] != (n,) or value.ndim != (2 if key == "stats" else 1):
             raise ValueError(
                 f"partials: {where}[{key!r}] has shape {value.shape}; every "
                 f"array must hold one entry per group ({n}).")
@@ -89,8 +97,8 @@ def _check_partials(partials):
     parts = {}
     for name, spec, _ in parsed:
         fields = given[name]
-        # a pooled ("micro") average sums each group's numerator and denominator
-        wanted = {"value", "defined", *(("num", "den") if "micro" in spec.averages
+        # a pooled ("micro") average sums each group's statistics
+        wanted = {"value", "defined", *(("stats",) if "micro" in spec.averages
                                         else ())}
         if not isinstance(fields, dict) or set(fields) != wanted:
             raise ValueError(
@@ -98,6 +106,16 @@ def _check_partials(partials):
                 f"RankingAccumulator.partials() gives (made by another version?).")
         parts[name] = Partials(**{f: column(name, f, v) for f, v in fields.items()})
     return info, parts, names, convention
+
+
+def _finalize_totals(totals, spec):
+    """The default average of a metric from per-batch ``(sums, n_counted)``:
+    each statistic summed exactly (``math.fsum``) over the batches."""
+    n_stats = totals[0][0].shape[0] if totals else 0
+    sums = np.array([math.fsum(s[j] for s, _ in totals) for j in range(n_stats)])
+    return finalize_value(sums, sum(n for _, n in totals), label=spec.label,
+                          needs_negative=spec.needs_negative,
+                          finalize=average_finalize(spec, spec.default_average))
 
 
 class _SeenIds:
@@ -286,9 +304,8 @@ class RankingAccumulator:
             self._parts.append(parts)
             return
         for name, spec, _ in self._parsed:
-            self._totals[name].append(average_sums(
-                parts[name], info, average=spec.default_average,
-                query_weighted=spec.query_weighted))
+            self._totals[name].append(summed(average_terms(
+                parts[name], info, spec, average=spec.default_average)))
 
     def _check_new_ids(self, labels):
         try:
@@ -571,13 +588,10 @@ class RankingAccumulator:
         out = {}
         for name, spec, _ in self._parsed:
             if pending is not None:
-                totals[name].append(average_sums(
-                    pending[1][name], pending[0], average=spec.default_average,
-                    query_weighted=spec.query_weighted))
-            nums, dens, counts = zip(*totals[name]) if totals[name] else ((), (), ())
-            out[name] = ratio(math.fsum(nums), math.fsum(dens), sum(counts),
-                              label=spec.label, needs_negative=spec.needs_negative,
-                              average=spec.default_average)
+                totals[name].append(summed(average_terms(
+                    pending[1][name], pending[0], spec,
+                    average=spec.default_average)))
+            out[name] = _finalize_totals(totals[name], spec)
         return out
 
     def per_group(self, output="pandas"):

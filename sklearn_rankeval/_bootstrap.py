@@ -1,23 +1,16 @@
 """Resampling over groups: the bootstrap and the paired randomization test.
 
-Every average of every metric is a ratio of per-group sums (see
-:func:`~._kernels.aggregate`): ``sum(num) / sum(den)`` with, over the groups
-where the metric is defined,
-
-* ``"macro"``: ``num = w * value``, ``den = w`` (``w`` the query weight of a
-  query-weighted metric, else the group's ``item_macro_weight``);
-* ``"weighted"``: the same with ``w`` the group's total sample weight;
-* ``"micro"``: ``num = qw * numerator``, ``den = qw * denominator``.
-
-:func:`ratio_terms` returns these two columns.  A bootstrap resample that
-draws group ``g`` ``c_g`` times has the statistic ``(c @ num) / (c @ den)``,
-which is exactly the metric recomputed on the resampled groups (a group drawn
-twice counted twice, with its weight, its numerator and its denominator): a
-matrix of counts ``C`` (resamples x groups) times the per-group terms gives a
-whole chunk of resamples at once, with no loop over groups.  The paired
-randomization test swaps the two models' terms in the groups of a 0/1 flip
-matrix ``F``: ``F @ (num_B - num_A)`` moves the swapped numerators from one
-model to the other, and the same for the denominators.
+Every average of every metric is ``finalize(S.sum(axis=1))`` for per-group
+statistics ``S`` (``(n_stats, n_groups)``, zero in the groups that do not
+count; see :func:`~._averages.average_terms`).  A bootstrap resample that
+draws group ``g`` ``c_g`` times has the statistic ``finalize(S @ c)``, which
+is exactly the metric recomputed on the resampled groups (a group drawn twice
+counted twice, with its weight and its statistics): a matrix of counts ``C``
+(resamples x groups) gives a whole chunk of resamples at once,
+``finalize(S @ C.T)``, with no loop over groups.  The paired randomization
+test swaps the two models' statistics in the groups of a 0/1 flip matrix
+``F``: ``(S_B - S_A) @ F.T`` moves the swapped statistics from one model to
+the other.
 
 Everything here works from ``(GroupInfo, Partials, MetricSpec)``, so it works
 the same on one call's groups, on a segment's groups and on partials
@@ -29,17 +22,16 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from ._kernels import MIN_GEO_MEAN, apply_undefined
+from ._averages import Average, average_terms
 
 __all__ = [
     "MAX_CELLS",
     "bootstrap_intervals",
-    "bootstrap_ratios",
+    "bootstrap_values",
     "check_confidence",
     "check_n_resamples",
     "check_random_state",
     "percentile_interval",
-    "ratio_terms",
     "resample_counts",
     "sign_flips",
 ]
@@ -99,37 +91,6 @@ def check_random_state(random_state):
         f"random_state must be None, an int, a numpy Generator or a RandomState, "
         f"got {type(random_state).__name__}."
     )
-
-
-# ---------------------------------------------------------------------------
-# a metric's average as a ratio of per-group sums
-# ---------------------------------------------------------------------------
-def ratio_terms(partials, info, spec, *, average="default", undefined="skip"):
-    """Per-group ``(num, den)`` with ``num.sum() / den.sum()`` the metric's average.
-
-    Both are 0 in the groups where the metric is undefined (and skipped);
-    ``undefined`` is applied first, as the metric functions do (``"raise"``
-    raises, a number makes every group defined with that value).  For
-    ``average="gmean"`` the numerator holds weighted logs: the average is
-    ``exp(num.sum() / den.sum())``.
-    """
-    if average == "default":
-        average = spec.default_average
-    p = apply_undefined(partials, info.labels, undefined=undefined,
-                        label=spec.label, needs_negative=spec.needs_negative)
-    defined = p.defined
-    qw = info.query_weight if spec.query_weighted else info.item_macro_weight
-    if average == "micro":
-        num, den = qw * p.num, qw * p.den
-    elif average == "gmean":
-        den = qw
-        num = qw * np.log(np.maximum(p.value, MIN_GEO_MEAN))
-    else:
-        den = info.weight if average == "weighted" else qw
-        num = den * p.value
-    zero = 0.0
-    return (np.where(defined, num, zero).astype(np.float64, copy=False),
-            np.where(defined, den, zero).astype(np.float64, copy=False))
 
 
 # ---------------------------------------------------------------------------
@@ -199,27 +160,34 @@ def sign_flips(n_groups, n_resamples, rng, *, exact=False, max_cells=MAX_CELLS):
 # ---------------------------------------------------------------------------
 # the bootstrap
 # ---------------------------------------------------------------------------
-def bootstrap_ratios(num, den, n_resamples, rng, *, max_cells=MAX_CELLS):
-    """Bootstrap distributions of ``sum(num) / sum(den)``, (n_resamples, n_stats).
+def stacked_stats(averages):
+    """The statistics of several averages as one ``(n_stats, n_groups)``
+    float64 array, and each average's rows in it (slices)."""
+    stats = [np.asarray(a.stats, dtype=np.float64) for a in averages]
+    ends = np.cumsum([st.shape[0] for st in stats])
+    rows = [slice(end - st.shape[0], end) for st, end in zip(stats, ends)]
+    return np.vstack(stats), rows
 
-    ``num`` and ``den`` are (n_groups, n_stats) (or 1-D for one statistic);
-    every statistic is recomputed on the same resamples.  A resample whose
-    denominator is 0 (no group defining the metric was drawn) gives NaN.
+
+def bootstrap_values(averages, n_resamples, rng, *, max_cells=MAX_CELLS):
+    """Bootstrap distributions of averages, ``(n_resamples, n_averages)``.
+
+    ``averages``: :class:`~._averages.Average` objects (or one, for a 1-D
+    result) over the same groups; every one is recomputed on the same
+    resamples, as ``finalize`` of its resampled sums.  A resample whose
+    statistics give no value (no group defining the metric was drawn) gives
+    NaN.
     """
-    num, den = np.atleast_1d(num), np.atleast_1d(den)
-    one = num.ndim == 1
-    num = num.reshape(num.shape[0], -1)
-    den = den.reshape(den.shape[0], -1)
-    n_groups, n_stats = num.shape
-    terms = np.hstack([num, den])
-    out = np.empty((n_resamples, n_stats))
-    for start, counts in resample_counts(n_groups, n_resamples, rng,
+    one = isinstance(averages, Average)
+    averages = [averages] if one else list(averages)
+    stats, rows = stacked_stats(averages)
+    out = np.empty((n_resamples, len(averages)))
+    for start, counts in resample_counts(stats.shape[1], n_resamples, rng,
                                          max_cells=max_cells):
-        sums = counts @ terms
+        sums = stats @ counts.T
         with np.errstate(divide="ignore", invalid="ignore"):
-            ratio = sums[:, :n_stats] / sums[:, n_stats:]
-        out[start:start + counts.shape[0]] = np.where(sums[:, n_stats:] != 0,
-                                                      ratio, np.nan)
+            for j, (avg, r) in enumerate(zip(averages, rows)):
+                out[start:start + counts.shape[0], j] = avg.finalize(sums[r])
     return out[:, 0] if one else out
 
 
@@ -257,11 +225,10 @@ def bootstrap_intervals(info, parts, parsed, *, confidence, n_resamples, rng,
     ``info`` (one call, a segment, or an accumulator's concatenation); all the
     metrics share the same resamples of those groups.
     """
-    terms = [ratio_terms(parts[name], info, spec, undefined=undefined)
-             for name, spec, _ in parsed]
-    num = np.column_stack([t[0] for t in terms])
-    den = np.column_stack([t[1] for t in terms])
-    dist = bootstrap_ratios(num, den, n_resamples, rng)
+    averages = [average_terms(parts[name], info, spec,
+                              average=spec.default_average, undefined=undefined)
+                for name, spec, _ in parsed]
+    dist = bootstrap_values(averages, n_resamples, rng)
     low, high = percentile_interval(dist, confidence)
     return {name: (float(lo), float(hi))
             for (name, _, _), lo, hi in zip(parsed, low, high)}

@@ -25,9 +25,9 @@ import math
 import numpy as np
 
 from ._array_api import device_of, namespace_of, take
+from ._averages import GroupInfo, Partials
 from ._config import get_config
 from ._engine import _check_length, _encode_groups, check_inputs, rank_checked
-from ._kernels import GroupInfo, Partials
 
 __all__ = ["chunk_rows", "evaluate_chunked", "evaluate_ranked"]
 

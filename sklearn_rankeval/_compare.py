@@ -12,19 +12,19 @@ from collections.abc import Mapping
 import numpy as np
 from scipy import stats
 
+from ._averages import apply_undefined, average_terms, ratio_of_sums
 from ._bootstrap import (
     MAX_CELLS,
-    bootstrap_ratios,
+    bootstrap_values,
     check_confidence,
     check_n_resamples,
     check_random_state,
     percentile_interval,
-    ratio_terms,
     sign_flips,
+    stacked_stats,
 )
 from ._chunked import evaluate_ranked
 from ._engine import rank_groups
-from ._kernels import apply_undefined
 from ._per_group import make_frame
 from ._registry import parse_metrics
 from ._validation import check_option
@@ -84,26 +84,25 @@ def paired_values(part_a, part_b, info, spec, *, undefined="skip"):
     """What the t-test and the Wilcoxon test compare, over groups defined for both.
 
     Returns ``(x_a, x_b, v_a, v_b)``: ``v`` are the per-group values and ``x``
-    each group's term of the metric's average, ``w * v`` with ``w`` the
+    each group's term of the metric's average: the first statistic of the
+    average (:func:`~._averages.average_terms`), ``w * v`` with ``w`` the
     group's weight in the average (1 for an unweighted macro mean, so that
     ``x = v``; the total sample weight for ``"weighted"``) or, for a pooled
-    (``"micro"``) average, the query weight times the group's numerator.
+    (``"micro"``) ratio, the query weight times the group's numerator.  A
+    pooled average that is not a ratio of two sums (the normalized entropy,
+    the calibration error) has no per-group term: ``x = v``.
     """
     average = spec.default_average
-    pa = apply_undefined(part_a, info.labels, undefined=undefined,
-                         label=spec.label, needs_negative=spec.needs_negative)
-    pb = apply_undefined(part_b, info.labels, undefined=undefined,
-                         label=spec.label, needs_negative=spec.needs_negative)
+    terms = [average_terms(p, info, spec, average=average, undefined=undefined)
+             for p in (part_a, part_b)]
+    pa, pb = (apply_undefined(p, info.labels, undefined=undefined,
+                              label=spec.label, needs_negative=spec.needs_negative)
+              for p in (part_a, part_b))
     both = pa.defined & pb.defined
-    qw = info.query_weight if spec.query_weighted else info.item_macro_weight
-    if average == "micro":
-        w, xa, xb = qw[both], pa.num[both], pb.num[both]
-    else:
-        w = (info.weight if average == "weighted" else qw)[both]
-        xa, xb = pa.value[both], pb.value[both]
     va, vb = pa.value[both], pb.value[both]
-    if not np.all(w == 1.0):
-        xa, xb = w * xa, w * xb
+    if terms[0].finalize is not ratio_of_sums:
+        return va, vb, va, vb
+    xa, xb = (t.stats[0][both] for t in terms)
     return xa, xb, va, vb
 
 
@@ -118,42 +117,40 @@ def _classic_pvalue(test, xa, xb):
     return float(stats.wilcoxon(xa, xb).pvalue)
 
 
-def _permutation_pvalues(num, den, pairs, n_resamples, rng):
-    """Paired randomization p-values of ``ratio(model) - ratio(baseline)``.
+def _permutation_pvalues(pairs, n_resamples, rng):
+    """Paired randomization p-values of ``value(model) - value(baseline)``.
 
-    ``num``/``den`` are (n_groups, n_stats); ``pairs`` lists the columns
-    ``(model, baseline)`` to compare.  A flip of group ``g`` gives model's
-    numerator and denominator in ``g`` to the baseline and the baseline's to
-    the model.  Only the groups where some pair differs can change a
-    statistic: with ``2**n`` of them at most ``n_resamples``, all ``2**n``
-    flips are enumerated (exact p-value ``count / 2**n``); otherwise
+    ``pairs`` lists the :class:`~._averages.Average` of the model and of the
+    baseline of each comparison (the same metric, the same groups).  A flip
+    of group ``g`` gives the model's statistics in ``g`` to the baseline and
+    the baseline's to the model.  Only the groups where some pair differs can
+    change a statistic: with ``2**n`` of them at most ``n_resamples``, all
+    ``2**n`` flips are enumerated (exact p-value ``count / 2**n``); otherwise
     ``n_resamples`` random flips give ``(count + 1) / (n_resamples + 1)``.
     Returns the p-values and whether they are exact.
     """
-    model = np.array([i for i, _ in pairs])
-    base = np.array([j for _, j in pairs])
-    da = num[:, base] - num[:, model]
-    db = den[:, base] - den[:, model]
-    informative = np.flatnonzero((da != 0).any(axis=1) | (db != 0).any(axis=1))
-    da, db = da[informative], db[informative]
+    model, rows = stacked_stats([m for m, _ in pairs])
+    base, _ = stacked_stats([b for _, b in pairs])
+    moved = base - model  # what a flip moves from the baseline to the model
+    informative = np.flatnonzero((moved != 0).any(axis=0))
+    moved = moved[:, informative]
     n = informative.size
-    sum_num, sum_den = num.sum(axis=0), den.sum(axis=0)
-    a_m, b_m = sum_num[model], sum_den[model]
-    a_b, b_b = sum_num[base], sum_den[base]
+    sum_m, sum_b = model.sum(axis=1), base.sum(axis=1)
+    finalize = [m.finalize for m, _ in pairs]
     with np.errstate(divide="ignore", invalid="ignore"):
-        observed = np.abs(a_m / b_m - a_b / b_b)
+        observed = np.abs([f(sum_m[r]) - f(sum_b[r])
+                           for f, r in zip(finalize, rows)])
     threshold = observed * (1.0 - PERMUTATION_RTOL)
     exact = n < 63 and 2 ** n <= n_resamples
-    k = len(pairs)
-    count = np.zeros(k, dtype=np.int64)
-    moved = np.hstack([da, db])
+    count = np.zeros(len(pairs), dtype=np.int64)
     for _, flips in sign_flips(n, n_resamples, rng, exact=exact,
                                max_cells=MAX_CELLS):
-        shift = flips @ moved
-        sa, sb = shift[:, :k], shift[:, k:]
+        shift = moved @ flips.T
         with np.errstate(divide="ignore", invalid="ignore"):
-            stat = np.abs((a_m + sa) / (b_m + sb) - (a_b - sa) / (b_b - sb))
-        count += np.count_nonzero(stat >= threshold, axis=0)
+            for j, (f, r) in enumerate(zip(finalize, rows)):
+                stat = np.abs(f(sum_m[r, None] + shift[r])
+                              - f(sum_b[r, None] - shift[r]))
+                count[j] += np.count_nonzero(stat >= threshold[j])
     if exact:
         p = count / float(2 ** n)
     else:
@@ -415,18 +412,17 @@ default=None
         info = info.to_numpy()
         parts[model] = {name: p.to_numpy() for name, p in parts[model].items()}
 
-    # one column per (metric, model): the ratio terms of its average
+    # one column per (metric, model): the statistics of its average
     columns = [(name, model) for name, _, _ in parsed for model in models]
     col = {key: j for j, key in enumerate(columns)}
     specs = {name: spec for name, spec, _ in parsed}
-    terms = [ratio_terms(parts[model][name], info, specs[name])
-             for name, model in columns]
-    num = np.column_stack([t[0] for t in terms])
-    den = np.column_stack([t[1] for t in terms])
+    averages = [average_terms(parts[model][name], info, specs[name],
+                              average=specs[name].default_average)
+                for name, model in columns]
 
     others = [m for m in models if m != baseline]
     pairs = [(name, model) for name, _, _ in parsed for model in others]
-    dist = bootstrap_ratios(num, den, n_resamples, rng)
+    dist = bootstrap_values(averages, n_resamples, rng)
     diff_dist = np.column_stack(
         [dist[:, col[name, model]] - dist[:, col[name, baseline]]
          for name, model in pairs])
@@ -434,7 +430,7 @@ default=None
 
     if test == "permutation":
         p_values, exact = _permutation_pvalues(
-            num, den, [(col[n, m], col[n, baseline]) for n, m in pairs],
+            [(averages[col[n, m]], averages[col[n, baseline]]) for n, m in pairs],
             n_resamples, rng)
     else:
         exact = None

@@ -581,7 +581,7 @@ def evaluate_convention(evaluate, y_true, y_score, *, groups, sample_weight, par
     on each group's own rows, so the report, the per-group frame and every
     batch of an accumulator go through here.
     """
-    from ._kernels import apply_undefined
+    from ._averages import apply_undefined
 
     by_ranking = {}
     for name, spec, opts, switches in convention_plan(parsed, convention):

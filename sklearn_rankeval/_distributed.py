@@ -18,10 +18,10 @@ then carry a position column (:func:`needs_input_order`).
 import numpy as np
 
 from ._accumulate import RankingAccumulator
+from ._averages import GroupInfo
 from ._chunked import evaluate_ranked
 from ._conventions import check_convention, needs_input_order, resolved_metrics
 from ._engine import rank_groups
-from ._kernels import GroupInfo
 from ._registry import parse_metrics
 
 __all__ = [
@@ -97,8 +97,8 @@ def check_column_types(wanted, types, word, shown=None):
 
 
 def metric_plan(metrics, group_column, convention=None):
-    """``(names, pooled)`` of the metrics: their names, and which of them
-    need the numerator and denominator (pooled averages).
+    """``(names, pooled)`` of the metrics: their names, and how many additive
+    statistics each pooled (``"micro"``) average needs (0: none).
 
     The metric names and the convention are checked here, on the driver (the
     same ``ValueError`` as in memory: a metric the convention lacks, or a
@@ -113,10 +113,11 @@ def metric_plan(metrics, group_column, convention=None):
             f"groups: the group column {group_column!r} has the name of an output "
             f"column ({', '.join(sorted(clash))}); rename it."
         )
-    # which partials carry num/den: read off a two-row ranking
-    ranked = rank_groups(np.array([1, 0]), np.array([1.0, 0.0]))
+    # which partials carry statistics, and how many: read off a two-row ranking
+    ranked = rank_groups(np.array([1, 0]), np.array([0.75, 0.25]))
     _, parts = evaluate_ranked(ranked, parsed)
-    pooled = {name: parts[name].num is not None for name in names}
+    pooled = {name: 0 if parts[name].stats is None else int(parts[name].stats.shape[0])
+              for name in names}
     return names, pooled
 
 
@@ -140,9 +141,8 @@ def partial_columns(state, names, pooled):
         p = state["partials"][name]
         out[f"m{i}_value"] = np.asarray(p["value"], dtype=np.float64)
         out[f"m{i}_defined"] = np.asarray(p["defined"], dtype=bool)
-        if pooled[name]:
-            out[f"m{i}_num"] = np.asarray(p["num"], dtype=np.float64)
-            out[f"m{i}_den"] = np.asarray(p["den"], dtype=np.float64)
+        for j in range(pooled[name]):
+            out[f"m{i}_s{j}"] = np.asarray(p["stats"][j], dtype=np.float64)
     return out
 
 
@@ -153,9 +153,12 @@ def _accumulator(columns, names, pooled, convention):
         raise ValueError("y_score is empty: at least one sample is required.")
     partials = {}
     for i, name in enumerate(names):
-        fields = ("value", "defined", *(("num", "den") if pooled[name] else ()))
         partials[name] = {field: np.asarray(columns[f"m{i}_{field}"])
-                          for field in fields}
+                          for field in ("value", "defined")}
+        if pooled[name]:
+            partials[name]["stats"] = np.stack(
+                [np.asarray(columns[f"m{i}_s{j}"], dtype=np.float64)
+                 for j in range(pooled[name])])
     return RankingAccumulator.from_partials({
         "metrics": list(names), "convention": convention, "group": labels,
         "info": {field: np.asarray(columns[field]) for field in INFO_COLUMNS},
@@ -169,8 +172,7 @@ def partial_dtypes(names, pooled):
     out += [(field, np.float64) for field in INFO_COLUMNS[2:]]
     for i, name in enumerate(names):
         out += [(f"m{i}_value", np.float64), (f"m{i}_defined", np.bool_)]
-        if pooled[name]:
-            out += [(f"m{i}_num", np.float64), (f"m{i}_den", np.float64)]
+        out += [(f"m{i}_s{j}", np.float64) for j in range(pooled[name])]
     return out
 
 

@@ -1,31 +1,28 @@
-"""Per-group kernels and the one generic aggregation.
+"""Per-group kernels.
 
 A kernel takes the engine's :class:`~sklearn_rankeval._engine.RankedGroups`
-and returns the metric's :class:`Partials` for every group at once: the
-group's value, whether it is defined, and for pooled (``"micro"``) averages
-the group's numerator and denominator.  Kernels are block-level segment
-arithmetic, with no loop over groups, and every number a kernel returns for a
-group is computed from that group's own blocks only (see
+and returns the metric's :class:`~._averages.Partials` for every group at
+once: the group's value, whether it is defined, and for pooled (``"micro"``)
+averages the group's additive statistics (see :mod:`._averages`). Kernels are
+block-level segment arithmetic, with no loop over groups, and every number a
+kernel returns for a group is computed from that group's own blocks only (see
 ``RankedGroups.group_cumsum``): the partials of disjoint groups can be
 computed separately and concatenated, which is what per-group frames,
 segments, the accumulator and the distributed engines rely on.
 
-:func:`aggregate` turns partials (of one call, or concatenated from many)
-into any ``average``: it only sums per-group arrays (NumPy's pairwise
-summation), so its error does not grow with the number of rows.
+:func:`._averages.aggregate` turns partials (of one call, or concatenated from
+many) into any ``average``.
 
 Kernels are written once against the namespace ``xp = rg.xp`` of the ranked
 input (NumPy, or an Array API library such as torch or CuPy: see
-:mod:`._array_api`), so they run on the input's device.  Integer arrays are
+:mod:`._array_api`), so they run on the input's device. Integer arrays are
 cast to float64 before they meet floats (the standard defines no mixed
 promotion).
 """
 
 import math
-from typing import NamedTuple
 
 import numpy as np
-from sklearn.exceptions import UndefinedMetricWarning
 
 from . import _array_api as xpx
 from ._array_api import (
@@ -38,16 +35,11 @@ from ._array_api import (
     repeat_index,
     sum_by_owner,
     take,
-    to_numpy,
 )
+from ._averages import Partials, _first_label
 from ._engine import discount_cumsum
-from ._warnings import warn
 
 __all__ = [
-    "GroupInfo",
-    "Partials",
-    "aggregate",
-    "average_sums",
     "all_points_curve",
     "average_precision",
     "bpref",
@@ -70,8 +62,6 @@ __all__ = [
 
 #: Relative tolerance of a recall-level decision made on float weight sums.
 RECALL_LEVEL_RTOL = 1e-12
-#: Floor of the values in ``average="gmean"`` (trec_eval's MIN_GEO_MEAN).
-MIN_GEO_MEAN = 1e-5
 
 
 def _f(xp, x):
@@ -81,193 +71,6 @@ def _f(xp, x):
 
 def _i(xp, x):
     return astype(xp, x, xp.int64)
-
-
-class Partials(NamedTuple):
-    """One metric's per-group result, in the order of the groups.
-
-    ``value`` is meaningful where ``defined``; ``num`` and ``den`` (pooled
-    averages only, else None) are the group's numerator and denominator,
-    before the query weight.  The arrays are in the namespace of the ranked
-    input (NumPy, or the input's Array API library).
-    """
-
-    value: np.ndarray
-    defined: np.ndarray
-    num: object = None
-    den: object = None
-
-    def take(self, index):
-        """The partials of a subset (or reordering) of the groups."""
-        return Partials(*(None if a is None else a[index] for a in self))
-
-    @staticmethod
-    def concatenate(parts):
-        parts = list(parts)
-        xp = namespace_of(parts[0].value)
-        pooled = parts[0].num is not None
-        return Partials(
-            concat(xp, [p.value for p in parts]),
-            concat(xp, [p.defined for p in parts]),
-            concat(xp, [p.num for p in parts]) if pooled else None,
-            concat(xp, [p.den for p in parts]) if pooled else None,
-        )
-
-    def to_numpy(self):
-        """The partials as NumPy arrays (per-group, host-side output)."""
-        return Partials(*(to_numpy(a) for a in self))
-
-
-class GroupInfo(NamedTuple):
-    """What the aggregation needs to know of each group besides a metric.
-
-    ``weight`` is the group's total sample weight (its size if unweighted),
-    ``query_weight`` its query weight (the weight of its first row; ones if
-    unweighted) and ``item_macro_weight`` the weight of the group in the
-    ``"macro"`` average of an item-weighted metric (ones in the long layout,
-    where item weights act inside the group; the query weight in the 2-D and
-    multiclass layouts, where a weight is one query's).
-    """
-
-    labels: np.ndarray
-    n_items: np.ndarray
-    n_relevant: np.ndarray
-    weight: np.ndarray
-    query_weight: np.ndarray
-    item_macro_weight: np.ndarray
-
-    @classmethod
-    def from_ranked(cls, rg):
-        xp = rg.xp
-        ones = full(xp, rg.n_groups, 1.0, rg.device)
-        qw = ones if rg.query_weight is None else _f(xp, rg.query_weight)
-        return cls(
-            labels=rg.labels,
-            n_items=_i(xp, rg.group_size),
-            n_relevant=_i(xp, rg.group_n_rel),
-            weight=_f(xp, rg.group_weight),
-            query_weight=qw,
-            item_macro_weight=qw if rg.per_query_weights else ones,
-        )
-
-    def take(self, index):
-        return GroupInfo(*(a[index] for a in self))
-
-    @staticmethod
-    def concatenate(parts):
-        parts = list(parts)
-        return GroupInfo(*(concat(namespace_of(cols[0]), list(cols))
-                           for cols in zip(*parts)))
-
-    def to_numpy(self):
-        """The group info as NumPy arrays (per-group, host-side output)."""
-        return GroupInfo(*(to_numpy(a) for a in self))
-
-
-# ---------------------------------------------------------------------------
-# the aggregation
-# ---------------------------------------------------------------------------
-def _plain(label):
-    """A group id as the user wrote it (no ``np.str_('a')`` in messages)."""
-    if not isinstance(label, (np.ndarray, np.generic)) and hasattr(label, "shape"):
-        label = to_numpy(label)[()]  # a 0-d array of another namespace
-    return label.item() if isinstance(label, (np.generic, np.ndarray)) else label
-
-
-def _first_label(labels, mask):
-    """The first label where ``mask`` is True (for messages)."""
-    if isinstance(labels, np.ndarray):
-        return _plain(labels[mask][0])
-    return _plain(to_numpy(labels[mask][:1])[0])
-
-
-def apply_undefined(partials, labels, *, undefined, label, needs_negative=False):
-    """The undefined-group policy: raise, skip (keep the mask), or a value."""
-    values, defined = partials.value, partials.defined
-    xp = namespace_of(values)
-    if isinstance(undefined, str):
-        if undefined == "raise" and not bool(xp.all(defined)):
-            n_bad = int(xp.sum(_i(xp, ~defined)))
-            raise ValueError(
-                f"{label} is undefined for {n_bad} group(s), e.g. group "
-                f"{_first_label(labels, ~defined)!r} (no relevant item"
-                f"{', or a single class' if needs_negative else ''}). Pass "
-                f"undefined='skip' to leave them out or a number to count them "
-                f"with that value."
-            )
-        return partials
-    values = xp.where(defined, values, xp.full_like(values, float(undefined)))
-    return partials._replace(value=values, defined=xp.ones_like(defined))
-
-
-def average_sums(partials, info, *, average, query_weighted):
-    """``(numerator, denominator, n_defined)`` of an average over groups.
-
-    The average is ``numerator / denominator`` (``"gmean"``: its ``exp``, the
-    sums being of weighted logs); sums of disjoint sets of groups add up (the
-    accumulator keeps these instead of the groups).
-    """
-    defined = partials.defined
-    xp = namespace_of(partials.value)
-    qw = info.query_weight if query_weighted else info.item_macro_weight
-    if average == "gmean":  # trec_eval's gm_map: log(max(value, 1e-5))
-        w = qw[defined]
-        num = xp.sum(w * xp.log(xp.clip(partials.value[defined], MIN_GEO_MEAN, None)))
-        den = xp.sum(w)
-    elif average == "micro":
-        w = qw[defined]
-        num = xp.sum(_f(xp, partials.num[defined]) * w)
-        den = xp.sum(_f(xp, partials.den[defined]) * w)
-    else:
-        w = (info.weight if average == "weighted" else qw)[defined]
-        num = xp.sum(w * partials.value[defined])
-        den = xp.sum(w)
-    return float(num), float(den), int(xp.sum(_i(xp, defined)))
-
-
-def ratio(num, den, n_defined, *, label, needs_negative=False, average=None):
-    """``num / den`` (``exp`` of it for ``"gmean"``), or NaN with a warning
-    when no group defines it."""
-    if n_defined == 0:
-        warn(
-            f"{label} is undefined for every group (no group has a relevant item"
-            f"{' and an irrelevant one' if needs_negative else ''}); returning NaN.",
-            UndefinedMetricWarning,
-        )
-        return float("nan")
-    if den == 0:
-        warn(
-            f"{label}: the groups that define it have zero total weight; "
-            f"returning NaN.",
-            UndefinedMetricWarning,
-        )
-        return float("nan")
-    return float(math.exp(num / den) if average == "gmean" else num / den)
-
-
-def aggregate(partials, info, *, average, undefined="skip", query_weighted,
-              label, needs_negative=False):
-    """Partials of any set of groups -> the metric under ``average``.
-
-    ``"macro"`` weights each defined group by its query weight (query-weighted
-    metrics, and every metric in the 2-D and multiclass layouts) or counts it
-    once; ``"weighted"`` by its total sample weight; ``"micro"`` pools the
-    numerators and denominators (times the query weight); ``"gmean"`` is the
-    geometric mean, with the weights of ``"macro"``, of the values floored at
-    ``MIN_GEO_MEAN`` (trec_eval's ``gm_map``); None returns the per-group
-    values with NaN where undefined (in the partials' namespace).
-    """
-    p = apply_undefined(partials, info.labels, undefined=undefined, label=label,
-                        needs_negative=needs_negative)
-    if average is None:
-        xp = namespace_of(p.value)
-        if not bool(xp.any(p.defined)):
-            ratio(0.0, 0.0, 0, label=label, needs_negative=needs_negative)
-        return xp.where(p.defined, p.value, xp.full_like(p.value, math.nan))
-    num, den, n_defined = average_sums(p, info, average=average,
-                                       query_weighted=query_weighted)
-    return ratio(num, den, n_defined, label=label, needs_negative=needs_negative,
-                 average=average)
 
 
 def _divide(num, den):
@@ -473,7 +276,10 @@ def _expected_hits(rg, k):
 
 
 def _hits_partials(hits, den, defined):
-    return Partials(_divide(hits, den), defined, hits, den)
+    """Hits over a denominator; the two are the pooled average's statistics."""
+    xp = namespace_of(hits)
+    stats = np.stack([hits, den]) if xp is np else xp.stack([hits, den])
+    return Partials(_divide(hits, den), defined, stats)
 
 
 def hit_rate(rg, k=10):

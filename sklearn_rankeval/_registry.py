@@ -18,6 +18,7 @@ import numpy as np
 
 from . import _kernels
 from ._array_api import reject_host_options
+from ._averages import GroupInfo, aggregate
 from ._chunked import evaluate_chunked
 from ._conventions import (
     SWITCHES,
@@ -27,7 +28,6 @@ from ._conventions import (
     prepare,
     resolve,
 )
-from ._kernels import GroupInfo, aggregate
 from ._validation import (
     check_average,
     check_k,
@@ -140,6 +140,15 @@ class MetricSpec:
     scorer : bool
         Whether the name is a scorer (:func:`~sklearn_rankeval.get_scorer`):
         False for a value that is not "greater is better" (RBP's residual).
+    finalize : callable or None
+        ``finalize(summed statistics) -> value`` of the pooled (``"micro"``)
+        average, from the kernel's per-group statistics (see
+        :mod:`._averages`); None: the ratio of the two statistics.
+    pools_undefined : bool
+        Whether the pooled average pools the statistics of every group, the
+        groups where the metric's own value is undefined included (log loss,
+        normalized entropy: the micro average is the metric of all rows), or
+        only of the groups where it is defined (P@k, R@k, HR@k).
     """
 
     name: str
@@ -159,6 +168,8 @@ class MetricSpec:
     accepts_judged: bool = False
     judged_rule: str = "drop"
     scorer: bool = True
+    finalize: object = None
+    pools_undefined: bool = False
 
     # -- capabilities read by callers ---------------------------------------
     @property
@@ -210,9 +221,8 @@ class MetricSpec:
         return rg.cached(key, lambda: self.kernel(rg, **options))
 
     def aggregate(self, partials, info, *, average, undefined="skip"):
-        return aggregate(partials, info, average=average, undefined=undefined,
-                         query_weighted=self.query_weighted, label=self.label,
-                         needs_negative=self.needs_negative)
+        """The metric under ``average`` (:func:`._averages.aggregate`)."""
+        return aggregate(partials, info, self, average=average, undefined=undefined)
 
     def from_ranked(self, rg, *, average="default", undefined="skip", **options):
         """The metric of an input the engine has already ranked.

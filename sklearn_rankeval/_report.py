@@ -8,6 +8,7 @@ same partials within each segment's groups.
 import numpy as np
 
 from ._array_api import astype, namespace_of, reject_host_options, to_numpy
+from ._averages import _plain
 from ._bootstrap import (
     bootstrap_intervals,
     check_confidence,
@@ -18,7 +19,6 @@ from ._chunked import evaluate_chunked
 from ._conventions import check_convention, evaluate_convention
 from ._docs import fill_doc
 from ._engine import encode_rows
-from ._kernels import _plain
 from ._per_group import make_frame
 from ._registry import DEFAULT_METRICS, parse_metric_name, parse_metrics
 from ._validation import check_option

@@ -359,7 +359,7 @@ def test_partials_pickle_round_trip_and_merge_equal_one_call(convention):
     perm = np.random.default_rng(0).permutation(len(states[1]["group"]))
     shuffled = {**states[1], "group": states[1]["group"][perm],
                 "info": {k: v[perm] for k, v in states[1]["info"].items()},
-                "partials": {name: {k: v[perm] for k, v in p.items()}
+                "partials": {name: {k: v[..., perm] for k, v in p.items()}
                              for name, p in states[1]["partials"].items()}}
     merged = RankingAccumulator.from_partials(states[0]).merge(
         RankingAccumulator.from_partials(shuffled))

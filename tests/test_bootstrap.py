@@ -15,11 +15,11 @@ from scipy import stats
 from sklearn.exceptions import UndefinedMetricWarning
 
 from sklearn_rankeval import gauc_score, hit_rate_score, ranking_report
+from sklearn_rankeval._averages import Average, average_terms, ratio_of_sums
 from sklearn_rankeval._bootstrap import (
-    bootstrap_ratios,
+    bootstrap_values,
     check_random_state,
     percentile_interval,
-    ratio_terms,
     resample_counts,
 )
 from sklearn_rankeval._chunked import evaluate_ranked as evaluate
@@ -49,6 +49,13 @@ def _partials(spec, y, s, g, w, **options):
     return info, parts[spec.name]
 
 
+def _ratios(num, den):
+    """One ratio average per column of (n_groups, n_stats) ``num`` and ``den``."""
+    num, den = np.atleast_2d(num.T).T, np.atleast_2d(den.T).T
+    return [Average(np.stack([num[:, j], den[:, j]]), None, ratio_of_sums)
+            for j in range(num.shape[1])]
+
+
 def _options(spec):
     # a cutoff that cuts: smaller than most groups
     return {"k": 3} if spec.has_k else {}
@@ -72,17 +79,16 @@ def test_vectorised_bootstrap_equals_the_metric_on_resampled_groups(spec, averag
     y, s, g, item_w, query_w = _weighted_data(0)
     w = item_w if spec.weights == "item" else query_w
     info, partials = _partials(spec, y, s, g, w, **_options(spec))
-    num, den = ratio_terms(partials, info, spec, average=average)
-    # the whole-sample ratio is the metric itself (gmean: exp of the ratio of
-    # weighted logs)
-    finish = np.exp if average == "gmean" else (lambda x: x)
-    assert finish(num.sum() / den.sum()) == pytest.approx(
+    avg = average_terms(partials, info, spec, average=average)
+    # the whole-sample statistics give the metric itself (gmean: exp of the
+    # ratio of weighted logs)
+    assert avg.finalize(avg.stats.sum(axis=1)) == pytest.approx(
         spec.aggregate(partials, info, average=average), rel=1e-12)
     n = 60
     counts = np.vstack([c.copy() for _, c in resample_counts(
         len(info.labels), n, np.random.default_rng(7))])
     expected = _loop(spec, info, partials, counts, average)
-    got = finish(bootstrap_ratios(num, den, n, np.random.default_rng(7)))
+    got = bootstrap_values(avg, n, np.random.default_rng(7))
     assert_allclose(got, expected, rtol=1e-12, atol=1e-14, equal_nan=True)
     # the resamples are not all alike (the check above is not vacuous)
     assert np.nanstd(got) > 0
@@ -92,12 +98,13 @@ def test_vectorised_bootstrap_equals_the_metric_on_resampled_groups(spec, averag
 def test_undefined_policy_number_counts_undefined_groups(spec):
     y, s, g, item_w, query_w = _weighted_data(1)
     info, partials = _partials(spec, y, s, g, None, **_options(spec))
-    num, den = ratio_terms(partials, info, spec, undefined=0.25)
+    avg = average_terms(partials, info, spec, average=spec.default_average,
+                        undefined=0.25)
     counts = np.vstack([c.copy() for _, c in resample_counts(
         len(info.labels), 20, np.random.default_rng(3))])
     expected = _loop(spec, info, partials, counts, spec.default_average,
                      undefined=0.25)
-    assert_allclose(bootstrap_ratios(num, den, 20, np.random.default_rng(3)),
+    assert_allclose(bootstrap_values(avg, 20, np.random.default_rng(3)),
                     expected, rtol=1e-12)
 
 
@@ -129,8 +136,8 @@ def test_weighted_gauc_and_pooled_hit_rate_recomputed_from_duplicated_rows(
     options = {"k": 3} if spec.has_k else {}
     info, partials = _partials(spec, y, s, g, w, **options)
     assert spec.default_average in ("weighted", "micro")
-    num, den = ratio_terms(partials, info, spec)
-    got = bootstrap_ratios(num, den, 8, np.random.default_rng(11))
+    avg = average_terms(partials, info, spec, average=spec.default_average)
+    got = bootstrap_values(avg, 8, np.random.default_rng(11))
     counts = [c.copy() for _, c in resample_counts(
         len(info.labels), 8, np.random.default_rng(11))]
     counts = np.vstack(counts)
@@ -155,8 +162,9 @@ def test_counts_are_multinomial_draws_independent_of_the_chunk_size():
     den = np.ones((n_groups, 3))
     # the same draws; only the matrix product's rounding may differ
     assert_allclose(
-        bootstrap_ratios(num, den, n, np.random.default_rng(5), max_cells=n_groups),
-        bootstrap_ratios(num, den, n, np.random.default_rng(5)), rtol=1e-14)
+        bootstrap_values(_ratios(num, den), n, np.random.default_rng(5),
+                         max_cells=n_groups),
+        bootstrap_values(_ratios(num, den), n, np.random.default_rng(5)), rtol=1e-14)
 
 
 def test_percentile_interval_is_numpys_quantile_ignoring_nan():
@@ -182,7 +190,7 @@ def test_interval_agrees_with_scipy_bootstrap_and_the_normal_approximation():
     rng = np.random.default_rng(1)
     values = rng.beta(2, 3, 400)
     num, den = values, np.ones_like(values)
-    dist = bootstrap_ratios(num, den, 2000, np.random.default_rng(2))
+    dist = bootstrap_values(_ratios(num, den)[0], 2000, np.random.default_rng(2))
     low, high = percentile_interval(dist, 0.95)
     sd = dist.std()
     ref = stats.bootstrap((values,), np.mean, method="percentile",
@@ -210,10 +218,9 @@ def test_report_intervals_are_the_percentiles_of_the_bootstrap():
                    **({"k": int(n.split("@")[1])} if "@" in n else {})))
               for n in REPORT_METRICS]
     info, parts = evaluate(rg, parsed)
-    terms = [ratio_terms(parts[n], info, spec) for n, spec, _ in parsed]
-    dist = bootstrap_ratios(np.column_stack([t[0] for t in terms]),
-                            np.column_stack([t[1] for t in terms]), 300,
-                            np.random.default_rng(9))
+    averages = [average_terms(parts[n], info, spec, average=spec.default_average)
+                for n, spec, _ in parsed]
+    dist = bootstrap_values(averages, 300, np.random.default_rng(9))
     for j, name in enumerate(REPORT_METRICS):
         entry = report[name]
         assert list(entry) == ["value", "ci_low", "ci_high"]
@@ -346,7 +353,8 @@ def _group_terms(y, s, g, metrics):
     parsed = [(n, METRICS[n.split("@")[0]], METRICS[n.split("@")[0]].check_options(
         **({"k": int(n.split("@")[1])} if "@" in n else {}))) for n in metrics]
     info, parts = evaluate(rank_groups(y, s, groups=g), parsed)
-    terms = [ratio_terms(parts[n], info, spec) for n, spec, _ in parsed]
+    terms = [average_terms(parts[n], info, spec, average=spec.default_average).stats
+             for n, spec, _ in parsed]
     return (np.column_stack([t[0] for t in terms]),
             np.column_stack([t[1] for t in terms]))
 
@@ -361,7 +369,7 @@ def test_95_percent_intervals_cover_the_population_value_95_percent_of_the_time(
     #   population value is that too.
     # The 400 logs are one call of the engine (user ids rep * 200 + u), and
     # the 400 x 1000 bootstrap resamples are drawn in chunks of logs with the
-    # same generator calls as bootstrap_ratios (checked on the first log), so
+    # same generator calls as bootstrap_values (checked on the first log), so
     # that the intervals are exactly those of ranking_report(confidence=0.95).
     n_reps, n_groups, n_resamples = 400, 200, 1000
     rng = np.random.default_rng(0)
@@ -387,7 +395,9 @@ def test_95_percent_intervals_cover_the_population_value_95_percent_of_the_time(
         counts = counts.reshape(r, n_resamples, n_groups).astype(np.float64)
         stat = (counts @ num[r0:r0 + r]) / (counts @ den[r0:r0 + r])
         dist[:, r0:r0 + r] = stat.transpose(1, 0, 2)
-    assert_allclose(dist[:, 0], bootstrap_ratios(num[0], den[0], n_resamples,
+    first = [Average(np.stack([num[0][:, j], den[0][:, j]]), None, ratio_of_sums)
+             for j in range(3)]
+    assert_allclose(dist[:, 0], bootstrap_values(first, n_resamples,
                                                  np.random.default_rng(1)),
                     rtol=1e-12)
     low, high = percentile_interval(dist.reshape(n_resamples, -1), 0.95)

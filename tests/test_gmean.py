@@ -17,9 +17,15 @@ from sklearn_rankeval import (
     ndcg_score,
     precision_at_k_score,
 )
+from sklearn_rankeval._averages import (
+    GroupInfo,
+    average_finalize,
+    average_terms,
+    finalize_value,
+    summed,
+)
 from sklearn_rankeval._cli import _trec
 from sklearn_rankeval._engine import rank_groups
-from sklearn_rankeval._kernels import GroupInfo, average_sums, ratio
 from sklearn_rankeval._registry import METRICS
 
 DATA = Path(__file__).resolve().parent / "data" / "trec_eval"
@@ -109,11 +115,13 @@ def test_gmean_composes_from_per_batch_sums():
     partials, info = spec.kernel(rg), GroupInfo.from_ranked(rg)
     whole = spec.aggregate(partials, info, average="gmean")
     batches = np.array_split(np.arange(info.labels.size), 4)
-    sums = [average_sums(partials.take(b), info.take(b), average="gmean",
-                         query_weighted=spec.query_weighted) for b in batches]
-    nums, dens, counts = zip(*sums)
-    combined = ratio(math.fsum(nums), math.fsum(dens), sum(counts), label="MAP",
-                     average="gmean")
+    sums = [summed(average_terms(partials.take(b), info.take(b), spec,
+                                 average="gmean")) for b in batches]
+    nums = [s[0] for s, _ in sums]
+    dens = [s[1] for s, _ in sums]
+    combined = finalize_value(np.array([math.fsum(nums), math.fsum(dens)]),
+                              sum(n for _, n in sums), label="MAP",
+                              finalize=average_finalize(spec, "gmean"))
     assert combined == pytest.approx(whole, rel=1e-12)
     # the sums are of logs: a plain ratio of them is not the geometric mean
     assert math.fsum(nums) / math.fsum(dens) < 0
