@@ -485,7 +485,7 @@ def test_display_band(pyplot, click_data):
         vertices = band.get_paths()[0].vertices
         np.testing.assert_allclose(np.sort(np.unique(vertices[:, 0])),
                                    np.unique(curves[label]["prob_pred"]))
-    assert "90% band over groups" in disp.ax_.get_ylabel()
+    assert disp.ax_.get_ylabel().endswith("(bands: 90% bootstrap over groups)")
 
 
 def test_display_curve_kwargs(pyplot):

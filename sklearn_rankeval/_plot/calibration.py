@@ -317,13 +317,13 @@ class CalibrationCurveDisplay(RankingCurveDisplayMixin):
                 )
         self.line_ = next(iter(self.lines_.values()), None)
 
-        ylabel = "Fraction of positives"
+        ylabel = axis_label("Fraction of positives", self.pos_label)
         if self.bands_ and self.confidence is not None:
-            ylabel += f" ({self.confidence:.0%} band over groups)"
+            ylabel += f"\n(bands: {self.confidence:.0%} bootstrap over groups)"
         finish_axes(
             self.ax_,
             xlabel=axis_label("Mean predicted probability", self.pos_label),
-            ylabel=axis_label(ylabel, self.pos_label),
+            ylabel=ylabel,
             legend_loc="upper left",
         )
         return self
