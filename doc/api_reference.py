@@ -110,6 +110,7 @@ def sections():
                 "ElevenPointDisplay",
                 "GroupedRocCurveDisplay",
                 "RankingComparisonDisplay",
+                "CalibrationCurveDisplay",
             ],
             "autosummary/class.rst",
         ),

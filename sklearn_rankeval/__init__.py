@@ -25,6 +25,7 @@ from ._metrics import (
 )
 from ._per_group import per_group_scores
 from ._plot import (
+    CalibrationCurveDisplay,
     ElevenPointDisplay,
     GroupedRocCurveDisplay,
     InterpolatedPrecisionRecallDisplay,
@@ -41,6 +42,7 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0.0.0+unknown"
 
 __all__ = [
+    "CalibrationCurveDisplay",
     "ElevenPointDisplay",
     "GroupedRocCurveDisplay",
     "InterpolatedPrecisionRecallDisplay",

@@ -1,5 +1,12 @@
 """What every Display does: attributes, axes reuse, labels, from_estimator ==
-from_predictions, bad input, and matplotlib as an optional dependency."""
+from_predictions, bad input, and matplotlib as an optional dependency.
+
+The displays are found from ``sklearn_rankeval.__all__``: the ranking-curve
+displays (scores, ``groups``, one ``line_``) get every test below; the
+comparison and calibration displays, which take other inputs, get the tests
+that every display passes (axes, figure, legend, a passed ``ax``,
+``from_estimator`` == ``from_predictions``, the install hint) and have their
+own test files for the rest."""
 
 import subprocess
 import sys
@@ -10,7 +17,9 @@ import pytest
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.linear_model import LogisticRegression, Ridge
 
+import sklearn_rankeval
 from sklearn_rankeval import (
+    CalibrationCurveDisplay,
     ElevenPointDisplay,
     GroupedRocCurveDisplay,
     InterpolatedPrecisionRecallDisplay,
@@ -18,8 +27,13 @@ from sklearn_rankeval import (
 )
 from sklearn_rankeval.datasets import make_click_log
 
-DISPLAYS = [InterpolatedPrecisionRecallDisplay, GroupedRocCurveDisplay,
-            ElevenPointDisplay]
+# every display the package exports
+EXPORTED = [getattr(sklearn_rankeval, name) for name in sklearn_rankeval.__all__
+            if name.endswith("Display")]
+# the displays of other inputs than (y_true, y_score, groups=)
+OTHER_INPUTS = (RankingComparisonDisplay, CalibrationCurveDisplay)
+# the ranking-curve displays: a new one is tested here the day it is exported
+DISPLAYS = [d for d in EXPORTED if d not in OTHER_INPUTS]
 # the arrays each display computes (None where not applicable)
 ARRAYS = {
     InterpolatedPrecisionRecallDisplay: ("precision", "recall", "raw_precision",
@@ -239,8 +253,7 @@ def test_no_relevant_item_warns_and_gives_nan(pyplot, Display):
     assert "nan" in disp.line_.get_label()
 
 
-@pytest.mark.parametrize("Display", DISPLAYS + [RankingComparisonDisplay],
-                         ids=lambda d: d.__name__)
+@pytest.mark.parametrize("Display", EXPORTED, ids=lambda d: d.__name__)
 def test_missing_matplotlib_raises_an_install_hint(monkeypatch, Display):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
@@ -253,6 +266,63 @@ def test_missing_matplotlib_raises_an_install_hint(monkeypatch, Display):
     disp.name = None
     with pytest.raises(ImportError, match=r"\.plot requires matplotlib"):
         disp.plot()
+
+
+def _calls(Display, X, y, groups, clf):
+    """``(args, kwargs)`` of ``from_predictions`` and of ``from_estimator``
+    that draw the same figure, for any display."""
+    proba = clf.predict_proba(X)[:, 1]
+    if Display is RankingComparisonDisplay:
+        other = LogisticRegression(C=0.001).fit(X, y)
+        kw = dict(groups=groups, metrics=["gauc", "ndcg@5"], n_resamples=200,
+                  random_state=0)
+        return (((y, {"A": proba, "B": other.predict_proba(X)[:, 1]}), kw),
+                (({"A": clf, "B": other}, X, y), kw))
+    if Display is CalibrationCurveDisplay:
+        kw = dict(segments=np.where(groups % 2 == 0, "even", "odd"), n_bins=5)
+    else:
+        kw = dict(groups=groups)
+    return (((y, proba), dict(kw, pos_label=1, name="LogisticRegression")),
+            ((clf, X, y), kw))
+
+
+parametrize_every_display = pytest.mark.parametrize(
+    "Display", EXPORTED, ids=lambda d: d.__name__)
+
+
+@parametrize_every_display
+def test_every_display_draws_on_a_passed_ax_with_a_legend(pyplot, click_data,
+                                                          Display):
+    import matplotlib as mpl
+
+    X, y, groups, clf = click_data
+    (pred_args, pred_kw), (est_args, est_kw) = _calls(Display, X, y, groups, clf)
+    fig, ax = pyplot.subplots()
+    a = Display.from_predictions(*pred_args, ax=ax, **pred_kw)
+    b = Display.from_estimator(*est_args, ax=ax, **est_kw)
+    assert a.ax_ is ax and b.ax_ is ax and b.figure_ is fig
+    assert isinstance(a.ax_, mpl.axes.Axes)
+    assert isinstance(a.figure_, mpl.figure.Figure)
+    assert pyplot.get_fignums() == [fig.number]
+    assert [t.get_text() for t in ax.get_legend().get_texts()]
+
+
+@parametrize_every_display
+def test_every_display_from_estimator_draws_from_predictions(pyplot, click_data,
+                                                             Display):
+    X, y, groups, clf = click_data
+    (pred_args, pred_kw), (est_args, est_kw) = _calls(Display, X, y, groups, clf)
+    pred = Display.from_predictions(*pred_args, **pred_kw)
+    est = Display.from_estimator(*est_args, **est_kw)
+    assert est.ax_ is not pred.ax_
+    lines = [(line.get_label(), line.get_xydata()) for line in pred.ax_.get_lines()]
+    assert lines
+    assert len(est.ax_.get_lines()) == len(lines)
+    for (label, xy), line in zip(lines, est.ax_.get_lines()):
+        assert line.get_label() == label
+        np.testing.assert_allclose(line.get_xydata(), xy, rtol=1e-12)
+    legend = [t.get_text() for t in pred.ax_.get_legend().get_texts()]
+    assert [t.get_text() for t in est.ax_.get_legend().get_texts()] == legend
 
 
 def test_importing_the_package_does_not_import_matplotlib():

@@ -1,12 +1,14 @@
 """Displays: matplotlib figures of ranking curves and of model comparisons
 (matplotlib imported lazily)."""
 
+from .calibration import CalibrationCurveDisplay
 from .comparison import RankingComparisonDisplay
 from .eleven_point import ElevenPointDisplay
 from .interpolated_pr import InterpolatedPrecisionRecallDisplay
 from .roc import GroupedRocCurveDisplay
 
 __all__ = [
+    "CalibrationCurveDisplay",
     "ElevenPointDisplay",
     "GroupedRocCurveDisplay",
     "InterpolatedPrecisionRecallDisplay",
