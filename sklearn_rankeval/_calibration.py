@@ -98,6 +98,43 @@ def validate_probabilities(y_prob):
     return p
 
 
+def check_probabilities(y_prob):
+    """NaN or a value outside [0, 1] in ``y_prob`` (any shape) is a
+    ``ValueError`` naming ``y_prob``; Array API arrays are checked in their
+    namespace."""
+    from ._array_api import _is_foreign_array, namespace_of
+
+    if _is_foreign_array(y_prob):
+        xp = namespace_of(y_prob)
+        ok = bool(xp.all((y_prob >= 0) & (y_prob <= 1)))
+        nan = not bool(xp.all(y_prob == y_prob))
+    else:
+        p = np.asarray(y_prob)
+        if p.dtype.kind not in "biuf":
+            raise TypeError(f"y_prob must be numeric, got dtype {p.dtype}.")
+        nan = bool(np.isnan(p).any()) if p.dtype.kind == "f" else False
+        ok = bool(np.all((p >= 0) & (p <= 1)))
+    if nan:
+        raise ValueError("y_prob contains NaN.")
+    if not ok:
+        raise ValueError("y_prob must hold probabilities in [0, 1].")
+
+
+def quantile_edges(y_prob, n_bins, sample_weight=None):
+    """The quantile bin edges of all rows (a tuple), as :func:`bin_edges`;
+    2-D ``y_prob`` with one weight per row gives that weight to its items."""
+    from ._array_api import to_numpy
+
+    def host(x):
+        return to_numpy(x if hasattr(x, "shape") else np.asarray(x))
+
+    p = host(y_prob).astype(np.float64)
+    w = None if sample_weight is None else host(sample_weight).astype(np.float64)
+    if w is not None and p.ndim == 2:
+        w = np.repeat(w, p.shape[1])
+    return tuple(bin_edges(p.ravel(), check_n_bins(n_bins), "quantile", w).tolist())
+
+
 def _binary_targets(y_true, pos_label):
     """0/1 float64 labels: booleans, {0, 1}, {-1, 1} (as ``roc_auc_score``)."""
     y = _one_d(binary_labels(y_true, pos_label), "y_true")

@@ -24,9 +24,10 @@ import math
 
 import numpy as np
 
-from ._array_api import device_of, namespace_of, take
+from ._array_api import device_of, namespace_of, take, to_numpy
 from ._averages import GroupInfo, Partials
 from ._config import get_config
+from ._ctr import grouped_rows
 from ._engine import _check_length, _encode_groups, check_inputs, rank_checked
 
 __all__ = ["chunk_rows", "evaluate_chunked", "evaluate_ranked"]
@@ -61,6 +62,30 @@ def evaluate_chunked(y_true, y_score, *, groups=None, sample_weight=None,
     """
     layout, y_true, y_score, groups, w = check_inputs(
         y_true, y_score, groups=groups, sample_weight=sample_weight, labels=labels)
+    unranked = [(name, spec, options) for name, spec, options in parsed
+                if not spec.ranked]
+    if unranked:
+        # the CTR metrics read the rows of each group as they come: no sort
+        rows = grouped_rows(layout, y_true, y_score, groups, w)
+        extra = {name: spec.kernel(rows, **options)
+                 for name, spec, options in unranked}
+        if len(unranked) == len(parsed):
+            return rows.info(), extra
+        parsed = [p for p in parsed if p[1].ranked]
+        info, parts = _evaluate_ranked_chunks(layout, y_true, y_score, groups, w,
+                                              parsed)
+        _check_same_groups(info, rows)
+        return info, {name: parts[name] if name in parts else extra[name]
+                      for name in (*parts, *extra)}
+    return _evaluate_ranked_chunks(layout, y_true, y_score, groups, w, parsed)
+
+
+def _check_same_groups(info, rows):  # pragma: no cover - an internal invariant
+    if not np.array_equal(np.asarray(to_numpy(info.labels)), rows.labels):
+        raise RuntimeError("the ranked and the unranked groups differ")
+
+
+def _evaluate_ranked_chunks(layout, y_true, y_score, groups, w, parsed):
     pieces = []
     for arrays, relabel in _chunks(layout, y_true, y_score, groups, w):
         rg = rank_checked(layout, *arrays)

@@ -23,8 +23,7 @@ from ._bootstrap import (
     sign_flips,
     stacked_stats,
 )
-from ._chunked import evaluate_ranked
-from ._engine import rank_groups
+from ._chunked import evaluate_chunked
 from ._per_group import make_frame
 from ._registry import parse_metrics
 from ._validation import check_option
@@ -404,9 +403,10 @@ default=None
 
     parts, info = {}, None
     for model in models:
-        rg = rank_groups(y_true, y_scores[model], groups=groups,
-                         sample_weight=sample_weight)
-        info, parts[model] = evaluate_ranked(rg, parsed)
+        info, parts[model] = evaluate_chunked(y_true, y_scores[model],
+                                              groups=groups,
+                                              sample_weight=sample_weight,
+                                              parsed=parsed)
         # the statistics resample groups on the host: per-group partials of
         # an Array API input (computed on its device) are copied there
         info = info.to_numpy()

@@ -19,9 +19,8 @@ import numpy as np
 
 from ._accumulate import RankingAccumulator
 from ._averages import GroupInfo
-from ._chunked import evaluate_ranked
+from ._chunked import evaluate_chunked
 from ._conventions import check_convention, needs_input_order, resolved_metrics
-from ._engine import rank_groups
 from ._registry import parse_metrics
 
 __all__ = [
@@ -114,8 +113,8 @@ def metric_plan(metrics, group_column, convention=None):
             f"column ({', '.join(sorted(clash))}); rename it."
         )
     # which partials carry statistics, and how many: read off a two-row ranking
-    ranked = rank_groups(np.array([1, 0]), np.array([0.75, 0.25]))
-    _, parts = evaluate_ranked(ranked, parsed)
+    _, parts = evaluate_chunked(np.array([1, 0]), np.array([0.75, 0.25]),
+                                parsed=parsed)
     pooled = {name: 0 if parts[name].stats is None else int(parts[name].stats.shape[0])
               for name in names}
     return names, pooled

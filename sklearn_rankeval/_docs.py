@@ -127,6 +127,37 @@ default=None
 }
 
 
+#: Paragraphs of the CTR metrics (log loss, NE, PCOC, ECE).
+CTR_DOCS = {
+    "y_true_ctr": """\
+y_true : array-like of shape (n_samples,) or (n_queries, n_items)
+    Binary labels (clicks): 0/1, booleans, or -1/1 (1 positive), as
+    :func:`sklearn.metrics.roc_auc_score` reads them.""",
+    "y_prob": """\
+y_prob : array-like of the shape of y_true
+    Predicted probabilities of the positive class, in [0, 1] (NaN or a
+    value outside is a ``ValueError``).  Clipped to ``[eps, 1 - eps]``
+    (``eps`` the machine epsilon of their float type) where a logarithm is
+    taken, as :func:`sklearn.metrics.log_loss` does.""",
+    "groups_ctr": """\
+groups : array-like of shape (n_samples,), default=None
+    Group (user, segment) of each row for 1-D input; None: one group.  Must
+    be None for 2-D input, whose rows are the groups.""",
+    "sample_weight_item": """\
+sample_weight : array-like of shape (n_samples,), default=None
+    Row weights (impressions), as in the scikit-learn function without
+    groups; 2-D input: one weight per row (group), given to its items.""",
+    "average_ctr": """\
+average : {'micro', 'macro', 'weighted'} or None, default='micro'
+    ``'micro'``: every row pooled, the metric of all rows at once (the groups
+    do not matter).  ``'macro'``: the mean over groups of each group's value.
+    ``'weighted'``: the same weighted by each group's total sample weight.
+    None: an ndarray of one value per group, in the sorted order of the
+    unique ids; :func:`~sklearn_rankeval.per_group_scores` gives them keyed by
+    id.  Without ``groups`` every average is the micro one.""",
+}
+
+
 def substitute_doc(func, paragraphs):
     """Replace each ``%(name)s`` line of ``func.__doc__`` by ``paragraphs[name]``.
 
@@ -166,7 +197,8 @@ def registry_docs():
     from ._registry import CUTOFFS_LISTED, DEFAULT_METRICS, METRICS
 
     def names(scorers_only):
-        specs = [(n, s) for n, s in METRICS.items() if s.scorer or not scorers_only]
+        specs = [(s.scorer_name if scorers_only else n, s)
+                 for n, s in METRICS.items() if s.scorer or not scorers_only]
         plain = [n for n, s in specs if not s.has_k or s.k_default is None]
         cut = [f"{n}@K" for n, s in specs if s.has_k]
         return plain, cut
@@ -196,4 +228,5 @@ def registry_docs():
 
 def fill_doc(func):
     """Substitute the shared paragraphs (:data:`SHARED_DOCS`, :func:`registry_docs`)."""
-    return substitute_doc(func, {**SHARED_DOCS, **MORE_DOCS, **registry_docs()})
+    return substitute_doc(func, {**SHARED_DOCS, **MORE_DOCS, **CTR_DOCS,
+                                 **registry_docs()})

@@ -16,9 +16,10 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from . import _kernels
+from . import _ctr, _kernels
 from ._array_api import reject_host_options
 from ._averages import GroupInfo, aggregate
+from ._calibration import STRATEGIES, check_n_bins
 from ._chunked import evaluate_chunked
 from ._conventions import (
     SWITCHES,
@@ -73,6 +74,21 @@ def check_max_grade(value):
     return int(value)
 
 
+def check_negative_sampling_rate(value):
+    if value is None:
+        return None
+    if (isinstance(value, bool) or not isinstance(value, Real)
+            or not 0 < value <= 1):
+        raise ValueError(f"negative_sampling_rate must be a number in (0, 1] "
+                         f"(the share of negatives kept), got {value!r}.")
+    return float(value)
+
+
+def check_edges(value):
+    """Bin edges given by the ECE function (quantile bins): a tuple."""
+    return None if value is None else tuple(float(e) for e in value)
+
+
 def check_persistence(value):
     if (isinstance(value, bool) or not isinstance(value, Real)
             or not 0 < value < 1):
@@ -121,12 +137,13 @@ class MetricSpec:
     needs_negative : bool
         Whether a group also needs an irrelevant item to be defined (AUC).
     perfect_score : {"one", "min(R,k)/k", "min(R,k)/R", "at_most_one", \
-"unbounded", "order_free"}
+"unbounded", "order_free", "loss", "calibration"}
         What a perfect ranking scores: 1; ``min(R, k) / k`` (P@k);
         ``min(R, k) / R`` (R@k, HR@k); at most 1 (RBP, ERR: the value is in
         [0, 1] but its maximum depends on the query); no fixed bound (DCG);
         or the same as any other order of the items, in [0, 1] (RBP's
-        residual: not a quality of the ranking).
+        residual: not a quality of the ranking); a loss, 0 at best (log loss,
+        NE, ECE); or a calibration ratio, 1 at best (PCOC).
     always_defined : bool
         Whether every group has a value, relevant items or not (DCG, as in
         scikit-learn's ``dcg_score``).
@@ -137,13 +154,28 @@ class MetricSpec:
         ranking (bpref); ``"keep"`` keeps them in the ranking as non-relevant
         (RBP); ``"residual"`` keeps them as non-relevant and adds the RBP
         weight of their ranks to the value (RBP's residual).
-    scorer : bool
+    scorer : bool or "neg"
         Whether the name is a scorer (:func:`~sklearn_rankeval.get_scorer`):
-        False for a value that is not "greater is better" (RBP's residual).
+        False for a value that is neither better high nor better low (RBP's
+        residual, PCOC); ``"neg"`` for a loss, whose scorer is
+        ``"neg_<name>"`` (the negated value, as scikit-learn's
+        ``"neg_log_loss"``).
     finalize : callable or None
         ``finalize(summed statistics) -> value`` of the pooled (``"micro"``)
         average, from the kernel's per-group statistics (see
         :mod:`._averages`); None: the ratio of the two statistics.
+    ranked : bool
+        Whether the kernel reads the ranking (:class:`~._engine.RankedGroups`)
+        or the rows of each group as they come
+        (:class:`~._ctr.GroupedRows`: no sort, for the CTR metrics).
+    scores : {"order", "probability"}
+        Whether only the order of the scores matters (any strictly increasing
+        transform leaves the value unchanged), or the scores are
+        probabilities in [0, 1] whose values count.
+    labels_kind : {"relevance", "binary", "real"}
+        What ``y_true`` holds: relevance grades (``> 0`` relevant), two
+        classes only (0/1), or any real labels compared with each other (watch
+        time, for xAUC).
     pools_undefined : bool
         Whether the pooled average pools the statistics of every group, the
         groups where the metric's own value is undefined included (log loss,
@@ -170,6 +202,9 @@ class MetricSpec:
     scorer: bool = True
     finalize: object = None
     pools_undefined: bool = False
+    ranked: bool = True
+    scores: str = "order"
+    labels_kind: str = "relevance"
 
     # -- capabilities read by callers ---------------------------------------
     @property
@@ -193,6 +228,19 @@ class MetricSpec:
     @property
     def query_weighted(self):
         return self.weights == "query"
+
+    @property
+    def scorer_name(self):
+        """The scorer's name (``name``, ``"neg_" + name`` for a loss), or None."""
+        if self.scorer == "neg":
+            return f"neg_{self.name}"
+        return self.name if self.scorer else None
+
+    @property
+    def grouping_free(self):
+        """Whether the default average ignores the groups (a pooled average of
+        every row: log loss, NE, ECE), so that a scorer needs no ``groups``."""
+        return self.default_average == "micro" and self.pools_undefined
 
     # -- computing ------------------------------------------------------------
     def check_options(self, **options):
@@ -426,6 +474,41 @@ METRICS = {
                    judged_rule="residual", scorer=False),
         MetricSpec("bpref", "bpref_score", _kernels.bpref, "bpref",
                    has_labels=False, accepts_judged=True, averages=_GMEAN),
+        # CTR models: the probabilities of each group, no ranking
+        MetricSpec("log_loss", "log_loss", _ctr.log_loss, "log loss",
+                   has_labels=False, weights="item", averages=_POOLED,
+                   default_average="micro", pools_undefined=True, ranked=False,
+                   scores="probability", labels_kind="binary", tie_rule="sklearn",
+                   perfect_score="loss", always_defined=True, scorer="neg"),
+        MetricSpec("ne", "normalized_entropy", _ctr.normalized_entropy,
+                   "normalized entropy",
+                   options=(("negative_sampling_rate", None,
+                             check_negative_sampling_rate),),
+                   has_labels=False, weights="item", averages=_POOLED,
+                   default_average="micro", needs_negative=True,
+                   finalize=_ctr.ne_finalize, pools_undefined=True, ranked=False,
+                   scores="probability", labels_kind="binary", tie_rule="sklearn",
+                   perfect_score="loss", scorer="neg"),
+        MetricSpec("pcoc", "calibration_ratio", _ctr.calibration_ratio, "PCOC",
+                   has_labels=False, weights="item", averages=_POOLED,
+                   default_average="micro", pools_undefined=True, ranked=False,
+                   scores="probability", labels_kind="binary", tie_rule="sklearn",
+                   perfect_score="calibration", scorer=False),
+        MetricSpec("ece", "expected_calibration_error",
+                   _ctr.expected_calibration_error, "ECE",
+                   options=(("n_bins", 10, check_n_bins),
+                            ("strategy", "uniform",
+                             _choice("strategy", STRATEGIES)),
+                            ("edges", None, check_edges)),
+                   has_labels=False, weights="item", averages=_POOLED,
+                   default_average="micro", finalize=_ctr.ece_finalize,
+                   pools_undefined=True, ranked=False, scores="probability",
+                   labels_kind="binary", tie_rule="sklearn", perfect_score="loss",
+                   always_defined=True, scorer="neg"),
+        MetricSpec("xauc", "xauc_score", _ctr.xauc, "xAUC", has_labels=False,
+                   weights="item", default_average="weighted",
+                   tie_rule="sklearn", needs_negative=True, ranked=False,
+                   labels_kind="real", graded=True),
     ]
 }
 

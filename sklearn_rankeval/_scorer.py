@@ -61,7 +61,8 @@ class _GroupedScoreFunc:
 
 
 def make_ranking_scorer(score_func, *, response_method=RANKING_RESPONSE,
-                        requires_groups=True, convention=None, **kwargs):
+                        requires_groups=True, convention=None,
+                        greater_is_better=True, **kwargs):
     """Make a scorer from a grouped ranking metric.
 
     A wrapper over :func:`sklearn.metrics.make_scorer` that requests
@@ -91,6 +92,9 @@ def make_ranking_scorer(score_func, *, response_method=RANKING_RESPONSE,
         Passed to ``score_func`` as ``convention=`` (one of the metric
         functions' conventions, such as ``"lightgbm"``): the scorer computes
         the metric as that library does.  None: not passed.
+    greater_is_better : bool, default=True
+        False for a loss (:func:`log_loss`): the scorer returns the negated
+        value, as :func:`sklearn.metrics.make_scorer` does.
     **kwargs
         Fixed keyword arguments of ``score_func`` (``k=10``, ``labels=...``).
 
@@ -153,7 +157,8 @@ def make_ranking_scorer(score_func, *, response_method=RANKING_RESPONSE,
     if convention is not None:
         kwargs["convention"] = check_convention(convention)
     func = _GroupedScoreFunc(score_func) if requires_groups else score_func
-    scorer = make_scorer(func, response_method=response_method, **kwargs)
+    scorer = make_scorer(func, response_method=response_method,
+                         greater_is_better=greater_is_better, **kwargs)
     if requires_groups:
         # set_score_request is only callable while routing is enabled; the
         # request it records stays on the scorer and is used whenever routing
@@ -164,9 +169,18 @@ def make_ranking_scorer(score_func, *, response_method=RANKING_RESPONSE,
 
 
 def _grouped_names():
-    """(name, spec) of the scorer names without a cutoff."""
-    return [(name, spec) for name, spec in METRICS.items()
+    """(scorer name, spec) of the scorer names without a cutoff."""
+    return [(spec.scorer_name, spec) for spec in METRICS.values()
             if spec.k_default is None and spec.scorer]
+
+
+def _loss_spec(name):
+    """The spec of a loss's scorer name ``"neg_<metric>"``, or None."""
+    if name.startswith("neg_"):
+        spec = METRICS.get(name[len("neg_"):])
+        if spec is not None and spec.scorer == "neg":
+            return spec
+    return None
 
 
 @fill_doc
@@ -294,15 +308,28 @@ def get_scorer(name, *, convention=None):
     convention = check_convention(convention)
     if name == "f_alpha" and convention is None:
         return make_scorer(f_alpha_score, response_method="predict")
+    loss = _loss_spec(name)
+    if loss is not None:
+        if convention is not None:
+            preset(convention, loss, {})
+        # a pooled average of every row does not depend on the groups: the
+        # scorer requests none (neg_log_loss is then scikit-learn's)
+        return make_ranking_scorer(loss.func, convention=convention,
+                                   greater_is_better=False,
+                                   requires_groups=not loss.grouping_free)
     parsed = parse_metric_name(name)
     if parsed is not None:
         spec, k = parsed
+        if spec.scorer == "neg":
+            raise ValueError(
+                f"{name!r} is a loss (lower is better): its scorer is "
+                f"{spec.scorer_name!r}, the negated value.")
         if not spec.scorer:
             raise ValueError(
-                f"{name!r} is not a scorer: {spec.func_name} is not 'greater "
-                f"is better' (it measures what the judgments leave unknown, "
-                f"not the model); call the function or name it in "
-                f"ranking_report / per_group_scores.")
+                f"{name!r} is not a scorer: {spec.func_name} is neither better "
+                f"high nor better low (it measures what the judgments leave "
+                f"unknown, or a ratio best at 1); call the function or name it "
+                f"in ranking_report / per_group_scores.")
         kwargs = {} if k is None else {"k": k}
         if convention is not None:
             preset(convention, spec, kwargs)  # a ValueError now, not per fold

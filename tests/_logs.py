@@ -5,6 +5,7 @@ relevant item, one large group, and string ids whose sorted order differs
 between byte-wise and case-insensitive comparisons.
 """
 
+import inspect
 import warnings
 
 import numpy as np
@@ -12,14 +13,23 @@ import pandas as pd
 
 from sklearn_rankeval._registry import METRICS
 
-#: One name per registry metric (``@3`` where it has a cutoff, and the plain
-#: name too where the cutoff is optional).
-ALL_METRICS = [
-    name
-    for key, spec in METRICS.items()
-    for name in ([key] if not spec.has_k else
-                 [f"{key}@3"] + ([key] if spec.k_default is None else []))
-]
+
+def _names(keep):
+    return [
+        name
+        for key, spec in METRICS.items() if keep(spec)
+        for name in ([key] if not spec.has_k else
+                     [f"{key}@3"] + ([key] if spec.k_default is None else []))
+    ]
+
+
+#: One name per registry metric that reads relevance labels and scores
+#: (``@3`` where it has a cutoff, and the plain name too where the cutoff is
+#: optional): every metric but those of probabilities.
+ALL_METRICS = _names(lambda spec: spec.scores == "order")
+#: The metrics of predicted click probabilities (log loss, NE, PCOC, ECE):
+#: they need logs of clicks (``make_log(clicks=True)``).
+PROBABILITY_METRICS = _names(lambda spec: spec.scores == "probability")
 #: The metrics whose sample_weight is an item weight (may vary in a group).
 ITEM_WEIGHT_METRICS = [
     name for name in ALL_METRICS if METRICS[name.split("@")[0]].weights == "item"
@@ -31,6 +41,10 @@ def function_values(name, y, s, g, w=None, convention=None):
     under ``convention``, or the ValueError it raises."""
     key, _, k = name.partition("@")
     kwargs = {"k": int(k)} if k else {}
+    if convention is not None and "convention" not in inspect.signature(
+            METRICS[key].func).parameters:
+        # a metric no peer library has (xAUC): every convention refuses it
+        return ValueError(f"no convention has {name}")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -47,8 +61,12 @@ def convention_metrics(convention, y, s, g, w=None):
         function_values(name, y, s, g, w, convention), ValueError)]
 
 
-def make_log(seed=0, n_groups=30, ids="str", big_group=150):
-    """A shuffled long-layout log: columns user, label, score, w_item, w_query."""
+def make_log(seed=0, n_groups=30, ids="str", big_group=150, clicks=False):
+    """A shuffled long-layout log: columns user, label, score, w_item, w_query.
+
+    ``clicks=True``: 0/1 labels and click probabilities in [0, 1] (ties, no
+    ``-inf``), for :data:`PROBABILITY_METRICS`.
+    """
     rng = np.random.default_rng(seed)
     sizes = rng.integers(1, 25, n_groups)
     sizes[0] = big_group
@@ -64,6 +82,9 @@ def make_log(seed=0, n_groups=30, ids="str", big_group=150):
     label[np.repeat(np.arange(n_groups) % 7 == 3, sizes)] = 0  # groups without a click
     score = rng.integers(0, 6, n) / 4.0  # ties
     score[rng.random(n) < 0.05] = -np.inf
+    if clicks:
+        label = (label > 0).astype(np.int64)
+        score = np.round(rng.random(n), 2)
     w_item = rng.uniform(0.25, 3.0, n)
     w_query = np.repeat(rng.uniform(0.25, 3.0, n_groups), sizes)
     perm = rng.permutation(n)

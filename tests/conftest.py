@@ -36,6 +36,16 @@ def make_grouped_data(seed=0, n_groups=12, max_size=9, n_grades=3, n_levels=4):
     return y_true[perm], y_score[perm], groups[perm]
 
 
+def as_read(spec, y, s):
+    """The data as ``spec`` reads it: clicks (0/1) for two-class metrics,
+    scores scaled into [0, 1] for metrics of probabilities."""
+    if spec.labels_kind == "binary":
+        y = (y > 0).astype(int)
+    if spec.scores == "probability" and np.nanmax(s) > 1:
+        s = s / np.nanmax(s)
+    return y, s
+
+
 @pytest.fixture
 def grouped_data():
     return make_grouped_data()

@@ -22,19 +22,23 @@ from sklearn_rankeval._bootstrap import (
     percentile_interval,
     resample_counts,
 )
+from sklearn_rankeval._chunked import evaluate_chunked
 from sklearn_rankeval._chunked import evaluate_ranked as evaluate
 from sklearn_rankeval._engine import rank_groups
 from sklearn_rankeval._registry import METRICS
 
-from .conftest import make_grouped_data
+from .conftest import as_read, make_grouped_data
 
 SPECS = list(METRICS.values())
 CASES = [(s, avg) for s in SPECS for avg in s.averages]
 
 
-def _weighted_data(seed, n_groups=15):
-    """Long-layout data with item weights and with per-query weights."""
+def _weighted_data(seed, n_groups=15, spec=None):
+    """Long-layout data with item weights and with per-query weights (as
+    ``spec`` reads them: clicks and probabilities for the CTR metrics)."""
     y, s, g = make_grouped_data(seed, n_groups=n_groups)
+    if spec is not None:
+        y, s = as_read(spec, y, s)
     rng = np.random.default_rng(seed + 1)
     item_w = rng.uniform(0.2, 3.0, len(y))
     ids, inverse = np.unique(g, return_inverse=True)
@@ -43,9 +47,9 @@ def _weighted_data(seed, n_groups=15):
 
 
 def _partials(spec, y, s, g, w, **options):
-    rg = rank_groups(y, s, groups=g, sample_weight=w)
     options = spec.check_options(**options)
-    info, parts = evaluate(rg, [(spec.name, spec, options)])
+    info, parts = evaluate_chunked(y, s, groups=g, sample_weight=w,
+                                   parsed=[(spec.name, spec, options)])
     return info, parts[spec.name]
 
 
@@ -76,7 +80,7 @@ def _loop(spec, info, partials, counts, average, undefined="skip"):
 @pytest.mark.parametrize("spec, average", CASES,
                          ids=[f"{s.name}-{a}" for s, a in CASES])
 def test_vectorised_bootstrap_equals_the_metric_on_resampled_groups(spec, average):
-    y, s, g, item_w, query_w = _weighted_data(0)
+    y, s, g, item_w, query_w = _weighted_data(0, spec=spec)
     w = item_w if spec.weights == "item" else query_w
     info, partials = _partials(spec, y, s, g, w, **_options(spec))
     avg = average_terms(partials, info, spec, average=average)
@@ -96,7 +100,7 @@ def test_vectorised_bootstrap_equals_the_metric_on_resampled_groups(spec, averag
 
 @pytest.mark.parametrize("spec", SPECS, ids=[s.name for s in SPECS])
 def test_undefined_policy_number_counts_undefined_groups(spec):
-    y, s, g, item_w, query_w = _weighted_data(1)
+    y, s, g, item_w, query_w = _weighted_data(1, spec=spec)
     info, partials = _partials(spec, y, s, g, None, **_options(spec))
     avg = average_terms(partials, info, spec, average=spec.default_average,
                         undefined=0.25)

@@ -4,6 +4,7 @@ Capabilities (cutoff, labels, item or query weights, averages) are read from
 each :class:`MetricSpec`, never from the metric's name.
 """
 
+import inspect
 import warnings
 
 import numpy as np
@@ -13,7 +14,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 from sklearn_rankeval._registry import METRICS
 
-from .conftest import make_grouped_data
+from .conftest import as_read, make_grouped_data
 
 pytestmark = pytest.mark.usefixtures("engine_path")
 
@@ -23,10 +24,20 @@ ITEM_WEIGHTED = [s for s in SPECS if s.weights == "item"]
 QUERY_WEIGHTED = [s for s in SPECS if s.weights == "query"]
 OPTIONAL_K = [s for s in SPECS if s.has_k and s.k_default is None]
 SOMETIMES_UNDEFINED = [s for s in SPECS if not s.always_defined]
+UNDEFINED_SWITCH = [s for s in SOMETIMES_UNDEFINED
+                    if "undefined" in inspect.signature(s.func).parameters]
+ORDER_ONLY = [s for s in SPECS if s.scores == "order"]
+RANKED = [s for s in SPECS if s.ranked]
 
 
 def _ids(specs):
     return [s.name for s in specs]
+
+
+def data(spec, seed, **kwargs):
+    """``make_grouped_data`` as ``spec`` reads it (:func:`as_read`)."""
+    y, s, g = make_grouped_data(seed, **kwargs)
+    return (*as_read(spec, y, s), g)
 
 
 @pytest.fixture(params=SPECS, ids=[s.name for s in SPECS])
@@ -50,6 +61,8 @@ def defined_groups(spec, y, g):
         rel = y[g == gid] > 0
         if spec.always_defined:
             out.append(True)
+        elif spec.labels_kind == "real":  # a pair of different labels
+            out.append(len(np.unique(y[g == gid])) > 1)
         elif spec.needs_negative:
             out.append(rel.any() and not rel.all())
         else:
@@ -60,7 +73,7 @@ def defined_groups(spec, y, g):
 # -- order and labels never matter ------------------------------------------
 @pytest.mark.parametrize("seed", range(4))
 def test_row_permutation_invariance(spec, seed):
-    y, s, g = make_grouped_data(seed)
+    y, s, g = data(spec, seed)
     base = per_group(spec, y, s, g)
     perm = np.random.default_rng(seed + 100).permutation(len(y))
     close(per_group(spec, y[perm], s[perm], g[perm]), base)
@@ -70,7 +83,7 @@ def test_row_permutation_invariance(spec, seed):
 
 
 def test_undefined_groups_are_nan_in_average_none(spec):
-    y, s, g = make_grouped_data(3)
+    y, s, g = data(spec, 3)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         values = per_group(spec, y, s, g)
@@ -79,7 +92,7 @@ def test_undefined_groups_are_nan_in_average_none(spec):
 
 def test_group_relabelling_invariance(spec):
     pd = pytest.importorskip("pandas")
-    y, s, g = make_grouped_data(1)
+    y, s, g = data(spec, 1)
     base = per_group(spec, y, s, g)
     # strings that sort like the ints, a shuffled-category Categorical, a
     # Series, and ids too large to be used as offsets directly
@@ -99,8 +112,9 @@ def test_group_relabelling_invariance(spec):
         close(per_group(spec, y, s, groups), base)
 
 
+@pytest.mark.parametrize("spec", ORDER_ONLY, ids=_ids(ORDER_ONLY))
 def test_strictly_increasing_score_transform(spec):
-    y, s, g = make_grouped_data(2)
+    y, s, g = data(spec, 2)
     base = per_group(spec, y, s, g)
     for t in (3 * s + 7, np.exp(s), s - 100, (s * 4).astype(np.int64),
               s.astype(np.float32)):
@@ -109,14 +123,14 @@ def test_strictly_increasing_score_transform(spec):
 
 def test_list_series_and_array_input_agree(spec):
     pd = pytest.importorskip("pandas")
-    y, s, g = make_grouped_data(4)
+    y, s, g = data(spec, 4)
     base = spec.func(y, s, groups=g)
     assert spec.func(y.tolist(), s.tolist(), groups=g.tolist()) == base
     assert spec.func(pd.Series(y), pd.Series(s), groups=pd.Series(g)) == base
 
 
 def test_inputs_are_not_modified(spec):
-    y, s, g = make_grouped_data(5)
+    y, s, g = data(spec, 5)
     w = np.random.default_rng(5).integers(1, 4, len(y)).astype(float)
     if spec.weights == "query":
         w = np.unique(g, return_inverse=True)[1].astype(float) % 3 + 1
@@ -133,8 +147,8 @@ def test_inputs_are_not_modified(spec):
 # -- layouts ---------------------------------------------------------------
 def test_2d_layout_equals_grouped_layout(spec):
     rng = np.random.default_rng(7)
-    Y = rng.integers(0, 3, (15, 6))
-    S = rng.integers(0, 3, (15, 6)).astype(float)
+    Y, S = as_read(spec, rng.integers(0, 3, (15, 6)),
+                   rng.integers(0, 3, (15, 6)).astype(float))
     groups = np.repeat(np.arange(15), 6)
     close(spec.func(Y, S, average=None),
           spec.func(Y.ravel(), S.ravel(), groups=groups, average=None))
@@ -148,8 +162,8 @@ def test_2d_weights_are_query_weights(spec):
     # API.md: in the 2-D layout a weight is one query's, for every metric
     # (as in sklearn's ndcg_score): integer weights = repeating the query
     rng = np.random.default_rng(7)
-    Y = rng.integers(0, 3, (15, 6))
-    S = rng.integers(0, 3, (15, 6)).astype(float)
+    Y, S = as_read(spec, rng.integers(0, 3, (15, 6)),
+                   rng.integers(0, 3, (15, 6)).astype(float))
     wq = rng.integers(1, 4, 15)
     rep = np.repeat(np.arange(15), wq)
     close(spec.func(Y, S, average=None, sample_weight=wq.astype(float)),
@@ -170,6 +184,7 @@ def test_2d_weights_regression_map_macro():
         assert weighted != pytest.approx(spec.func(Y, S), rel=1e-6)
 
 
+@pytest.mark.parametrize("spec", RANKED, ids=_ids(RANKED))
 def test_multiclass_layout_equals_one_hot_2d(spec):
     rng = np.random.default_rng(8)
     n, n_classes = 40, 5
@@ -190,7 +205,7 @@ def test_multiclass_layout_equals_one_hot_2d(spec):
 
 
 def test_one_ranking_equals_one_group(spec):
-    y, s, g = make_grouped_data(6)
+    y, s, g = data(spec, 6)
     m = g == g[0]
     y1, s1 = y[m], s[m]
     y1[0] = 1  # make it defined for every metric
@@ -202,7 +217,7 @@ def test_one_ranking_equals_one_group(spec):
 
 # -- aggregation -------------------------------------------------------------
 def test_average_none_matches_per_group_calls(spec):
-    y, s, g = make_grouped_data(9)
+    y, s, g = data(spec, 9)
     values = per_group(spec, y, s, g)
     for i, gid in enumerate(np.unique(g)):
         m = g == gid
@@ -212,7 +227,7 @@ def test_average_none_matches_per_group_calls(spec):
 
 
 def test_averages_from_per_group_values(spec):
-    y, s, g = make_grouped_data(10)
+    y, s, g = data(spec, 10)
     values = per_group(spec, y, s, g)
     ok = ~np.isnan(values)
     ids, sizes = np.unique(g, return_counts=True)
@@ -222,7 +237,10 @@ def test_averages_from_per_group_values(spec):
         # trec_eval's gm_map: values floored at 1e-5
         "gmean": np.exp(np.mean(np.log(np.maximum(values[ok], 1e-5)))),
     }
-    if "micro" in spec.averages:
+    if spec.pools_undefined:
+        # the metric of every row pooled: the call without groups
+        expected["micro"] = spec.func(y, s)
+    elif "micro" in spec.averages:
         # pooled hits over the pooled denominators, from the definitions: k
         # for P@k, the number of relevant items for R@k and HR@k
         per_query_den = {
@@ -238,9 +256,9 @@ def test_averages_from_per_group_values(spec):
         expected[spec.default_average], rel=1e-12)
 
 
-@pytest.mark.parametrize("spec", SOMETIMES_UNDEFINED, ids=_ids(SOMETIMES_UNDEFINED))
+@pytest.mark.parametrize("spec", UNDEFINED_SWITCH, ids=_ids(UNDEFINED_SWITCH))
 def test_undefined_policies(spec):
-    y, s, g = make_grouped_data(11)
+    y, s, g = data(spec, 11)
     values = per_group(spec, y, s, g)
     bad = np.isnan(values)
     assert bad.any() and not bad.all()
@@ -265,7 +283,7 @@ def _query_weights(g, seed):
 
 
 def test_unit_weights_equal_none_and_scaling_has_no_effect(spec):
-    y, s, g = make_grouped_data(12)
+    y, s, g = data(spec, 12)
     w = _query_weights(g, 12)
     if spec.weights == "item":
         w = np.random.default_rng(1).uniform(0.5, 2, len(y))
@@ -277,7 +295,7 @@ def test_unit_weights_equal_none_and_scaling_has_no_effect(spec):
 
 
 def test_integer_weights_equal_repetition(spec):
-    y, s, g = make_grouped_data(13)
+    y, s, g = data(spec, 13)
     if spec.weights == "item":
         # integer item weights = the rows repeated (same group, same score)
         w = np.random.default_rng(13).integers(0, 4, len(y))
@@ -304,7 +322,7 @@ def test_integer_weights_equal_repetition(spec):
 
 @pytest.mark.parametrize("spec", ITEM_WEIGHTED, ids=_ids(ITEM_WEIGHTED))
 def test_integer_item_weights_average_none(spec):
-    y, s, g = make_grouped_data(14)
+    y, s, g = data(spec, 14)
     w = np.random.default_rng(14).integers(0, 3, len(y))
     rep = np.repeat(np.arange(len(y)), w)
     got = spec.func(y, s, groups=g, sample_weight=w.astype(float), average=None)
@@ -317,7 +335,7 @@ def test_integer_item_weights_average_none(spec):
 
 @pytest.mark.parametrize("spec", QUERY_WEIGHTED, ids=_ids(QUERY_WEIGHTED))
 def test_query_weights_must_be_constant_within_groups(spec):
-    y, s, g = make_grouped_data(15)
+    y, s, g = data(spec, 15)
     w = _query_weights(g, 15)
     big = np.flatnonzero(g == g[np.argmax(np.unique(g, return_counts=True)[1][np.unique(g, return_inverse=True)[1]])])
     w[big[0]] += 1
@@ -328,19 +346,19 @@ def test_query_weights_must_be_constant_within_groups(spec):
 # -- cutoffs, bounds, perfect rankings -----------------------------------------
 @pytest.mark.parametrize("spec", OPTIONAL_K, ids=_ids(OPTIONAL_K))
 def test_k_at_least_group_size_equals_no_cutoff(spec):
-    y, s, g = make_grouped_data(16)
+    y, s, g = data(spec, 16)
     close(per_group(spec, y, s, g, k=9), per_group(spec, y, s, g))
     close(per_group(spec, y, s, g, k=1000), per_group(spec, y, s, g))
 
 
 def test_bounds_and_perfect_ranking(spec):
-    y, s, g = make_grouped_data(17)
+    y, s, g = data(spec, 17)
     values = per_group(spec, y, s, g)
     ok = ~np.isnan(values)
-    if spec.perfect_score != "unbounded":
-        assert ((values[ok] >= 0) & (values[ok] <= 1)).all()
-    else:
+    if spec.perfect_score in ("unbounded", "loss", "calibration"):
         assert (values[ok] >= 0).all()
+    else:
+        assert ((values[ok] >= 0) & (values[ok] <= 1)).all()
     kw = {"k": 2} if spec.has_k else {}
     perfect = per_group(spec, y, y.astype(float), g, **kw)
     n_rel = np.array([(y[g == i] > 0).sum() for i in np.unique(g)])
@@ -352,6 +370,16 @@ def test_bounds_and_perfect_ranking(spec):
         close(perfect[ok], np.minimum(n_rel[ok], 2) / n_rel[ok])
     elif spec.perfect_score == "one":
         close(perfect[ok], np.ones(ok.sum()))
+    elif spec.perfect_score == "loss":
+        # probability 1 on every positive, 0 on every negative (clipped to
+        # eps): a loss of about eps, far below any other prediction
+        assert (perfect[ok] < 1e-12).all()
+        assert (values[ok] >= perfect[ok]).all() and (values[ok] > 0.1).any()
+        return
+    elif spec.perfect_score == "calibration":
+        # predicting the labels themselves is calibrated: 1
+        close(perfect[ok], np.ones(ok.sum()))
+        return
     elif spec.perfect_score == "order_free":
         # RBP's residual: the same for every order of the same items
         rng = np.random.default_rng(17)
@@ -372,19 +400,24 @@ def test_bounds_and_perfect_ranking(spec):
 # -- bad input ---------------------------------------------------------------
 def _bad_inputs(spec):
     y, s, g = np.array([1, 0, 1, 0]), np.array([0.5, 0.2, 0.3, 0.1]), np.array([1, 1, 2, 2])
+    score = list(inspect.signature(spec.func).parameters)[1]  # y_score, y_prob
+    # -1 is a negative grade; two-class metrics read {-1, 1} as
+    # roc_auc_score does, and refuse a third label instead
+    bad_label = 2 if spec.labels_kind == "binary" else 0
     cases = [
         ("y_true", ValueError, dict(y_true=y[:3])),
-        ("y_score", ValueError, dict(y_score=np.array([0.5, np.nan, 0.3, 0.1]))),
-        ("y_score", ValueError, dict(y_score=np.array([0.5, np.inf, 0.3, 0.1]))),
-        ("y_score", TypeError, dict(y_score=np.array(["a", "b", "c", "d"]))),
+        (score, ValueError, dict(y_score=np.array([0.5, np.nan, 0.3, 0.1]))),
+        (score, ValueError, dict(y_score=np.array([0.5, np.inf, 0.3, 0.1]))),
+        (score, TypeError, dict(y_score=np.array(["a", "b", "c", "d"]))),
         ("y_true", ValueError, dict(y_true=np.array([1, np.nan, 1, 0]))),
-        ("y_true", ValueError, dict(y_true=np.array([1, -1, 1, 0]))),
+        ("y_true", ValueError, dict(y_true=np.array([1, -1, 1, bad_label]))),
         ("groups", ValueError, dict(groups=np.array([1, np.nan, 2, 2]))),
         ("groups", ValueError, dict(groups=np.array(["a", None, "b", "b"], dtype=object))),
         ("groups", ValueError, dict(groups=np.array([1, 1, 2]))),
         ("groups", ValueError, dict(y_true=y.reshape(2, 2), y_score=s.reshape(2, 2))),
         ("average", ValueError, dict(average="bogus")),
-        ("undefined", ValueError, dict(undefined="bogus")),
+        *([("undefined", ValueError, dict(undefined="bogus"))]
+          if "undefined" in inspect.signature(spec.func).parameters else []),
         ("sample_weight", ValueError, dict(sample_weight=np.array([1, -1, 1, 1.0]))),
         ("sample_weight", ValueError, dict(sample_weight=np.array([1, np.nan, 1, 1.0]))),
         ("sample_weight", ValueError, dict(sample_weight=np.ones(3))),
@@ -414,7 +447,8 @@ def test_bad_input_names_the_argument(spec):
 
 
 # -- what the registry declares about grades and ties ------------------------
-BINARY = [s for s in SPECS if not s.graded]
+BINARY = [s for s in SPECS if not s.graded and s.labels_kind == "relevance"]
+TWO_CLASS = [s for s in SPECS if s.labels_kind == "binary"]
 GRADED = [s for s in SPECS if s.graded]
 EXPECTED_UNDER_TIES = [s for s in SPECS if s.tie_rule == "expected"]
 
@@ -424,6 +458,13 @@ def test_binary_metrics_only_read_relevant_or_not(spec):
     y, s, g = make_grouped_data(21, n_grades=5)
     assert y.max() > 1
     close(per_group(spec, y, s, g), per_group(spec, (y > 0).astype(int), s, g))
+
+
+@pytest.mark.parametrize("spec", TWO_CLASS, ids=_ids(TWO_CLASS))
+def test_two_class_metrics_refuse_grades(spec):
+    y, s, g = make_grouped_data(21, n_grades=5)
+    with pytest.raises(ValueError, match="y_true"):
+        spec.func(y, s, groups=g)
 
 
 @pytest.mark.parametrize("spec", GRADED, ids=_ids(GRADED))

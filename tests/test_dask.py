@@ -13,6 +13,7 @@ from sklearn_rankeval import per_group_scores, ranking_report
 from ._logs import (
     ALL_METRICS,
     ITEM_WEIGHT_METRICS,
+    PROBABILITY_METRICS,
     assert_frame_equal,
     assert_report_equal,
     check_cli_engine,
@@ -39,10 +40,12 @@ def client():
     ("str", "w_query", ALL_METRICS, 7),
     ("int", "w_item", ITEM_WEIGHT_METRICS, 3),
     ("category", None, None, 5),
+    ("clicks", "w_item", PROBABILITY_METRICS + ["gauc", "xauc"], 4),
 ])
 def test_report_and_frame_equal_in_memory(client, ids, weight, metrics,
                                           n_partitions):
-    log = make_log(seed=11, ids="int" if ids == "int" else "str")
+    log = make_log(seed=11, ids="int" if ids == "int" else "str",
+                   clicks=ids == "clicks")
     if ids == "category":
         log["user"] = log["user"].astype("category")
     ddf = dd.from_pandas(log, npartitions=n_partitions)

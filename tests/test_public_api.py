@@ -81,7 +81,8 @@ def test_registry_functions_take_the_standard_arguments(spec):
     # y_true, y_score positional; groups, sample_weight, average (the metric's
     # default), k (with a cutoff) and labels (multiclass) keyword-only
     params = inspect.signature(spec.func).parameters
-    assert list(params)[:2] == ["y_true", "y_score"]
+    scores = "y_prob" if spec.scores == "probability" else "y_score"
+    assert list(params)[:2] == ["y_true", scores]
     expected = {"groups": None, "sample_weight": None,
                 "average": spec.default_average}
     if spec.has_k:
@@ -97,8 +98,10 @@ def test_docstrings_listing_names_list_every_registry_name():
         written = f'``"{name}@K"``' if spec.has_k else f'``"{name}"``'
         assert written in sklearn_rankeval.ranking_report.__doc__, name
         if spec.scorer:
-            assert written in sklearn_rankeval.get_scorer.__doc__, name
-            assert written in sklearn_rankeval.get_scorer_names.__doc__, name
+            scorer = f'``"{spec.scorer_name}@K"``' if spec.has_k else \
+                f'``"{spec.scorer_name}"``'
+            assert scorer in sklearn_rankeval.get_scorer.__doc__, name
+            assert scorer in sklearn_rankeval.get_scorer_names.__doc__, name
     for name in DEFAULT_METRICS:
         assert f'``"{name}"``' in sklearn_rankeval.ranking_report.__doc__, name
 

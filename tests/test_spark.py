@@ -19,6 +19,7 @@ from sklearn_rankeval import per_group_scores, ranking_report
 from ._logs import (
     ALL_METRICS,
     ITEM_WEIGHT_METRICS,
+    PROBABILITY_METRICS,
     assert_frame_equal,
     assert_report_equal,
     check_cli_engine,
@@ -75,9 +76,11 @@ def _sdf(spark, frame, n_partitions=5):
 @pytest.mark.parametrize("ids, weight, metrics", [
     ("str", "w_query", ALL_METRICS),
     ("int", "w_item", ITEM_WEIGHT_METRICS),
+    ("clicks", "w_item", PROBABILITY_METRICS + ["gauc", "xauc"]),
 ])
 def test_report_and_frame_equal_in_memory(spark, small_calls, ids, weight, metrics):
-    log = make_log(seed=1, ids=ids)
+    log = make_log(seed=1, ids="str" if ids == "clicks" else ids,
+                   clicks=ids == "clicks")
     sdf = _sdf(spark, log)
     kwargs = dict(y_true="label", y_score="score", groups="user",
                   sample_weight=weight, metrics=metrics)

@@ -1,0 +1,260 @@
+"""Kernels of the CTR metrics: log loss, normalized entropy, PCOC, ECE, xAUC.
+
+These metrics judge predicted probabilities (or, for xAUC, the order of
+continuous labels) group by group, and none needs the items ranked: their
+kernels take the rows of each group as they come (:class:`GroupedRows`, the
+group of every row in the order of the sorted group ids, no sort of the
+scores) and return :class:`~._averages.Partials` like every kernel, with the
+additive statistics their pooled average needs:
+
+==============  =================================================  ==========
+metric          statistics per group                               value
+==============  =================================================  ==========
+log loss        ``sum w*CE``, ``sum w``                             ratio
+NE              ``sum w*CE``, ``P = sum w*y``, ``N = sum w*(1-y)``  see below
+PCOC            ``sum w*p``, ``sum w*y``                            ratio
+ECE             per bin ``W_b``, ``sum w*p``, ``sum w*y``           see below
+xAUC            concordant weight + tied / 2, pair weight          ratio
+==============  =================================================  ==========
+
+with ``CE = -y log p - (1 - y) log(1 - p)`` (``p`` clipped to ``[eps, 1 -
+eps]``, ``eps`` the machine epsilon of the scores' float type, as
+:func:`sklearn.metrics.log_loss`).  The normalized entropy divides by the
+entropy of the base rate of the same rows, ``-P log(P/(P+N)) - N log(N/(P+N))``,
+and the ECE is ``sum_b |sum w*p - sum w*y| / sum_b W_b`` over the bins of
+:mod:`._calibration`; both are functions of summed statistics (the
+``finalize`` of their registry entry), so the micro average of any set of
+groups, a segment, a bootstrap resample or a stream of batches is the metric
+of their rows pooled.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ._array_api import to_numpy
+from ._averages import GroupInfo, Partials
+from ._calibration import bin_index, bin_sums, ece_from_sums
+from ._engine import encode_rows
+
+__all__ = [
+    "GroupedRows",
+    "calibration_ratio",
+    "ece_finalize",
+    "expected_calibration_error",
+    "grouped_rows",
+    "log_loss",
+    "ne_finalize",
+    "normalized_entropy",
+    "xauc",
+]
+
+
+class GroupedRows(NamedTuple):
+    """The rows of every group, unsorted: what the CTR kernels read.
+
+    ``group`` is each row's group index (0 .. n_groups-1, the order of
+    ``labels``: the sorted unique ids, or the row number of a 2-D input);
+    ``weight`` is each row's weight inside its group (None: unweighted);
+    in the 2-D layout a weight is one query's (``per_query_weights``): the
+    rows are unweighted and ``query_weight`` weighs each group in every
+    average, as the engine does.
+    """
+
+    labels: np.ndarray
+    group: np.ndarray
+    y_true: np.ndarray
+    y_score: np.ndarray
+    weight: object
+    per_query_weights: bool
+    query_weight: object = None
+
+    @property
+    def n_groups(self):
+        return self.labels.shape[0]
+
+    def group_sum(self, values):
+        """Per-group sums of per-row ``values`` (float64)."""
+        return np.bincount(self.group, weights=values,
+                           minlength=self.n_groups).astype(np.float64, copy=False)
+
+    def weighted_sum(self, values=None):
+        """Per-group sums of ``w * values`` (``values`` None: of ``w``)."""
+        if values is None:
+            values = np.ones(self.group.shape[0])
+        return self.group_sum(values if self.weight is None
+                              else self.weight * values)
+
+    def info(self):
+        """The :class:`~._averages.GroupInfo` of the groups (as the engine's)."""
+        n_items = np.bincount(self.group, minlength=self.n_groups).astype(np.int64)
+        n_rel = np.bincount(self.group, weights=self.y_true > 0,
+                            minlength=self.n_groups).astype(np.int64)
+        ones = np.ones(self.n_groups)
+        if self.per_query_weights:  # 2-D: one weight per query (row)
+            qw = ones if self.query_weight is None else self.query_weight
+            return GroupInfo(labels=self.labels, n_items=n_items, n_relevant=n_rel,
+                             weight=qw * n_items, query_weight=qw,
+                             item_macro_weight=qw)
+        if self.weight is None:
+            weight, qw = n_items.astype(np.float64), ones
+        else:
+            weight = self.weighted_sum()
+            # each group's first row (the rows of a group need not be adjacent)
+            first = np.full(self.n_groups, self.group.shape[0] - 1, dtype=np.int64)
+            np.minimum.at(first, self.group, np.arange(self.group.shape[0]))
+            qw = self.weight[first]
+        return GroupInfo(labels=self.labels, n_items=n_items, n_relevant=n_rel,
+                         weight=weight, query_weight=qw, item_macro_weight=ones)
+
+
+def grouped_rows(layout, y_true, y_score, groups, w):
+    """:class:`GroupedRows` of checked inputs (``_engine.check_inputs``)."""
+    if layout == "multiclass":
+        raise ValueError(
+            "y_score: the CTR metrics (log loss, normalized entropy, PCOC, ECE, "
+            "xAUC) take one probability per item, not multiclass scores; pass "
+            "the positive class's column with 1-D y_true.")
+    y_true, y_score = to_numpy(y_true), to_numpy(y_score)
+    w = None if w is None else to_numpy(w).astype(np.float64)
+    if layout == "2d":
+        n_queries, n_items = y_score.shape
+        group = np.repeat(np.arange(n_queries), n_items)
+        labels = np.arange(n_queries)
+        return GroupedRows(labels, group, y_true.ravel(), y_score.ravel(), None,
+                           True, w)
+    if groups is None:
+        group, labels = np.zeros(y_score.shape[0], dtype=np.int64), np.array([0])
+    else:
+        group, labels = encode_rows(groups, y_score.shape[0])
+    return GroupedRows(labels, group, y_true, y_score, w, False)
+
+
+# ---------------------------------------------------------------------------
+# checks
+# ---------------------------------------------------------------------------
+def _binary(rows, metric):
+    y = rows.y_true
+    if not np.isin(y, (0, 1)).all():
+        raise ValueError(
+            f"y_true: {metric} needs binary labels (0/1, booleans, or -1/1 read "
+            f"as roc_auc_score reads them); got the values "
+            f"{np.unique(y)[:10].tolist()}.")
+    return y.astype(np.float64, copy=False)
+
+
+def _probabilities(rows, metric):
+    p = rows.y_score
+    if not (np.all(p >= 0) and np.all(p <= 1)):
+        bad = p[~((p >= 0) & (p <= 1))]
+        raise ValueError(
+            f"y_prob: {metric} needs probabilities in [0, 1]; got {bad[0]!r}.")
+    return p
+
+
+def _clipped(p):
+    eps = np.finfo(p.dtype if p.dtype.kind == "f" else np.float64).eps
+    return np.clip(p.astype(np.float64, copy=False), eps, 1 - eps)
+
+
+def _stack(*rows):
+    return np.stack(rows)
+
+
+def _divide(num, den):
+    ok = den > 0
+    return np.where(ok, num / np.where(ok, den, 1.0), 0.0), ok
+
+
+# ---------------------------------------------------------------------------
+# kernels
+# ---------------------------------------------------------------------------
+def _cross_entropy(rows, metric, negative_sampling_rate=None):
+    y = _binary(rows, metric)
+    p = _probabilities(rows, metric)
+    if negative_sampling_rate is not None:
+        p = p / (p + (1 - p) / negative_sampling_rate)
+    p = _clipped(p)
+    return y, -(y * np.log(p) + (1 - y) * np.log1p(-p))
+
+
+def log_loss(rows):
+    """Mean cross-entropy of each group; statistics ``(sum w*CE, sum w)``."""
+    _, ce = _cross_entropy(rows, "log_loss")
+    total, weight = rows.weighted_sum(ce), rows.weighted_sum()
+    value, defined = _divide(total, weight)
+    return Partials(value, defined, _stack(total, weight))
+
+
+def ne_finalize(sums):
+    """Normalized entropy of summed ``(sum w*CE, P, N)`` (first axis)."""
+    ce, pos, neg = (np.asarray(s, dtype=np.float64) for s in sums[:3])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        total = pos + neg
+        base = -(pos * np.log(pos / total) + neg * np.log(neg / total))
+        out = np.where((pos > 0) & (neg > 0), ce / base, np.nan)
+    return out[()] if out.ndim == 0 else out
+
+
+def normalized_entropy(rows, negative_sampling_rate=None):
+    """Cross-entropy over the entropy of the group's base rate."""
+    y, ce = _cross_entropy(rows, "normalized_entropy", negative_sampling_rate)
+    stats = _stack(rows.weighted_sum(ce), rows.weighted_sum(y),
+                   rows.weighted_sum(1 - y))
+    value = ne_finalize(stats)
+    defined = ~np.isnan(value)
+    return Partials(np.where(defined, value, 0.0), defined, stats)
+
+
+def calibration_ratio(rows):
+    """Predicted over observed positives; statistics ``(sum w*p, sum w*y)``."""
+    y = _binary(rows, "calibration_ratio")
+    p = _probabilities(rows, "calibration_ratio").astype(np.float64, copy=False)
+    predicted, observed = rows.weighted_sum(p), rows.weighted_sum(y)
+    value, defined = _divide(predicted, observed)
+    return Partials(value, defined, _stack(predicted, observed))
+
+
+def ece_finalize(sums):
+    """ECE of summed bin statistics ``(W_1..W_B, SP_1..SP_B, SY_1..SY_B)``."""
+    sums = np.asarray(sums, dtype=np.float64)
+    n_bins = sums.shape[0] // 3
+    W, SP, SY = (np.moveaxis(sums[i * n_bins:(i + 1) * n_bins], 0, -1)
+                 for i in range(3))
+    out = ece_from_sums(W, SP, SY)
+    return out[()] if out.ndim == 0 else out
+
+
+def expected_calibration_error(rows, n_bins=10, strategy="uniform", edges=None):
+    """Weighted gap between predicted and observed rates over probability bins.
+
+    ``edges``: the bin edges (a tuple), computed from all rows by the public
+    function for ``strategy="quantile"``; None: uniform edges.
+    """
+    y = _binary(rows, "expected_calibration_error")
+    p = _probabilities(rows, "expected_calibration_error").astype(np.float64,
+                                                                 copy=False)
+    if edges is None:
+        edges = np.linspace(0.0, 1.0, n_bins + 1)
+    bins = bin_index(p, np.asarray(edges, dtype=np.float64))
+    W, SP, SY = bin_sums(bins, rows.group, y, p, rows.weight, n_bins=n_bins,
+                         n_groups=rows.n_groups)
+    stats = np.concatenate([W.T, SP.T, SY.T])
+    value = ece_from_sums(W, SP, SY)
+    defined = ~np.isnan(value)
+    return Partials(np.where(defined, value, 0.0), defined, stats)
+
+
+def xauc(rows):
+    """Share of the differently labelled pairs of a group ordered as the labels.
+
+    Pairs weighted ``w_i * w_j``, a score tie counted 1/2
+    (:func:`~._concordance.weighted_concordance`, exact in O(n log n)).
+    """
+    from ._concordance import weighted_concordance
+
+    concordant, tied, total = weighted_concordance(
+        rows.group, rows.y_true, rows.y_score, rows.weight, n_groups=rows.n_groups)
+    good = concordant + 0.5 * tied
+    value, defined = _divide(good, total)
+    return Partials(value, defined, _stack(good, total))
