@@ -232,140 +232,162 @@ def _expand(xp, values, present, n_groups, device):
 def _bucket(xp, rows, mask, y_true, y_score, w):
     """``(concordant, tied, total)`` of each row of a matrix of row indices
     (``mask``: the cells that hold an item; None when all do)."""
-    shape = rows.shape
-    flat = xp.reshape(rows, (-1,))
-    y, s = (xp.reshape(take(xp, x, flat), shape) for x in (y_true, y_score))
+    m = _Rows(xp, rows.shape)
+    y, s = (m.gather_input(x, rows) for x in (y_true, y_score))
     if w is None:
-        weight = xpx.full(xp, shape, 1.0, xpx.device_of(rows))
+        weight = xpx.full(xp, rows.shape, 1.0, xpx.device_of(rows))
     else:
-        weight = xp.reshape(take(xp, w, flat), shape)
+        weight = m.gather_input(w, rows)
     if mask is not None:  # padding: weight 0 (its label and score are row 0's)
         weight = xp.where(mask, weight, xp.zeros_like(weight))
-    del flat, rows
+    del rows, mask
 
     # dense score rank c of each item, and the label order p
     # (labels increasing, equal labels by decreasing score)
-    by_score = _argsort_rows(xp, s, stable=False)
-    s_sorted = xp.take_along_axis(s, by_score, axis=1)
+    by_score = m.argsort(s, stable=False)
+    c = m.run_ids(m.run_firsts(m.take(s, by_score)))
     del s
-    c_sorted = _run_ids(xp, _run_firsts(xp, s_sorted))
-    del s_sorted
-    by_score_desc = xp.flip(by_score, axis=1)
-    del by_score
-    y_desc = xp.take_along_axis(y, by_score_desc, axis=1)
-    del y
-    by_label = _argsort_rows(xp, y_desc, stable=True)
-    c = xp.take_along_axis(xp.flip(c_sorted, axis=1), by_label, axis=1)
-    del c_sorted
-    weight = xp.take_along_axis(
-        weight, xp.take_along_axis(by_score_desc, by_label, axis=1), axis=1)
-    y = xp.take_along_axis(y_desc, by_label, axis=1)
-    del by_score_desc, y_desc, by_label
+    by_score = xp.flip(by_score, axis=1)
+    c = xp.flip(c, axis=1)
+    y = m.take(y, by_score)
+    by_label = m.argsort(y, stable=True)
+    c = m.take(c, by_label)
+    y = m.take(y, by_label)
+    weight = m.take(weight, m.take(by_score, by_label))
+    del by_score, by_label
 
     # comparable pairs: the weight before each item's run of equal labels
-    cum = _exclusive_cumsum(xp, weight)
-    total = xp.sum(weight * _at_run_start(xp, cum, _run_firsts(xp, y)), axis=1)
-    del cum
+    total = xp.sum(weight * m.at_run_start(m.exclusive_cumsum(weight),
+                                           m.run_firsts(y)), axis=1)
 
     # concordant pairs: one pass per bit of the ranks, highest first
-    width = shape[1]
-    n_bits = int(xp.max(c)).bit_length() if width else 0
+    n_bits = int(xp.max(c)).bit_length()
     concordant = xp.zeros_like(total)
     for b in range(n_bits - 1, -1, -1):
         if b == n_bits - 1:  # one run per row: the label order itself
-            c_b, w_b, run_first = c, weight, None
+            high, w_b, firsts = ((c >> b) & 1) == 1, weight, None
         else:
-            idx, prefix = _stable_order_rows(xp, c >> (b + 1), width)
-            c_b = xp.take_along_axis(c, idx, axis=1)
-            w_b = xp.take_along_axis(weight, idx, axis=1)
-            run_first = _run_firsts(xp, prefix)
-            del idx, prefix
-        high = ((c_b >> b) & 1) == 1
-        del c_b
-        low_w = xp.where(high, xp.zeros_like(w_b), w_b)
-        before = _exclusive_cumsum(xp, low_w)
-        del low_w
-        if run_first is not None:
-            before = before - _at_run_start(xp, before, run_first)
+            order, prefix, high = m.sort_by_prefix(c, b + 1, b)
+            w_b = m.take(weight, order)
+            firsts = m.run_firsts(prefix)
+            del order, prefix
+        before = m.exclusive_cumsum(xp.where(high, xp.zeros_like(w_b), w_b))
+        if firsts is not None:
+            before = before - m.at_run_start(before, firsts)
         concordant = concordant + xp.sum(
             xp.where(high, w_b * before, xp.zeros_like(before)), axis=1)
-        del high, before, w_b, run_first
+        del high, w_b, firsts, before
 
-    # tied pairs: ordered by (c, p), the weight of the run of equal scores
+    # tied pairs: ordered by (c, p), the weight in the run of equal scores
     # before the item's run of equal (score, label)
-    if n_bits:
-        idx, c_run = _stable_order_rows(xp, c, width)
-        w_t = xp.take_along_axis(weight, idx, axis=1)
-        y_t = xp.take_along_axis(y, idx, axis=1)
-        del idx, c, y, weight
-        score_first = _run_firsts(xp, c_run)
-        pair_first = score_first | _run_firsts(xp, y_t)
-        del c_run, y_t
-        cum = _exclusive_cumsum(xp, w_t)
-        tied = xp.sum(w_t * (_at_run_start(xp, cum, pair_first)
-                             - _at_run_start(xp, cum, score_first)), axis=1)
-    else:  # every row has one score: no pair is ordered
-        tied = total
+    if not n_bits:  # every row has one score: every comparable pair ties
+        return concordant, total, total
+    order, c, _ = m.sort_by_prefix(c, 0, None)
+    weight = m.take(weight, order)
+    y = m.take(y, order)
+    del order
+    score_first = m.run_firsts(c)
+    pair_first = score_first | m.run_firsts(y)
+    del c, y
+    cum = m.exclusive_cumsum(weight)
+    tied = xp.sum(weight * (m.at_run_start(cum, pair_first)
+                            - m.at_run_start(cum, score_first)), axis=1)
     return concordant, tied, total
 
 
-def _argsort_rows(xp, x, stable):
-    if xp is np:
-        return np.argsort(x, axis=1, kind="stable" if stable else None)
-    return xp.argsort(x, axis=1, stable=stable)
+class _Rows:
+    """Row-wise operations on the ``(groups, width)`` matrices of a bucket.
 
+    An *order* is what :meth:`argsort` returns and :meth:`take` reads: with
+    NumPy, indices into the flattened matrix (so that reordering is one 1-D
+    gather, not ``take_along_axis``); otherwise column indices.
+    """
 
-def _stable_order_rows(xp, key, width):
-    """Stable argsort of each row of a non-negative integer ``key``, and the
-    sorted key.  NumPy: one sort of ``key << bits | column`` (unique keys, so
-    a plain SIMD sort is stable); ``key < width``, so it fits in 63 bits."""
-    if xp is np:
-        bits = max(int(width - 1).bit_length(), 1)
-        packed = key << bits
-        packed |= np.arange(width, dtype=packed.dtype)
-        packed.sort(axis=1)
-        idx = packed & ((1 << bits) - 1)
-        packed >>= bits
-        return idx, packed
-    idx = xp.argsort(key, axis=1, stable=True)
-    return idx, xp.take_along_axis(key, idx, axis=1)
+    def __init__(self, xp, shape):
+        self.xp, self.shape = xp, shape
+        self.width = shape[1]
+        self.bits = max(int(self.width - 1).bit_length(), 1)
+        if xp is np:
+            # the flat index of each cell, and of each row's first cell
+            self.cell = np.arange(shape[0] * shape[1], dtype=np.int64).reshape(shape)
+            self.base = self.cell[:, :1]
 
+    def gather_input(self, x, rows):
+        xp = self.xp
+        return xp.reshape(take(xp, x, xp.reshape(rows, (-1,))), self.shape)
 
-def _run_firsts(xp, x):
-    """Whether each cell starts a run of equal values along its row."""
-    first = xp.ones((x.shape[0], 1), dtype=xp.bool, **_device_kw(xp, x))
-    return xp.concat([first, x[:, 1:] != x[:, :-1]], axis=1)
+    def take(self, x, order):
+        if self.xp is np:
+            return np.take(x.reshape(-1), order)
+        return self.xp.take_along_axis(x, order, axis=1)
 
+    def argsort(self, x, stable):
+        if self.xp is np:
+            order = np.argsort(x, axis=1, kind="stable" if stable else None)
+            order += self.base
+            return order
+        return self.xp.argsort(x, axis=1, stable=stable)
 
-def _run_ids(xp, firsts):
-    """The index of each cell's run within its row (0, 0, 1, 1, 1, 2, ...)."""
-    return _cumsum_rows(xp, astype(xp, firsts, xp.int64)) - 1
+    def sort_by_prefix(self, c, shift, bit):
+        """The stable order of each row by ``c >> shift``, the sorted
+        ``c >> shift``, and (``bit`` not None) whether bit ``bit`` of the
+        sorted ``c`` is set.
 
+        NumPy: one sort of unique ``int64`` keys packing (prefix, column,
+        bit) -- a plain SIMD sort, stable since the column is in the key;
+        ``c < width``, so the key fits in 63 bits.
+        """
+        xp = self.xp
+        if xp is np:
+            key = c >> shift
+            key <<= self.bits + 1
+            key |= self.cell[0] << 1
+            if bit is not None:
+                key |= (c >> bit) & 1
+            key.sort(axis=1)
+            high = None if bit is None else (key & 1).astype(bool)
+            order = key >> 1
+            order &= (1 << self.bits) - 1
+            order += self.base
+            key >>= self.bits + 1
+            return order, key, high
+        prefix = c >> shift
+        order = xp.argsort(prefix, axis=1, stable=True)
+        high = None if bit is None else ((self.take(c, order) >> bit) & 1) == 1
+        return order, self.take(prefix, order), high
 
-def _cumsum_rows(xp, x):
-    if xp is np:
-        return np.cumsum(x, axis=1)
-    return xp.cumulative_sum(x, axis=1)
+    def run_firsts(self, x):
+        """Whether each cell starts a run of equal values along its row."""
+        xp = self.xp
+        kw = {} if xp is np else {"device": xpx.device_of(x)}
+        first = xp.ones((x.shape[0], 1), dtype=xp.bool, **kw)
+        return xp.concat([first, x[:, 1:] != x[:, :-1]], axis=1)
 
+    def run_ids(self, firsts):
+        """The index of each cell's run within its row (0, 0, 1, 1, 1, 2...)."""
+        return self.cumsum(astype(self.xp, firsts, self.xp.int64)) - 1
 
-def _exclusive_cumsum(xp, x):
-    """Sum of the earlier cells of each row (float64, left to right)."""
-    return _cumsum_rows(xp, x) - x
+    def cumsum(self, x):
+        if self.xp is np:
+            return np.cumsum(x, axis=1)
+        return self.xp.cumulative_sum(x, axis=1)
 
+    def exclusive_cumsum(self, x):
+        """Sum of the earlier cells of each row (left to right)."""
+        return self.cumsum(x) - x
 
-def _at_run_start(xp, x, firsts):
-    """``x`` at the first cell of each cell's run (``firsts``: the cells that
-    start a run; the first column always does)."""
-    if xp is np:
-        col = np.where(firsts, np.arange(x.shape[1]), 0)
-        np.maximum.accumulate(col, axis=1, out=col)
-        return np.take_along_axis(x, col, axis=1)
-    flat_firsts = xp.reshape(firsts, (-1,))
-    starts = flatnonzero(xp, flat_firsts)
-    run = xpx.cumsum(xp, astype(xp, flat_firsts, xp.int64)) - 1
-    return xp.reshape(take(xp, xp.reshape(x, (-1,)), take(xp, starts, run)),
-                      x.shape)
-
-
-def _device_kw(xp, x):
-    return {} if xp is np else {"device": xpx.device_of(x)}
+    def at_run_start(self, x, firsts):
+        """``x`` at the first cell of each cell's run (``firsts``: the cells
+        that start a run; the first column always does)."""
+        xp = self.xp
+        if xp is np:
+            # the flat index of the run's first cell: a running maximum over
+            # the flattened matrix (each row's first cell starts a run)
+            start = np.where(firsts, self.cell, 0).reshape(-1)
+            np.maximum.accumulate(start, out=start)
+            return np.take(x.reshape(-1), start).reshape(self.shape)
+        flat_firsts = xp.reshape(firsts, (-1,))
+        starts = flatnonzero(xp, flat_firsts)
+        run = xpx.cumsum(xp, astype(xp, flat_firsts, xp.int64)) - 1
+        return xp.reshape(take(xp, xp.reshape(x, (-1,)), take(xp, starts, run)),
+                          self.shape)
