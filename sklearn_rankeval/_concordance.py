@@ -104,16 +104,18 @@ def weighted_concordance(codes, y_true, y_score, sample_weight=None, *, n_groups
     items of :math:`w_i` times the weight, within the run of equal scores,
     before the first item of the run of equal (score, label).
 
-    **Cost.**  One sort of the codes and gathers of the three inputs; then,
-    per matrix of width :math:`m` (the group size), two sorts along the rows
-    for the ranks, and :math:`\lceil \log_2 d \rceil + 1` sorts of packed keys
-    along the rows (:math:`d`: the largest number of distinct scores in a
-    group of that size), each followed by a constant number of passes over the
-    matrix.  In all :math:`O(n \log n)` time (:math:`O(n \log m)` after the
-    grouping) and :math:`O(n)` memory: a few arrays of the size of the
-    largest matrix.  No pair is enumerated and no Python loop runs over groups
-    or rows: the loops run over the distinct group sizes and over the bits of
-    the ranks.
+    **Cost.**  One sort of the codes (NumPy: a SIMD sort of packed
+    ``(code, row)`` keys) and gathers of the three inputs; then, per matrix of
+    width :math:`m` (a group size), two argsorts along the rows for the ranks
+    and the label order, and :math:`\lceil \log_2 d \rceil` sorts of packed
+    keys along the rows (:math:`d`: the largest number of distinct scores in
+    a group of that size; the highest bit needs no sort, the tied pairs one),
+    each followed by a constant number of passes over the matrix.  In all
+    :math:`O(n \log n)` time (:math:`O(n \log m)` after the grouping) and
+    :math:`O(n)` memory: a few arrays of the size of the largest matrix.  No
+    pair is enumerated and no Python loop runs over groups or rows: the loops
+    run over the distinct group sizes and over the bits of the ranks.
+    (Timings beside ``np.argsort``: ``benchmarks/bench_xauc.py``.)
 
     **Rounding.**  Weights are summed in float64 along each group's row, from
     that group's weights only: a group's results do not depend on the other
