@@ -16,6 +16,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from scipy.stats import kendalltau
 from sklearn.metrics import roc_auc_score
 
+from sklearn_rankeval import _concordance
 from sklearn_rankeval._concordance import weighted_concordance
 
 
@@ -129,6 +130,14 @@ def test_large_group_many_rank_bits():
     rng = np.random.default_rng(5)
     codes, y, s, w = random_log(rng, [600, 3, 40], n_labels=50, n_scores=300)
     check_exact(codes, y, s, w, n_groups=3)
+
+
+def test_without_packed_keys(monkeypatch):
+    # the stable argsorts taken where the packed int64 keys would not fit
+    monkeypatch.setattr(_concordance, "_KEY_BITS", 0)
+    rng = np.random.default_rng(6)
+    codes, y, s, w = random_log(rng, [9, 1, 4, 30, 30], n_labels=4, n_scores=7)
+    check_exact(codes, y, s, w, n_groups=6)
 
 
 def test_float_weights():
