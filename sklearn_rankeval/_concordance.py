@@ -11,8 +11,8 @@ rows only.
 Written once against a namespace ``xp`` (NumPy by default, or an Array API
 library: only sorts, gathers along an axis, cumulative sums and bitwise
 shifts), with NumPy fast paths where NumPy has a faster spelling (a sort of
-packed ``int64`` keys for a stable argsort, ``maximum.accumulate`` for the
-start of each run).
+packed ``int64`` keys for a stable argsort, 1-D gathers by flat index for
+``take_along_axis``, ``maximum.accumulate`` for the start of each run).
 """
 
 import numpy as np
@@ -149,9 +149,8 @@ def weighted_concordance(codes, y_true, y_score, sample_weight=None, *, n_groups
                                               sample_weight, n_groups)
     device = xpx.device_of(y_score)
     n = y_score.shape[0]
-    zeros = xpx.zeros(xp, n_groups, device)
     if n == 0:
-        return zeros, xpx.zeros(xp, n_groups, device), xpx.zeros(xp, n_groups, device)
+        return tuple(xpx.zeros(xp, n_groups, device) for _ in range(3))
 
     order, first, present = _group_rows(xp, codes, n_groups)
     plan = xpx.segment_plan(xp, first, n)
