@@ -14,7 +14,7 @@ log loss        ``sum w*CE``, ``sum w``                             ratio
 NE              ``sum w*CE``, ``P = sum w*y``, ``N = sum w*(1-y)``  see below
 PCOC            ``sum w*p``, ``sum w*y``                            ratio
 ECE             per bin ``W_b``, ``sum w*p``, ``sum w*y``           see below
-xAUC            concordant weight + tied / 2, pair weight          ratio
+xAUC            (no pooled average: macro or weighted, as GAUC)
 ==============  =================================================  ==========
 
 with ``CE = -y log p - (1 - y) log(1 - p)`` (``p`` clipped to ``[eps, 1 -
@@ -35,6 +35,7 @@ import numpy as np
 from ._array_api import to_numpy
 from ._averages import GroupInfo, Partials
 from ._calibration import bin_index, bin_sums, ece_from_sums
+from ._concordance import weighted_concordance
 from ._engine import encode_rows
 
 __all__ = [
@@ -251,10 +252,7 @@ def xauc(rows):
     Pairs weighted ``w_i * w_j``, a score tie counted 1/2
     (:func:`~._concordance.weighted_concordance`, exact in O(n log n)).
     """
-    from ._concordance import weighted_concordance
-
     concordant, tied, total = weighted_concordance(
         rows.group, rows.y_true, rows.y_score, rows.weight, n_groups=rows.n_groups)
-    good = concordant + 0.5 * tied
-    value, defined = _divide(good, total)
-    return Partials(value, defined, _stack(good, total))
+    value, defined = _divide(concordant + 0.5 * tied, total)
+    return Partials(value, defined)
