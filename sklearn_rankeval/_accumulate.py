@@ -8,8 +8,10 @@ first: in ``"sorted"`` mode only the open (last) group is held back, in
 ``"any"`` mode every row is held until the end.
 """
 
+import collections
 import functools
 import math
+from numbers import Integral
 
 import numpy as np
 
@@ -25,6 +27,7 @@ from ._averages import (
 )
 from ._chunked import evaluate_chunked
 from ._conventions import check_convention, evaluate_convention, resolved_metrics
+from ._docs import fill_doc
 from ._engine import _encode_groups, check_group_ids, group_ids_array
 from ._per_group import frame_columns, make_frame
 from ._registry import parse_metrics
@@ -108,6 +111,21 @@ def _check_partials(partials):
     return info, parts, names, convention
 
 
+def _check_window(window, group_rows):
+    if window is None:
+        return None
+    if isinstance(window, (bool, np.bool_)) or not isinstance(window, Integral) \
+            or window < 1:
+        raise ValueError(f"window must be None or a number of updates >= 1, got "
+                         f"{window!r}.")
+    if group_rows != "complete":
+        raise ValueError(
+            f"window= needs group_rows='complete' (every update holds whole "
+            f"groups, so that the last updates' groups are complete); got "
+            f"group_rows={group_rows!r}.")
+    return int(window)
+
+
 def _finalize_totals(totals, spec):
     """The default average of a metric from per-batch ``(sums, n_counted)``:
     each statistic summed exactly (``math.fsum``) over the batches."""
@@ -148,6 +166,7 @@ class _SeenIds:
         return not self.runs
 
 
+@fill_doc
 class RankingAccumulator:
     """Ranking metrics of data that arrive in batches, with bounded memory.
 
@@ -186,8 +205,7 @@ class RankingAccumulator:
         logs with too many groups to hold; ``result()`` then adds the batches'
         sums with exact (``math.fsum``) summation, and ``per_group()`` is not
         available.
-    convention : {'lightgbm', 'xgboost', 'trec_eval', 'ranx', 'torchmetrics', \
-'sklearn', 'recbole', 'spark'}, default=None
+    %(convention_header)s
         Every metric as that library computes it, as in
         :func:`ranking_report` (see :ref:`conventions-presets`).  Each group
         is evaluated with all its rows, so a rule that orders tied items as
@@ -195,6 +213,14 @@ class RankingAccumulator:
         fed (batch after batch; ``self`` before ``other`` in ``merge``).  A
         metric the library does not have, or a rule that needs ``docno=``
         (trec_eval's ties), is a ``ValueError`` here.
+    window : int, default=None
+        Also keep the last ``window`` updates apart (torchrec's lifetime and
+        window metrics): ``result(scope="window")`` is the report of their
+        rows only, while ``result()`` keeps covering every row.  The window
+        holds each update's per-group partial results (O(window x groups per
+        update)), or only each metric's sums with ``keep_groups=False``
+        (O(window x statistics)).  Needs ``group_rows='complete'``.  In
+        ``merge``, ``other``'s updates count as coming after ``self``'s.
 
     Attributes
     ----------
@@ -235,8 +261,12 @@ class RankingAccumulator:
     """
 
     def __init__(self, metrics=None, *, group_rows="complete", keep_groups=True,
-                 convention=None):
+                 convention=None, window=None):
         check_option(group_rows, "group_rows", GROUP_ROWS)
+        self.window = _check_window(window, group_rows)
+        # the last `window` updates: (info, parts) of each, or each metric's
+        # sums with keep_groups=False; None for an update without rows
+        self._recent = collections.deque(maxlen=self.window) if self.window else None
         if not isinstance(keep_groups, (bool, np.bool_)):
             raise TypeError(f"keep_groups must be True or False, got {keep_groups!r}.")
         self.keep_groups = bool(keep_groups)
@@ -302,10 +332,16 @@ class RankingAccumulator:
         if self.keep_groups:
             self._infos.append(info)
             self._parts.append(parts)
+            if self._recent is not None:
+                self._recent.append((info, parts))
             return
-        for name, spec, _ in self._parsed:
-            self._totals[name].append(summed(average_terms(
-                parts[name], info, spec, average=spec.default_average)))
+        sums = {name: summed(average_terms(parts[name], info, spec,
+                                           average=spec.default_average))
+                for name, spec, _ in self._parsed}
+        for name, total in sums.items():
+            self._totals[name].append(total)
+        if self._recent is not None:
+            self._recent.append(sums)
 
     def _check_new_ids(self, labels):
         try:
@@ -398,6 +434,8 @@ class RankingAccumulator:
             return self
         self._check_layout("1-D")
         if np.shape(y_score)[:1] == (0,):
+            if self._recent is not None:
+                self._recent.append(None)  # an update, without rows
             return self
         if self.group_rows == "complete":
             info, parts = _on_host(self._evaluate(
@@ -482,10 +520,11 @@ class RankingAccumulator:
             )
         if (other._names != self._names or other.group_rows != self.group_rows
                 or other.keep_groups != self.keep_groups
-                or other.convention != self.convention):
+                or other.convention != self.convention
+                or other.window != self.window):
             raise ValueError(
                 "other: accumulators can be merged only with the same metrics, "
-                "group_rows, keep_groups and convention."
+                "group_rows, keep_groups, convention and window."
             )
         if other._layout is None:
             return self
@@ -509,6 +548,8 @@ class RankingAccumulator:
         for info, parts in evaluated:
             self._add(info, parts)
             self._seen.add(info.labels)
+        if self._recent is not None:  # other's updates come after self's
+            self._recent.extend(other._recent)
         self._held = [*self._held, *other._held]
         self._n_closed += other._n_closed
         self._ends = ends
@@ -553,13 +594,18 @@ class RankingAccumulator:
             return self._evaluate_rows(pending)
         return None
 
-    def _collect(self):
-        """All groups' info and partials, in sorted id order."""
-        infos, parts = list(self._infos), list(self._parts)
-        pending = self._pending()
-        if pending is not None:
-            infos.append(pending[0])
-            parts.append(pending[1])
+    def _collect(self, scope="lifetime"):
+        """All groups' info and partials (of the window's updates with
+        ``scope="window"``), in sorted id order."""
+        if scope == "window":
+            kept = [entry for entry in self._recent if entry is not None]
+            infos, parts = [i for i, _ in kept], [p for _, p in kept]
+        else:
+            infos, parts = list(self._infos), list(self._parts)
+            pending = self._pending()
+            if pending is not None:
+                infos.append(pending[0])
+                parts.append(pending[1])
         if not infos:
             raise ValueError("The accumulator has seen no rows: call update() first.")
         info = GroupInfo.concatenate(infos)
@@ -572,15 +618,36 @@ class RankingAccumulator:
                 merged = {name: p.take(order) for name, p in merged.items()}
         return info, merged
 
-    def result(self):
-        """The metrics of all rows seen: ``{metric name: value}``.
+    def result(self, scope="lifetime"):
+        """The metrics of the rows seen: ``{metric name: value}``.
 
-        Equal to ``ranking_report(all rows, metrics=..., output="dict")``.
+        Parameters
+        ----------
+        scope : {'lifetime', 'window'}, default='lifetime'
+            ``'lifetime'``: every row seen, equal to ``ranking_report(all
+            rows, metrics=..., output="dict")``.  ``'window'``: the rows of
+            the last ``window`` updates only (``window=`` of the
+            constructor), equal to the report of those rows.
+
+        Returns
+        -------
+        result : dict
+            ``{metric name: value}``.
         """
+        check_option(scope, "scope", ("lifetime", "window"))
+        if scope == "window" and self._recent is None:
+            raise ValueError("scope='window' needs an accumulator made with "
+                             "window=n (the number of updates kept).")
+        if scope == "window" and not any(e is not None for e in self._recent):
+            raise ValueError("The window holds no rows: call update() first.")
         if self.keep_groups:
-            info, parts = self._collect()
+            info, parts = self._collect(scope)
             return {name: value for name, (value, _) in
                     _summaries(info, parts, self._parsed).items()}
+        if scope == "window":
+            kept = [entry for entry in self._recent if entry is not None]
+            return {name: _finalize_totals([sums[name] for sums in kept], spec)
+                    for name, spec, _ in self._parsed}
         if self._layout is None:
             raise ValueError("The accumulator has seen no rows: call update() first.")
         totals = {name: list(sums) for name, sums in self._totals.items()}
