@@ -106,7 +106,9 @@ def _pooled_footer(names):
     for name in names:
         parsed = parse_metric_name(name)
         if parsed is not None and parsed[0].default_average == "micro":
-            out.append(f"{name}: pooled over queries (micro average)")
+            # the CTR metrics pool every row; HR@k pools the queries' counts
+            what = "rows" if parsed[0].pools_undefined else "queries"
+            out.append(f"{name}: pooled over {what} (micro average)")
     return out
 
 

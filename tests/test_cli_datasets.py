@@ -140,3 +140,14 @@ def test_readme_gpu_example_prints_what_it_says():
     with redirect_stdout(out):
         exec(compile(code, "README.rst", "exec"), {})
     assert out.getvalue().split() == expected == ["0.8571"]
+
+
+def test_readme_ctr_example_prints_what_it_says():
+    code = _readme_block("segments=device")
+    expected = [line[2:] for line in code.splitlines() if line.startswith("# ")
+                and not line.startswith("# every")]
+    out = StringIO()
+    with redirect_stdout(out):
+        exec(compile(code, "README.rst", "exec"), {})
+    assert out.getvalue().splitlines() == expected
+    assert len(expected) == 3
