@@ -7,7 +7,8 @@ import sys
 import numpy as np
 import pytest
 
-from sklearn_rankeval._bootstrap import bootstrap_ratios
+from sklearn_rankeval._averages import Average, ratio_of_sums
+from sklearn_rankeval._bootstrap import bootstrap_values
 from sklearn_rankeval._cli import main
 from sklearn_rankeval._cli._io import iter_table
 
@@ -92,8 +93,8 @@ def test_resample_progress_counts_every_resample():
     seen = []
     token = resample_progress.set(seen.append)
     try:
-        bootstrap_ratios(np.ones(50), np.ones(50), 1234, np.random.default_rng(0),
-                         max_cells=50 * 100)
+        bootstrap_values(Average(np.ones((2, 50)), None, ratio_of_sums), 1234,
+                         np.random.default_rng(0), max_cells=50 * 100)
     finally:
         resample_progress.reset(token)
     assert sum(seen) == 1234 and len(seen) == 13  # chunks of 100 rows
