@@ -31,12 +31,13 @@ import re
 import warnings
 from dataclasses import dataclass, field
 from functools import cmp_to_key
+from typing import NamedTuple
 
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
 from .._engine import rank_groups
-from .._kernels import interpolated_precision
+from .._kernels import interpolated_precision, recall_level_cutoffs
 from .._registry import METRICS, drop_unjudged
 from ._io import InputFileError, iter_text_lines
 
@@ -215,6 +216,8 @@ class TrecArrays:
     relevance_level : int
     complete : bool
         Whether every judged query is evaluated (``-c``).
+    judged_only : bool
+        Whether the unjudged retrieved documents were removed (``-J``).
     """
 
     qids: np.ndarray
@@ -230,6 +233,7 @@ class TrecArrays:
     rel: object = None
     relevance_level: int = 1
     complete: bool = False
+    judged_only: bool = False
     _ranked: dict = field(default_factory=dict, repr=False, compare=False)
 
     def ranked(self, gain=False):
@@ -345,6 +349,7 @@ def build_arrays(qrels, run, *, relevance_level=1, max_docs=None, complete=False
         rel=rel,
         relevance_level=relevance_level,
         complete=complete,
+        judged_only=judged_only,
     )
 
 
@@ -395,11 +400,6 @@ def _ndcg(arr, params, opts):
     return _rank(arr, "ndcg", params, gain=True)
 
 
-def _11pt_avg(arr, params, opts):
-    return _rank(arr, "interpolated_ap", params, n_points=11,
-                 recall_levels=opts["recall_levels"])
-
-
 def _gauc(arr, params, opts):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
@@ -422,7 +422,24 @@ def _iprec_per_query(arr, params, opts):
     iprec, defined = interpolated_precision(arr.ranked(), n_points,
                                             opts["recall_levels"])
     # queries without a relevant document: 0, as in trec_eval
-    return np.where(defined[:, None], iprec, 0.0)[:, idx].T
+    iprec = np.where(defined[:, None], iprec, 0.0)[:, idx]
+    return np.where(_zero_over_zero(arr, n_points, opts)[:, idx], np.nan, iprec).T
+
+
+def _zero_over_zero(arr, n_points, opts):
+    """Where trec_eval's interpolated precision is 0/0, (n_queries, n_points).
+
+    trec_eval (``m_iprec_at_recall.c``, ``m_11pt_avg.c``) starts from the
+    precision ``num_rel_ret / num_ret`` and gives it to every level needing
+    no more than ``num_rel_ret`` relevant documents: with ``-J`` a query can
+    be left without any document (``form_res_rels.c``), and then the levels
+    needing none (``cutoff == 0``) get 0/0, NaN, printed ``-nan``.  (Without
+    ``-J`` a query missing from the run is evaluated on a one-document dummy
+    ranking, ``trec_eval.c``, so it gets 0.)
+    """
+    empty = arr.judged_only & (arr.num_ret == 0)
+    cut = recall_level_cutoffs(np, arr.num_rel, n_points, opts["recall_levels"])
+    return empty[:, None] & (cut == 0)
 
 
 def _iprec_all(arr, params, opts):
@@ -525,8 +542,11 @@ def _11pt_avg_levels(arr, params, opts):
     out = []
     for text in params:
         if text is None:
-            out.append(_rank(arr, "interpolated_ap", _NONE, n_points=11,
-                             recall_levels=opts["recall_levels"])[0])
+            values = _rank(arr, "interpolated_ap", _NONE, n_points=11,
+                           recall_levels=opts["recall_levels"])[0]
+            # level 0 needs no relevant document: 0/0 whenever any level is
+            out.append(np.where(_zero_over_zero(arr, 11, opts).any(axis=1),
+                                np.nan, values))
             continue
         levels = [float(v) for v in text.split(",")]
         out.append(_iprec_per_query(arr, levels, opts).mean(axis=0))
@@ -855,6 +875,10 @@ class TrecMeasure:
         ``all_only(arrays, params, options) -> sequence (n_params,)``: the
         ``all`` values without the per-query ones (the only way for an
         ``all``-only measure, a faster one for ``iprec_at_recall``).
+    skips_nan : bool
+        Whether a NaN value means "no value" (the query is left out of the
+        line and of the ``all`` mean: ``gauc``) rather than trec_eval's 0/0
+        (printed ``-nan``, which makes the ``all`` mean ``-nan`` too).
     description : str
     """
 
@@ -864,6 +888,7 @@ class TrecMeasure:
     defaults: tuple
     per_query: object
     all_only: object = None
+    skips_nan: bool = False
     description: str = ""
 
     def label(self, p):
@@ -984,7 +1009,7 @@ MEASURES = {
                                 "documents"),
         TrecMeasure("unj", "float", "cutoff", (5, 10, 20), _unj,
                     description="share of unjudged documents in the top k"),
-        TrecMeasure("gauc", "float", None, _NONE, _gauc,
+        TrecMeasure("gauc", "float", None, _NONE, _gauc, skips_nan=True,
                     description="ROC AUC within each query (not trec_eval's); "
                                 "queries with one class only are left out"),
     ]
@@ -1095,6 +1120,16 @@ def parse_measures(specs):
 # ---------------------------------------------------------------------------
 # evaluation and output
 # ---------------------------------------------------------------------------
+class Row(NamedTuple):
+    """One printed measure: name, kind, per-query values (or None), ``all``."""
+
+    name: str
+    kind: str
+    per_query: object
+    total: object
+    skips_nan: bool = False
+
+
 def evaluate(arrays, measures, *, per_query=False, recall_levels="trec_eval_10",
              num_docs=0):
     """Evaluate measures on a run's arrays.
@@ -1120,10 +1155,11 @@ def evaluate(arrays, measures, *, per_query=False, recall_levels="trec_eval_10",
 
     Returns
     -------
-    rows : list of (str, str, ndarray or None, object)
+    rows : list of Row
         ``(printed name, kind, per-query values in arrays.qids order or
-        None, all value)``.  NaN marks a query (or an ``all``) without a
-        value (``gauc`` of a query with one class only).
+        None, all value, skips_nan)``.  NaN marks a query (or an ``all``)
+        without a value where ``skips_nan`` (``gauc`` of a query with one
+        class only), else trec_eval's 0/0 (``-nan``).
     """
     if recall_levels not in RECALL_LEVEL_RULES:
         raise TrecError(f"recall_levels must be one of {RECALL_LEVEL_RULES}, "
@@ -1134,13 +1170,13 @@ def evaluate(arrays, measures, *, per_query=False, recall_levels="trec_eval_10",
         if measure.kind == "string":  # relstring: per query only
             if per_query:
                 values = measure.per_query(arrays, params, opts)
-                rows += [(measure.label(p), measure.kind, v, None)
+                rows += [Row(measure.label(p), measure.kind, v, None)
                          for p, v in zip(params, values)]
             continue
         if measure.per_query is None or (not per_query
                                          and measure.all_only is not None):
             values = measure.all_only(arrays, params, opts)
-            rows += [(measure.label(p), measure.kind, None, v)
+            rows += [Row(measure.label(p), measure.kind, None, v)
                      for p, v in zip(params, values)]
             continue
         values = measure.per_query(arrays, params, opts)
@@ -1150,12 +1186,14 @@ def evaluate(arrays, measures, *, per_query=False, recall_levels="trec_eval_10",
                 total = int((arrays.rel > 0).sum())
             elif measure.kind == "count":
                 total = int(v.sum())
+            elif not measure.skips_nan:
+                total = float(np.mean(v))
             elif np.isnan(v).all():
                 total = np.nan
             else:
                 total = float(np.nanmean(v))
-            rows.append((measure.label(p), measure.kind,
-                         v if per_query else None, total))
+            rows.append(Row(measure.label(p), measure.kind,
+                            v if per_query else None, total, measure.skips_nan))
     return rows
 
 
@@ -1174,7 +1212,7 @@ def results_dict(arrays, rows):
         Values that are NaN are left out.
     """
     out = {"all": {}}
-    for name, kind, per_query, total in rows:
+    for name, kind, per_query, total, _ in rows:
         if per_query is not None:
             for q, v in zip(arrays.qids, per_query):
                 if kind == "string":
@@ -1187,10 +1225,14 @@ def results_dict(arrays, rows):
 
 
 def _format(kind, value, digits):
+    """A value as trec_eval prints it (``%6.4f`` for the reals, so its 0/0
+    is ``  -nan`` on x86-64; with ``digits`` d: ``%{d+2}.{d}f``)."""
     if kind in ("text", "string"):
         return str(value)
     if kind == "count":
         return str(int(value))
+    if np.isnan(value):
+        return f"{'-nan':>{digits + 2}}"
     return f"{value:.{digits}f}"
 
 
@@ -1211,18 +1253,19 @@ def format_lines(arrays, rows, *, digits=4, summary=True):
     -------
     lines : list of str
         ``f"{measure:<22}\\t{query}\\t{value}"``; values that are NaN
-        (``gauc`` of a query with one class only) are not printed.
+        are not printed where the row skips them (``gauc`` of a query with
+        one class only), else printed as trec_eval's ``-nan``.
     """
     lines = []
     per_query_rows = [r for r in rows if r[2] is not None]
     for i, q in enumerate(arrays.qids):
-        for name, kind, per_query, _ in per_query_rows:
-            if kind == "string" or not np.isnan(per_query[i]):
+        for name, kind, per_query, _, skips_nan in per_query_rows:
+            if kind == "string" or not (skips_nan and np.isnan(per_query[i])):
                 lines.append(f"{name:<22s}\t{q}\t"
                              f"{_format(kind, per_query[i], digits)}")
-    for name, kind, _, total in rows if summary else ():
+    for name, kind, _, total, skips_nan in rows if summary else ():
         if total is None:
             continue
-        if isinstance(total, str) or not np.isnan(total):
+        if isinstance(total, str) or not (skips_nan and np.isnan(total)):
             lines.append(f"{name:<22s}\tall\t{_format(kind, total, digits)}")
     return lines
