@@ -27,9 +27,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .._registry import DEFAULT_METRICS
+from .._registry import DEFAULT_METRICS, RECALL_LEVELS
 from ._io import InputFileError
-from ._trec import RECALL_LEVEL_RULES, TrecError
+from ._trec import TrecError
 
 __all__ = ["main"]
 
@@ -653,7 +653,7 @@ def _build_parser():
     p.add_argument("--digits", type=_nonnegative_int, default=4, metavar="N",
                    help="decimals of the values (default 4, as trec_eval; "
                         "e.g. 12 for exact comparisons)")
-    p.add_argument("--recall-levels", choices=RECALL_LEVEL_RULES,
+    p.add_argument("--recall-levels", choices=RECALL_LEVELS,
                    default="trec_eval_10",
                    help="when iprec_at_recall / 11pt_avg count a recall level "
                         "l as reached with R relevant documents: trec_eval_10 "
