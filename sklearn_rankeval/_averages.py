@@ -41,6 +41,7 @@ from ._warnings import warn
 __all__ = [
     "MIN_GEO_MEAN",
     "Average",
+    "AverageRule",
     "GroupInfo",
     "Partials",
     "aggregate",
@@ -167,6 +168,18 @@ def _exp_ratio(sums):
     if isinstance(r, float):
         return math.exp(r)
     return namespace_of(r).exp(r)
+
+
+class AverageRule(NamedTuple):
+    """What an average needs to know of a metric (a
+    :class:`~._registry.MetricSpec` has these attributes too): for measures
+    outside the registry, such as trec_eval's in the command line."""
+
+    label: str
+    query_weighted: bool = True
+    needs_negative: bool = False
+    finalize: object = None
+    pools_undefined: bool = False
 
 
 class Average(NamedTuple):

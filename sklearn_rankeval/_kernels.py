@@ -55,6 +55,7 @@ __all__ = [
     "rank_biased_precision",
     "rbp_residual",
     "recall_at_k",
+    "recall_level_cutoffs",
     "reciprocal_rank",
     "retrieved_cumulative",
     "success_at_k",
@@ -304,8 +305,12 @@ def precision_at_k(rg, k=10, k_denominator="k"):
 
 
 # -- interpolated precision --------------------------------------------------
-def _trec_eval_cutoffs(xp, n_rel, n_points, recall_levels, device):
-    """Relevant items needed to reach each level, (n_groups, n_points), int64."""
+def recall_level_cutoffs(xp, n_rel, n_points, recall_levels, device=None):
+    """Relevant items needed to reach each level, (n_groups, n_points), int64.
+
+    The levels are ``j / (n_points - 1)``; ``n_rel`` the relevant items of
+    each group; ``recall_levels`` the rule (``RECALL_LEVELS`` of the registry).
+    """
     j = xp.reshape(xp.arange(n_points, dtype=xp.int64, device=device), (1, -1)) \
         if xp is not np else np.arange(n_points)[None, :]
     n_rel = xp.reshape(n_rel, (-1, 1))
@@ -381,7 +386,7 @@ def interpolated_precision(rg, n_points, recall_levels="exact"):
         n_rel = _i(xp, rg.group_n_rel)
         span = int(xp.max(n_rel)) + 2
         key = bg * span + _i(xp, cum_wp)
-        cutoffs = _trec_eval_cutoffs(xp, n_rel, n_points, recall_levels, rg.device)
+        cutoffs = recall_level_cutoffs(xp, n_rel, n_points, recall_levels, rg.device)
         query = xp.reshape(groups * span, (-1, 1)) + xp.clip(cutoffs, None, span - 1)
     n_keys = key.shape[0]
     idx = xp.searchsorted(key, xp.reshape(query, (-1,)), side="left")

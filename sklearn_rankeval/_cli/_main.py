@@ -27,10 +27,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .._registry import DEFAULT_METRICS, valid_names_text
+from .._registry import DEFAULT_METRICS, RECALL_LEVELS, valid_names_text
 from ._io import InputFileError
 from ._progress import add_quiet_option, progress_of
-from ._trec import RECALL_LEVEL_RULES, TrecError
+from ._trec import TrecError
 
 __all__ = ["main"]
 
@@ -659,7 +659,7 @@ def _build_parser():
     p.add_argument("--digits", type=_nonnegative_int, default=4, metavar="N",
                    help="decimals of the values (default 4, as trec_eval; "
                         "e.g. 12 for exact comparisons)")
-    p.add_argument("--recall-levels", choices=RECALL_LEVEL_RULES,
+    p.add_argument("--recall-levels", choices=RECALL_LEVELS,
                    default="trec_eval_10",
                    help="when iprec_at_recall / 11pt_avg count a recall level "
                         "l as reached with R relevant documents: trec_eval_10 "
