@@ -282,7 +282,7 @@ def finalize_value(sums, n_counted, *, label, needs_negative=False, finalize):
         )
         return float("nan")
     value = float(finalize(sums))
-    if math.isnan(value):
+    if math.isnan(value) and not np.isnan(sums).any():  # (not a NaN value)
         warn(
             f"{label}: the groups that define it have zero total weight; "
             f"returning NaN.",
