@@ -10,7 +10,7 @@ import sklearn_rankeval as rk
 from sklearn_rankeval._registry import METRICS
 
 Y = np.zeros(6)  # nothing relevant: every metric but DCG is undefined
-S = np.arange(6.0)
+S = np.arange(6.0) / 10  # probabilities too (the CTR metrics)
 G = np.repeat([0, 1], 3)
 
 
