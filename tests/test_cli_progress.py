@@ -3,6 +3,7 @@
 import gzip
 import io
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -60,6 +61,20 @@ def test_compare_counts_the_resamples_and_flips(csv_file, monkeypatch):
     frames = [f for f in err.split("\r") if "draws" in f]
     assert frames and frames[-1].startswith("resamples: 100%")
     assert "600/600" in frames[-1]  # 300 resamples, then 300 sign flips
+    assert _run(argv + ["--quiet"], monkeypatch, terminal=True) == (out, "")
+
+
+def test_trec_shows_the_lines_of_both_files(monkeypatch):
+    data = Path(__file__).resolve().parent / "data" / "trec_eval"
+    argv = ["trec", str(data / "qrels.test"), str(data / "results.test"), "-m", "map"]
+    out, err = _run(argv, monkeypatch, terminal=True)
+    frames = [f for f in err.split("\r") if f.strip()]
+    assert any(f.startswith("qrels.test: ") for f in frames)
+    last = [f for f in frames if f.startswith("results.test: ")][-1]
+    # every line of the run, the whole file
+    n_lines = len((data / "results.test").read_text().splitlines())
+    assert last.startswith(f"results.test: {n_lines / 1000:.2f}k rows")
+    assert "100% of the file" in last
     assert _run(argv + ["--quiet"], monkeypatch, terminal=True) == (out, "")
 
 

@@ -97,6 +97,47 @@ def iter_text_lines(path):
                                  line=lineno + 1) from None
 
 
+class FileShare:
+    """The share of a text file read so far: the characters of the lines
+    read over the file's size in bytes (exact for ASCII); None for a gzipped
+    file (its text's size is not known) or one whose size cannot be read."""
+
+    def __init__(self, path):
+        self.size = None
+        if not str(path).endswith(".gz"):
+            try:
+                self.size = Path(path).stat().st_size
+            except OSError:  # iter_text_lines says why the file cannot be read
+                pass
+        self.read = 0
+
+    def lines(self, lines):
+        """``lines`` (``(line number, text)``), counting their characters."""
+        for lineno, text in lines:
+            self.read += len(text)
+            yield lineno, text
+
+    def __call__(self):
+        return None if not self.size else min(self.read / self.size, 1.0)
+
+
+def reported_lines(path, progress, every=100_000):
+    """:func:`iter_text_lines`, telling ``progress(lines, share)`` every
+    ``every`` lines and at the end (``progress`` None: nothing)."""
+    if progress is None:
+        yield from iter_text_lines(path)
+        return
+    share = FileShare(path)
+    pending = 0
+    for line in share.lines(iter_text_lines(path)):
+        yield line
+        pending += 1
+        if pending == every:
+            progress(pending, share())
+            pending = 0
+    progress(pending, share())
+
+
 def _delimiter(path, first_line):
     name = Path(path).name.lower()
     if name.endswith(_TAB_SUFFIXES):
@@ -152,24 +193,8 @@ def _iter_delimited(path, columns, delimiter, chunk_rows=None):
     ``share``: the part of the file read, from the characters read over the
     file's size in bytes (exact for ASCII); None for a gzipped file.
     """
-    size = None
-    if not str(path).endswith(".gz"):
-        try:
-            size = Path(path).stat().st_size
-        except OSError:  # iter_text_lines says why the file cannot be read
-            pass
-    read = 0
-
-    def counted(lines):
-        nonlocal read
-        for lineno, text in lines:
-            read += len(text)
-            yield lineno, text
-
-    def share():
-        return None if not size else min(read / size, 1.0)
-
-    lines = counted(iter_text_lines(path))
+    share = FileShare(path)
+    lines = share.lines(iter_text_lines(path))
     first = None
     for lineno, text in lines:  # the header: first non-blank line
         if text.strip():

@@ -233,8 +233,10 @@ def trec(args):
     """trec_eval's measures for a qrels file and a run file."""
     from . import _trec
 
-    qrels = _trec.read_qrels(args.qrels)
-    run, run_id = _trec.read_run(args.run)
+    progress = progress_of(args)
+    qrels = _trec.read_qrels(args.qrels, progress=progress.rows(args.qrels))
+    run, run_id = _trec.read_run(args.run, progress=progress.rows(args.run))
+    progress.close()
     measures = _trec.parse_measures(args.measure)
     arrays = _trec.build_arrays(
         qrels, run, relevance_level=args.level, max_docs=args.max_docs,
@@ -670,6 +672,7 @@ def _build_parser():
                    const="trec_eval_9",
                    help="short for --recall-levels trec_eval_9 (pytrec_eval's "
                         "numbers)")
+    add_quiet_option(p)
     p.set_defaults(func=trec)
 
     p = sub.add_parser(

@@ -7,14 +7,15 @@ trec_eval reads its measure parameters with C's ``atof`` / ``atol``;
 import math
 import re
 
-from .._io import InputFileError, iter_text_lines
+from .._io import InputFileError, reported_lines
 
 __all__ = ["atof", "atol", "read_qrels", "read_run"]
 
 
-def _content_lines(path):
-    """(line number, fields) of the non-blank, non-comment lines."""
-    for lineno, text in iter_text_lines(path):
+def _content_lines(path, progress=None):
+    """(line number, fields) of the non-blank, non-comment lines
+    (``progress``: see :func:`~.._io.reported_lines`)."""
+    for lineno, text in reported_lines(path, progress):
         fields = text.split()
         if fields and not fields[0].startswith("#"):
             yield lineno, fields
@@ -31,13 +32,16 @@ def _store(table, qid, docno, value, verb, path, lineno):
     docs[docno] = value
 
 
-def read_qrels(path):
+def read_qrels(path, progress=None):
     """Read a TREC qrels file (``query iteration document relevance``).
 
     Parameters
     ----------
     path : str or path-like
         The file.  Blank lines and lines starting with ``#`` are skipped.
+    progress : callable, default=None
+        Told ``(lines read, share of the file)`` as the file is read (the
+        command line's progress bar); None: nothing.
 
     Returns
     -------
@@ -51,7 +55,7 @@ def read_qrels(path):
         document judged twice for a query, or no judgment at all.
     """
     qrels = {}
-    for lineno, fields in _content_lines(path):
+    for lineno, fields in _content_lines(path, progress):
         if len(fields) != 4:
             raise InputFileError(
                 path, f"expected 4 fields (query, iteration, document, "
@@ -70,7 +74,7 @@ def read_qrels(path):
     return qrels
 
 
-def read_run(path):
+def read_run(path, progress=None):
     """Read a TREC run file (``query Q0 document rank score tag``).
 
     Parameters
@@ -79,6 +83,8 @@ def read_run(path):
         The file.  The rank column is ignored (trec_eval ranks by score);
         fields after the tag are ignored; blank lines and lines starting with
         ``#`` are skipped.
+    progress : callable, default=None
+        As for :func:`read_qrels`.
 
     Returns
     -------
@@ -95,7 +101,7 @@ def read_run(path):
     """
     run = {}
     run_id = None
-    for lineno, fields in _content_lines(path):
+    for lineno, fields in _content_lines(path, progress):
         if len(fields) < 6:
             raise InputFileError(
                 path, f"expected 6 fields (query, Q0, document, rank, score, "
