@@ -35,7 +35,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
-from ._array_api import astype, concat, full, namespace_of, to_numpy
+from ._array_api import astype, concat, flatnonzero, full, namespace_of, to_numpy
 from ._warnings import warn
 
 __all__ = [
@@ -80,8 +80,12 @@ class Partials(NamedTuple):
 
     def take(self, index):
         """The partials of a subset (or reordering) of the groups."""
-        return Partials(self.value[index], self.defined[index],
-                        None if self.stats is None else self.stats[:, index])
+        stats = self.stats
+        if stats is not None:
+            xp = namespace_of(stats)
+            stats = (stats[:, index] if xp is np
+                     else xp.take(stats, index, axis=1))
+        return Partials(self.value[index], self.defined[index], stats)
 
     @staticmethod
     def concatenate(parts):
@@ -322,5 +326,9 @@ def summed(avg):
     n = int(xp.sum(_i(xp, counted)))
     # summed along the contiguous axis over the counted groups only: the
     # pairwise sums of the per-group terms, as a 1-D sum of each would be
-    sums = xp.sum(avg.stats[:, counted], axis=1)
+    if xp is np:
+        kept = avg.stats[:, counted]
+    else:  # the standard masks an array only along all of its axes
+        kept = xp.take(avg.stats, flatnonzero(xp, counted), axis=1)
+    sums = xp.sum(kept, axis=1)
     return to_numpy(sums).astype(np.float64), n

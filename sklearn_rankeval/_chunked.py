@@ -24,7 +24,7 @@ import math
 
 import numpy as np
 
-from ._array_api import device_of, namespace_of, take, to_numpy
+from ._array_api import asarray, device_of, namespace_of, take, to_numpy
 from ._averages import GroupInfo, Partials
 from ._config import get_config
 from ._ctr import grouped_rows
@@ -69,8 +69,16 @@ def evaluate_chunked(y_true, y_score, *, groups=None, sample_weight=None,
         rows = grouped_rows(layout, y_true, y_score, groups, w)
         extra = {name: spec.kernel(rows, **options)
                  for name, spec, options in unranked}
+        rows_info = rows.info()
+        xp = namespace_of(y_score)
+        if xp is not np:  # computed on the host, returned in the input's library
+            device = device_of(y_score)
+            extra = {name: Partials(*(None if a is None else asarray(xp, a, device)
+                                      for a in p)) for name, p in extra.items()}
+            rows_info = GroupInfo(*(asarray(xp, a, device) if i else a
+                                    for i, a in enumerate(rows_info)))
         if len(unranked) == len(parsed):
-            return rows.info(), extra
+            return rows_info, extra
         parsed = [p for p in parsed if p[1].ranked]
         info, parts = _evaluate_ranked_chunks(layout, y_true, y_score, groups, w,
                                               parsed)

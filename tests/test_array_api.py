@@ -203,6 +203,9 @@ def _option_sets(spec):
 @pytest.mark.parametrize("spec", SPECS, ids=[s.name for s in SPECS])
 def test_every_metric_equals_numpy(namespace, spec, dispatch):
     module, device, to = namespace
+    if not spec.ranked and "device1" in str(device):
+        pytest.skip("the CTR metrics compute on the host (one copy of the rows), "
+                    "which this device refuses by design")
     for layout, y, s, g, w, extra in _layouts(spec):
         for options in _option_sets(spec):
             for average in (*spec.averages, None):
@@ -250,8 +253,9 @@ def test_numpy_inputs_are_moved_to_the_namespace(namespace, dispatch):
 def test_report_per_group_and_intervals(namespace, dispatch):
     y, s, g, w = _long(3, "query")
     _, _, to = namespace
+    # the metrics of relevance labels and scores (not of click probabilities)
     names = [f"{spec.name}@3" if spec.has_k else spec.name for spec in SPECS
-             if spec.scorer]
+             if spec.scorer and spec.scores == "order" and spec.ranked]
     args = (to(y), to(s))
     kwargs = {"groups": to(g), "sample_weight": to(w)}
     with sklearn.config_context(array_api_dispatch=False):
