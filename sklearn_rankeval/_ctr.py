@@ -252,7 +252,16 @@ def xauc(rows):
     Pairs weighted ``w_i * w_j``, a score tie counted 1/2
     (:func:`~._concordance.weighted_concordance`, exact in O(n log n)).
     """
+    w = rows.weight
+    if w is not None:
+        # each group's weights over its largest (as the engine scales item
+        # weights): a weight constant within a group is exactly 1, the
+        # unweighted counts, and a group's value depends on its rows only
+        largest = np.zeros(rows.n_groups)
+        np.maximum.at(largest, rows.group, w)
+        largest[largest == 0] = 1.0
+        w = w / largest[rows.group]
     concordant, tied, total = weighted_concordance(
-        rows.group, rows.y_true, rows.y_score, rows.weight, n_groups=rows.n_groups)
+        rows.group, rows.y_true, rows.y_score, w, n_groups=rows.n_groups)
     value, defined = _divide(concordant + 0.5 * tied, total)
     return Partials(value, defined)

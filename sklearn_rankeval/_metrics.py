@@ -1581,7 +1581,7 @@ def expected_calibration_error(y_true, y_prob, *, groups=None, sample_weight=Non
 @fill_doc
 def xauc_score(y_true, y_score, *, groups=None, sample_weight=None,
                average="weighted"):
-    """xAUC: the AUC of continuous labels (watch time, GMV) within each group.
+    """The AUC of continuous labels (watch time, GMV) within each group: xAUC.
 
     .. math::
 

@@ -14,9 +14,11 @@ from sklearn_rankeval._registry import METRICS
 
 from ._logs import convention_metrics, function_values
 
-NAMES = [f"{s.name}@3" if s.has_k else s.name for s in METRICS.values()]
+# the metrics of relevance labels and scores (the CTR metrics: test_ctr.py)
+NAMES = [f"{s.name}@3" if s.has_k else s.name for s in METRICS.values()
+         if s.scores == "order"]
 # query-weighted metrics need weights constant within a group
-ITEM_NAMES = [n for n, s in zip(NAMES, METRICS.values()) if s.weights == "item"]
+ITEM_NAMES = [n for n in NAMES if METRICS[n.split("@")[0]].weights == "item"]
 
 
 def _data(seed, n_groups=12, weights="none", string_ids=False):
