@@ -15,7 +15,9 @@ calibrated, above 1 over-predicts) and the expected calibration error ECE
 A model can be calibrated overall and still wrong on a part of the traffic.
 :class:`~sklearn_rankeval.CalibrationCurveDisplay` draws one curve per
 segment, here users of low and high activity, with PCOC and ECE in the
-legend and a bootstrap band over users.
+legend and a bootstrap band over users, and
+:func:`~sklearn_rankeval.ranking_report` gives these numbers per segment
+beside the group AUC and the normalized entropy.
 """
 
 # %%
@@ -31,7 +33,7 @@ import numpy as np
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GroupShuffleSplit
 
-from sklearn_rankeval import CalibrationCurveDisplay
+from sklearn_rankeval import CalibrationCurveDisplay, ranking_report
 from sklearn_rankeval.datasets import make_click_log
 
 X, y, groups = make_click_log(n_users=1500, random_state=0)
@@ -87,4 +89,23 @@ disp = CalibrationCurveDisplay.from_estimator(
 for segment, curve in disp.curves_.items():
     print(f"{segment:>14s}: PCOC = {curve['pcoc']:.3f}, ECE = {curve['ece']:.3f}")
 plt.close(disp.figure_)
+
+# %%
+# Ranking and probabilities, per segment
+# --------------------------------------
+# :func:`~sklearn_rankeval.ranking_report` puts the group AUC beside the
+# metrics of the probabilities, per segment: the log loss, the normalized
+# entropy (NE: the log loss over that of predicting the segment's click rate
+# to everyone; below 1 is better than that), PCOC and ECE (here with 10
+# bins of equal width). Down-sampling leaves the order of each user's items
+# as it was (the GAUC barely moves) but costs the NE: only the probabilities
+# are wrong. ``normalized_entropy(..., negative_sampling_rate=0.2)`` would
+# undo it (see :ref:`ctr-negative-sampling`).
+metrics = ["gauc", "log_loss", "ne", "pcoc", "ece"]
+for name, model in models.items():
+    report = ranking_report(
+        y_test, model.predict_proba(X_test)[:, 1], groups=users,
+        metrics=metrics, segments=activity, output="frame")
+    table = report.pivot(index="metric", columns="segment", values="value")
+    print(f"{name}:\n{table.loc[metrics].round(4)}\n")
 plt.show()

@@ -1621,7 +1621,7 @@ def xauc_score(y_true, y_score, *, groups=None, sample_weight=None,
     Notes
     -----
     Exact in :math:`O(n \\log n)`: a weighted count of concordant pairs
-    (:mod:`sklearn_rankeval._concordance`), no pair enumeration and no
+    (``sklearn_rankeval._concordance``), no pair enumeration and no
     sampling.  A group whose items all have the same label has no pair and is
     undefined.  On tie-free data the value is :math:`(1 + \\tau_a) / 2` of
     Kendall's :math:`\\tau_a` between labels and scores, over the pairs with
