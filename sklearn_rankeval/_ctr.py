@@ -69,6 +69,8 @@ class GroupedRows(NamedTuple):
     weight: object
     per_query_weights: bool
     query_weight: object = None
+    #: values shared by the kernels of one call (the cross-entropy)
+    cache: dict = None
 
     @property
     def n_groups(self):
@@ -76,6 +78,8 @@ class GroupedRows(NamedTuple):
 
     def group_sum(self, values):
         """Per-group sums of per-row ``values`` (float64)."""
+        if self.n_groups == 1:  # one group: a (pairwise) sum
+            return np.array([np.sum(values, dtype=np.float64)])
         return np.bincount(self.group, weights=values,
                            minlength=self.n_groups).astype(np.float64, copy=False)
 
@@ -123,12 +127,12 @@ def grouped_rows(layout, y_true, y_score, groups, w):
         group = np.repeat(np.arange(n_queries), n_items)
         labels = np.arange(n_queries)
         return GroupedRows(labels, group, y_true.ravel(), y_score.ravel(), None,
-                           True, w)
+                           True, w, {})
     if groups is None:
         group, labels = np.zeros(y_score.shape[0], dtype=np.int64), np.array([0])
     else:
         group, labels = encode_rows(groups, y_score.shape[0])
-    return GroupedRows(labels, group, y_true, y_score, w, False)
+    return GroupedRows(labels, group, y_true, y_score, w, False, None, {})
 
 
 # ---------------------------------------------------------------------------
@@ -171,12 +175,18 @@ def _divide(num, den):
 # kernels
 # ---------------------------------------------------------------------------
 def _cross_entropy(rows, metric, negative_sampling_rate=None):
-    y = _binary(rows, metric)
-    p = _probabilities(rows, metric)
-    if negative_sampling_rate is not None:
-        p = p / (p + (1 - p) / negative_sampling_rate)
-    p = _clipped(p)
-    return y, -(y * np.log(p) + (1 - y) * np.log1p(-p))
+    """``(y, CE)`` of every row; computed once per rows and rate (log loss and
+    NE of one report share it)."""
+    key = ("ce", negative_sampling_rate)
+    if key not in rows.cache:
+        y = _binary(rows, metric)
+        p = _probabilities(rows, metric)
+        if negative_sampling_rate is not None:
+            p = p / (p + (1 - p) / negative_sampling_rate)
+        p = _clipped(p)
+        # one log per row: of p for a click, of 1 - p for a non-click
+        rows.cache[key] = y, -np.log(np.where(y > 0, p, 1 - p))
+    return rows.cache[key]
 
 
 def log_loss(rows):

@@ -1613,6 +1613,7 @@ def xauc_score(y_true, y_score, *, groups=None, sample_weight=None,
     Returns
     -------
     score : float or ndarray of shape (n_groups,)
+        In [0, 1]; 1/2 for scores in random order.
 
     See Also
     --------
