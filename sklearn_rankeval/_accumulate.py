@@ -303,10 +303,6 @@ class RankingAccumulator:
 
     def _evaluate(self, y_true, y_score, *, groups, sample_weight, labels=None):
         """``(info, parts)`` of whole groups: the report's path, convention too."""
-        if self.convention is None:
-            return evaluate_chunked(y_true, y_score, groups=groups,
-                                    sample_weight=sample_weight, labels=labels,
-                                    parsed=self._parsed)
         info, parts, _ = evaluate_convention(
             functools.partial(evaluate_chunked, labels=labels), y_true, y_score,
             groups=groups, sample_weight=sample_weight,

@@ -579,9 +579,15 @@ def evaluate_convention(evaluate, y_true, y_score, *, groups, sample_weight, par
     partials.  ``evaluate(y_true, y_score, groups=, sample_weight=,
     parsed=)`` returns ``(info, parts)``: the per-group values depend only
     on each group's own rows, so the report, the per-group frame and every
-    batch of an accumulator go through here.
+    batch of an accumulator go through here.  ``convention=None``: this
+    library's own rules, one ``evaluate`` of ``parsed``.
     """
     from ._averages import apply_undefined
+
+    if convention is None:
+        return (*evaluate(y_true, y_score, groups=groups,
+                          sample_weight=sample_weight, parsed=parsed), parsed)
+    convention = check_convention(convention)
 
     by_ranking = {}
     for name, spec, opts, switches in convention_plan(parsed, convention):

@@ -127,6 +127,18 @@ default=None
 }
 
 
+#: The ``convention`` of the Spark and Dask functions.
+ENGINE_DOCS = {
+    "convention_engine": CONVENTION_HEADER + """
+    Every metric as that library computes it, as in
+    :func:`~sklearn_rankeval.ranking_report` (see
+    :ref:`conventions-presets`).  Where the library orders tied items as
+    they come (most do), the order is the frame's: partition by
+    partition, row by row, as the collected rows.  A metric the library
+    does not have, or a rule that needs ``docno=`` (trec_eval's ties), is
+    a ``ValueError`` raised by this call.  None: this library's rules.""",
+}
+
 #: Paragraphs of the CTR metrics (log loss, NE, PCOC, ECE).
 CTR_DOCS = {
     "y_true_ctr": """\
@@ -228,5 +240,5 @@ def registry_docs():
 
 def fill_doc(func):
     """Substitute the shared paragraphs (:data:`SHARED_DOCS`, :func:`registry_docs`)."""
-    return substitute_doc(func, {**SHARED_DOCS, **MORE_DOCS, **CTR_DOCS,
+    return substitute_doc(func, {**SHARED_DOCS, **MORE_DOCS, **CTR_DOCS, **ENGINE_DOCS,
                                  **registry_docs()})

@@ -11,7 +11,7 @@ import numpy as np
 
 from ._array_api import namespace_of, reject_host_options, to_numpy
 from ._chunked import evaluate_chunked
-from ._conventions import check_convention, evaluate_convention
+from ._conventions import evaluate_convention
 from ._docs import fill_doc
 from ._registry import parse_metrics
 from ._validation import check_option
@@ -102,8 +102,7 @@ def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
         ``array_api_dispatch``, the dict holds arrays of the input's
         namespace and device, and the DataFrames are built from the
         per-group columns copied to the host (:ref:`array_api`).
-    convention : {'lightgbm', 'xgboost', 'trec_eval', 'ranx', 'torchmetrics', \
-'sklearn', 'recbole', 'spark'}, default=None
+    %(convention_header)s
         Every metric as that library computes it, as in
         :func:`ranking_report` (see :ref:`conventions-presets`): each column
         then equals the metric function called with ``convention=`` and
@@ -158,12 +157,7 @@ def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
     parsed = parse_metrics(metrics)
     reject_host_options((y_score, y_true, groups, sample_weight),
                         convention=convention)
-    if convention is None:
-        info, parts = evaluate_chunked(y_true, y_score, groups=groups,
-                                       sample_weight=sample_weight, parsed=parsed)
-    else:
-        info, parts, _ = evaluate_convention(
-            evaluate_chunked, y_true, y_score, groups=groups,
-            sample_weight=sample_weight, parsed=parsed,
-            convention=check_convention(convention))
+    info, parts, _ = evaluate_convention(
+        evaluate_chunked, y_true, y_score, groups=groups,
+        sample_weight=sample_weight, parsed=parsed, convention=convention)
     return make_frame(frame_columns(info, parts), output)

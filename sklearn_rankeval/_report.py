@@ -16,7 +16,7 @@ from ._bootstrap import (
     check_random_state,
 )
 from ._chunked import evaluate_chunked
-from ._conventions import check_convention, evaluate_convention
+from ._conventions import evaluate_convention
 from ._docs import fill_doc
 from ._engine import encode_rows
 from ._per_group import make_frame
@@ -303,14 +303,9 @@ default=None
         rng = check_random_state(random_state)
     reject_host_options((y_score, y_true, groups, sample_weight),
                         convention=convention)
-    if convention is None:
-        info, parts = evaluate_chunked(y_true, y_score, groups=groups,
-                                       sample_weight=sample_weight, parsed=parsed)
-    else:
-        info, parts, parsed = evaluate_convention(
-            evaluate_chunked, y_true, y_score, groups=groups,
-            sample_weight=sample_weight, parsed=parsed,
-            convention=check_convention(convention))
+    info, parts, parsed = evaluate_convention(
+        evaluate_chunked, y_true, y_score, groups=groups,
+        sample_weight=sample_weight, parsed=parsed, convention=convention)
 
     if (confidence is not None or segments is not None) and not isinstance(
             info.weight, np.ndarray):

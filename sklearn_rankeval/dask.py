@@ -23,6 +23,7 @@ from ._distributed import (
     reduce_partials,
     summarize_partials,
 )
+from ._docs import fill_doc
 
 __all__ = ["per_group_scores", "ranking_report"]
 
@@ -136,6 +137,7 @@ def _partition_frame(part, *, y_true, y_score, groups, sample_weight, names,
     return _frame(acc.per_group(output="dict"), groups, group_dtype, dtypes)
 
 
+@fill_doc
 def ranking_report(ddf, *, y_true, y_score, groups, sample_weight=None, metrics=None,
                    convention=None):
     """Ranking metrics of a Dask DataFrame, as in-memory ``ranking_report``.
@@ -169,15 +171,7 @@ def ranking_report(ddf, *, y_true, y_score, groups, sample_weight=None, metrics=
         Metric names, as the scorer names (``"gauc"``, ``"ndcg@10"``, ...);
         None: the metrics of :func:`~sklearn_rankeval.ranking_report`'s
         default.
-    convention : {'lightgbm', 'xgboost', 'trec_eval', 'ranx', 'torchmetrics', \
-'sklearn', 'recbole', 'spark'}, default=None
-        Every metric as that library computes it, as in
-        :func:`~sklearn_rankeval.ranking_report` (see
-        :ref:`conventions-presets`).  Where the library orders tied items as
-        they come (most do), the order is the frame's: partition by
-        partition, row by row, as the collected rows.  A metric the library
-        does not have, or a rule that needs ``docno=`` (trec_eval's ties), is
-        a ``ValueError`` raised by this call.  None: this library's rules.
+    %(convention_engine)s
 
     Returns
     -------
@@ -257,6 +251,7 @@ def _evaluate_parquet(path, *, y_true, y_score, groups, metrics, per_group=False
         *_partials(ddf, y_true, y_score, groups, None, metrics), per_group=per_group)
 
 
+@fill_doc
 def per_group_scores(ddf, *, y_true, y_score, groups, sample_weight=None,
                      metrics=None, convention=None):
     """Every metric of every group of a Dask DataFrame, as a lazy Dask DataFrame.
@@ -283,15 +278,7 @@ def per_group_scores(ddf, *, y_true, y_score, groups, sample_weight=None,
     metrics : list of str, default=None
         Metric names, as the scorer names; None: the default metrics of
         :func:`~sklearn_rankeval.ranking_report`.
-    convention : {'lightgbm', 'xgboost', 'trec_eval', 'ranx', 'torchmetrics', \
-'sklearn', 'recbole', 'spark'}, default=None
-        Every metric as that library computes it, as in
-        :func:`~sklearn_rankeval.ranking_report` (see
-        :ref:`conventions-presets`).  Where the library orders tied items as
-        they come (most do), the order is the frame's: partition by
-        partition, row by row, as the collected rows.  A metric the library
-        does not have, or a rule that needs ``docno=`` (trec_eval's ties), is
-        a ``ValueError`` raised by this call.  None: this library's rules.
+    %(convention_engine)s
 
     Returns
     -------

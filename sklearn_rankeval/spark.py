@@ -28,6 +28,7 @@ from ._distributed import (
     reduce_partials,
     summarize_partials,
 )
+from ._docs import fill_doc
 
 __all__ = ["per_group_scores", "ranking_report"]
 
@@ -202,6 +203,7 @@ def _partials_schema(T, group_type, names, pooled):
     return T.StructType(fields)
 
 
+@fill_doc
 def ranking_report(df, *, y_true, y_score, groups, sample_weight=None, metrics=None,
                    convention=None):
     """Ranking metrics of a Spark DataFrame, as in-memory ``ranking_report``.
@@ -235,15 +237,7 @@ def ranking_report(df, *, y_true, y_score, groups, sample_weight=None, metrics=N
         Metric names, as the scorer names (``"gauc"``, ``"ndcg@10"``, ...);
         None: the metrics of :func:`~sklearn_rankeval.ranking_report`'s
         default.
-    convention : {'lightgbm', 'xgboost', 'trec_eval', 'ranx', 'torchmetrics', \
-'sklearn', 'recbole', 'spark'}, default=None
-        Every metric as that library computes it, as in
-        :func:`~sklearn_rankeval.ranking_report` (see
-        :ref:`conventions-presets`).  Where the library orders tied items as
-        they come (most do), the order is the frame's: partition by
-        partition, row by row, as the collected rows.  A metric the library
-        does not have, or a rule that needs ``docno=`` (trec_eval's ties), is
-        a ``ValueError`` raised by this call.  None: this library's rules.
+    %(convention_engine)s
 
     Returns
     -------
@@ -338,6 +332,7 @@ def _collect_columns(sdf):
     return {name: frame[name].to_numpy() for name in frame.columns}
 
 
+@fill_doc
 def per_group_scores(df, *, y_true, y_score, groups, sample_weight=None, metrics=None,
                      convention=None):
     """Every metric of every group of a Spark DataFrame, as a Spark DataFrame.
@@ -364,15 +359,7 @@ def per_group_scores(df, *, y_true, y_score, groups, sample_weight=None, metrics
     metrics : list of str, default=None
         Metric names, as the scorer names; None: the default metrics of
         :func:`~sklearn_rankeval.ranking_report`.
-    convention : {'lightgbm', 'xgboost', 'trec_eval', 'ranx', 'torchmetrics', \
-'sklearn', 'recbole', 'spark'}, default=None
-        Every metric as that library computes it, as in
-        :func:`~sklearn_rankeval.ranking_report` (see
-        :ref:`conventions-presets`).  Where the library orders tied items as
-        they come (most do), the order is the frame's: partition by
-        partition, row by row, as the collected rows.  A metric the library
-        does not have, or a rule that needs ``docno=`` (trec_eval's ties), is
-        a ``ValueError`` raised by this call.  None: this library's rules.
+    %(convention_engine)s
 
     Returns
     -------
