@@ -26,7 +26,7 @@ import numpy as np
 
 from ._array_api import device_of, namespace_of, take
 from ._config import get_config
-from ._engine import _check_length, _encode_groups, check_inputs, rank_checked
+from ._engine import check_inputs, check_length, encode_groups, rank_checked
 from ._kernels import GroupInfo, Partials
 
 __all__ = ["chunk_rows", "evaluate_chunked", "evaluate_ranked"]
@@ -63,9 +63,8 @@ def evaluate_chunked(y_true, y_score, *, groups=None, sample_weight=None,
         y_true, y_score, groups=groups, sample_weight=sample_weight, labels=labels)
     pieces = []
     for arrays, relabel in _chunks(layout, y_true, y_score, groups, w):
-        rg = rank_checked(layout, *arrays)
-        if relabel is not None:  # before the kernels: their messages name groups
-            rg.labels = relabel(rg.labels)
+        # (labels before the kernels: their messages name groups)
+        rg = rank_checked(layout, *arrays, relabel=relabel, merge=True)
         pieces.append(evaluate_ranked(rg, parsed))
     if len(pieces) == 1:
         return pieces[0]
@@ -153,7 +152,7 @@ def _group_keys(groups, n):
 
     Integer ids are their own keys (no copy); other ids (strings, floats,
     Categoricals, Arrow and polars arrays) are hashed once into codes in the
-    sorted order of the ids (:func:`~._engine._encode_groups`), decoded back
+    sorted order of the ids (:func:`~._engine.encode_groups`), decoded back
     to ids chunk by chunk.
     """
     g = groups
@@ -164,10 +163,10 @@ def _group_keys(groups, n):
           and getattr(g.dtype, "kind", None) in "iu" and hasattr(g, "to_numpy")):
         g = g.to_numpy()
     if isinstance(g, np.ndarray) and g.dtype.kind in "iu":
-        _check_length(g.shape, n)
+        check_length(g.shape, n)
         return g, None
     shift = max(int(n - 1).bit_length(), 1)
-    codes, decode = _encode_groups(groups, n, shift)
+    codes, decode = encode_groups(groups, n, shift)
     return codes, decode
 
 

@@ -1,0 +1,228 @@
+"""The NumPy fast path: one ``np.sort`` of packed int64 keys, no argsort.
+
+Each row becomes one int64 key ``group code | descending score key |
+payload``; sorting the keys (NumPy's SIMD sort, several times faster than an
+argsort of the scores) orders the rows by group and score, and the keys
+themselves say where groups and tie blocks start.
+
+* The score key needs no sort of its own: a float's bits, read as an integer
+  with the magnitude bits of negative numbers flipped, order as the floats
+  do (``-0.0`` is first made ``+0.0``; ``-inf`` is the smallest).  Minus the
+  largest and shifted right by ``t`` bits, where ``2**t`` is at most the
+  smallest gap between two distinct scores, the key stays exact (distinct
+  scores stay distinct, in order) and usually takes 20-50 bits.  Integer
+  scores are their own keys.  Where that does not fit beside the group code,
+  the score's dense rank (one argsort) takes at most ``log2(n)`` bits.
+* The payload is the grade (unweighted integer grades up to 255: no row is
+  gathered at all) or else the row index (the rows' grades and weights are
+  then gathered once through it).
+* Rows already grouped in groups of one size (the 2-D layout, run files)
+  need no group bits: each group is sorted on its own (one ``np.sort`` along
+  the rows of a ``(n_groups, size)`` matrix).
+
+Where even the dense rank does not fit (about 2**20 rows with 2**40 group
+codes), :func:`rank_numpy` returns None and the generic ranker runs.
+"""
+
+import numpy as np
+
+from ._generic import from_rows
+from ._ranked import MAX_COUNTED_GRADE
+
+__all__ = ["rank_numpy"]
+
+_SIGN_MASK = np.int64(0x7FFF_FFFF_FFFF_FFFF)
+#: The integer key of -inf (the smallest key of any float).
+_NEG_INF_KEY = int(np.array(-np.inf).view(np.int64) ^ _SIGN_MASK)
+#: Rows read at a time when scanning the sorted keys for their gaps.
+_BLOCK = 1 << 20
+
+
+def _bits(value):
+    """Bits to hold ``0 .. value`` (at least 1)."""
+    return max(int(value).bit_length(), 1)
+
+
+def score_key(y_score):
+    """Descending order-preserving integer key of each score, exact.
+
+    Returns ``(key, bits, unretrieved)``: ``key`` int64 in ``[0, 2**bits)``,
+    smaller for larger scores, equal exactly for equal scores;
+    ``unretrieved`` is the key of ``-inf`` if a score is ``-inf`` (else
+    None).  Returns None when ``bits`` would exceed 62.
+    """
+    kind = y_score.dtype.kind
+    if kind == "f":
+        key = y_score.astype(np.float64)  # (float16/32 -> float64 is exact)
+        key += 0.0  # -0.0 -> +0.0
+        key = key.view(np.int64)
+        # negative floats: flip the magnitude bits (larger magnitude, smaller)
+        np.bitwise_xor(key, _SIGN_MASK, out=key, where=key < 0)
+    elif kind in "iub":
+        if kind == "u" and y_score.dtype.itemsize == 8 and y_score.max() >= 2**63:
+            return None
+        key = y_score.astype(np.int64)
+    else:  # pragma: no cover - validate_scores admits numbers only
+        return None
+    if key.shape[0] == 0:
+        return key, 1, None
+    ordered = np.sort(key)
+    lo, hi = int(ordered[0]), int(ordered[-1])
+    # the smallest gap between consecutive distinct keys, exact as uint64
+    # (block by block: no temporary of the input's size)
+    ordered = ordered.view(np.uint64)
+    min_gap = never = np.iinfo(np.uint64).max
+    n_gaps = ordered.shape[0] - 1
+    for a in range(0, n_gaps, _BLOCK):
+        b = min(a + _BLOCK, n_gaps)
+        gaps = np.subtract(ordered[a + 1:b + 1], ordered[a:b])
+        gaps[gaps == 0] = never
+        min_gap = min(min_gap, int(gaps.min()))
+    del ordered
+    shift = min_gap.bit_length() - 1 if lo != hi else 0  # 2**shift <= min_gap
+    bits = _bits((hi - lo) >> shift)
+    if bits > 62:
+        return None
+    # (hi - key) >> shift, in uint64 (the difference can exceed 2**63)
+    out = key.view(np.uint64)
+    np.subtract(np.uint64(hi % (1 << 64)), out, out=out)
+    out >>= np.uint64(shift)
+    unretrieved = None
+    if kind == "f" and lo == _NEG_INF_KEY:
+        unretrieved = (hi - lo) >> shift
+    return out.view(np.int64), bits, unretrieved
+
+
+def dense_score_key(y_score):
+    """The descending dense rank of each score (one argsort): ``(key, bits,
+    unretrieved)`` as :func:`score_key`, at most ``log2(n)`` bits."""
+    n = y_score.shape[0]
+    asc = np.argsort(y_score)
+    s_sorted = np.sort(y_score)  # same values as y_score[asc], without a gather
+    new = np.empty(n, dtype=bool)
+    new[:1] = True
+    np.not_equal(s_sorted[1:], s_sorted[:-1], out=new[1:])
+    unretrieved_low = bool(n and s_sorted[0] == -np.inf)
+    del s_sorted
+    d_asc = np.cumsum(new, dtype=np.int64)
+    del new
+    n_distinct = int(d_asc[-1]) if n else 1
+    d_asc -= n_distinct  # (ascending dense rank + 1) - D: in [1 - D, 0]
+    np.negative(d_asc, out=d_asc)  # descending dense rank: in [0, D - 1]
+    key = np.empty(n, dtype=np.int64)
+    key[asc] = d_asc
+    return key, _bits(n_distinct - 1), (n_distinct - 1) if unretrieved_low else None
+
+
+def small_grades(y_true):
+    """Bits of integer-valued relevance in [0, 255] (the key's payload), else None."""
+    if y_true.shape[0] == 0:
+        return 1
+    if y_true.dtype.kind == "f" and not np.array_equal(y_true, np.floor(y_true)):
+        return None
+    hi = int(y_true.max())
+    if hi > MAX_COUNTED_GRADE:
+        return None
+    return _bits(hi)
+
+
+def rank_numpy(y_true, y_score, codes, w, *, decode, group_size=None,
+               query_weights=None, dense=False, merge=False):
+    """:class:`~._ranked.RankedGroups` of NumPy rows, or None if no key fits.
+
+    ``codes``: each row's non-negative int64 group code (the array is reused
+    as the key), or None with ``group_size``: rows already grouped, every
+    group of that many rows (the 2-D layout); ``decode`` maps the sorted
+    codes of the groups to their labels.  ``dense`` forces the argsort score
+    rank and the row-index payload (the fallbacks; the tests run them);
+    ``merge``: see :func:`~._generic.from_rows`.
+    """
+    n = y_score.shape[0]
+    rel_bits = None if (w is not None or dense) else small_grades(y_true)
+    payload_bits = rel_bits if rel_bits is not None else _bits(n - 1)
+    scored = None if dense else score_key(y_score)
+    if scored is None:
+        scored = dense_score_key(y_score)
+    c, score_bits, unretrieved = scored
+    by_rows = codes is None
+    if not by_rows:
+        group_bits = _bits(codes.max()) if n else 1
+        if group_bits + score_bits + payload_bits > 63:
+            if _is_sorted(codes):
+                sizes = np.diff(np.flatnonzero(np.r_[True, codes[1:] != codes[:-1],
+                                                     True]))
+                if (sizes == sizes[0]).all():  # equal groups, already grouped
+                    by_rows, group_size = True, int(sizes[0])
+            if not by_rows and not dense:
+                c, score_bits, unretrieved = dense_score_key(y_score)
+                if group_bits + score_bits + payload_bits > 63:
+                    return None
+            elif not by_rows:
+                return None
+    if by_rows:
+        size = group_size
+        if rel_bits is None:
+            payload_bits = _bits(size - 1)  # the row within its group
+        if score_bits + payload_bits > 63:  # pragma: no cover - needs 2**62 rows
+            return None
+        key = c
+        key <<= payload_bits
+        if rel_bits is not None:
+            np.bitwise_or(key, y_true, out=key, dtype=np.int64, casting="unsafe")
+        else:
+            key |= np.tile(np.arange(size, dtype=np.int64), n // max(size, 1))
+        key = key.reshape(-1, max(size, 1))
+        key.sort(axis=1)
+        key = key.reshape(-1)
+        gstarts = np.arange(0, n, max(size, 1))
+        labels = decode(np.arange(gstarts.shape[0]) if codes is None
+                        else codes[gstarts])
+    else:
+        key = codes  # the engine's own array: built in place
+        key <<= score_bits + payload_bits
+        c <<= payload_bits
+        key |= c
+        del c
+        if rel_bits is not None:
+            # grades cast to int64 chunk by chunk (integer-valued floats too)
+            np.bitwise_or(key, y_true, out=key, dtype=np.int64, casting="unsafe")
+        else:
+            key |= np.arange(n, dtype=np.int64)
+        key.sort()
+    payload = key & ((1 << payload_bits) - 1)
+    key >>= payload_bits  # (group, score): equal within a tie block
+    brk = np.empty(n, dtype=bool)
+    brk[:1] = True
+    np.not_equal(key[1:], key[:-1], out=brk[1:])
+    if by_rows:
+        gbrk = np.zeros(n, dtype=bool)
+        gbrk[gstarts] = True
+        brk |= gbrk
+    bstarts = np.flatnonzero(brk)
+    del brk
+    if unretrieved is None:
+        block_retrieved = np.ones(bstarts.shape[0], dtype=bool)
+    else:  # the -inf block has the largest score key
+        block_retrieved = (key[bstarts] & ((1 << score_bits) - 1)) != unretrieved
+    if not by_rows:
+        key >>= score_bits  # now the group code
+        gbrk = np.empty(n, dtype=bool)
+        gbrk[:1] = True
+        np.not_equal(key[1:], key[:-1], out=gbrk[1:])
+        gstarts = np.flatnonzero(gbrk)
+        labels = decode(key[gstarts])
+    del key
+    if rel_bits is not None:
+        grades, weights = payload.astype(np.uint8), None
+    else:
+        if by_rows:
+            payload += np.repeat(gstarts, size)
+        grades = y_true[payload]
+        weights = None if w is None else w[payload]
+    del payload
+    return from_rows(np, None, grades, weights, bstarts, gbrk, gstarts, labels,
+                     block_retrieved, query_weights=query_weights, merge=merge)
+
+
+def _is_sorted(codes):
+    return bool((codes[1:] >= codes[:-1]).all())
