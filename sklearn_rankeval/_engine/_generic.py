@@ -75,19 +75,26 @@ def from_rows(xp, device, grades, weights, bstarts, gbrk, gstarts, labels,
     """
     n = grades.shape[0]
     block_n_rel = _block_sums(xp, grades > 0, bstarts, n, xp.int64)
+    untied = bstarts.shape[0] == n  # every row its own block: no gather
+    group_start = gbrk if untied else take(xp, gbrk, bstarts)
     if merge and bstarts.shape[0] > 1:
         has = block_n_rel > 0
-        keep = has | take(xp, gbrk, bstarts)
-        after_rel = xpx.concat(xp, [keep[:1], has[:-1]])
-        flips = xpx.concat(xp, [keep[:1], block_retrieved[1:] != block_retrieved[:-1]])
-        keep = keep | after_rel | flips
+        flips = block_retrieved[1:] != block_retrieved[:-1]
+        if xp is np:
+            keep = has | group_start
+            keep[1:] |= has[:-1]
+            keep[1:] |= flips
+        else:  # (no in-place update: JAX arrays are immutable)
+            keep = (has | group_start
+                    | xpx.concat(xp, [group_start[:1], has[:-1] | flips]))
         kept = flatnonzero(xp, keep)
         if kept.shape[0] < bstarts.shape[0]:
             bstarts = take(xp, bstarts, kept)
             block_n_rel = take(xp, block_n_rel, kept)
             block_retrieved = take(xp, block_retrieved, kept)
+            group_start = take(xp, group_start, kept)
     rows = SortedRows(xp, grades, weights, bstarts, gstarts)
-    group_first_block = flatnonzero(xp, take(xp, gbrk, bstarts))
+    group_first_block = flatnonzero(xp, group_start)
     n_blocks = bstarts.shape[0]
     blocks_per_group = xpx.diff_append(xp, group_first_block, n_blocks)
     if xp is np:

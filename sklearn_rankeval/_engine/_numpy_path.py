@@ -43,13 +43,15 @@ def _bits(value):
     return max(int(value).bit_length(), 1)
 
 
-def score_key(y_score):
+def score_key(y_score, width=None):
     """Descending order-preserving integer key of each score, exact.
 
     Returns ``(key, bits, unretrieved)``: ``key`` int64 in ``[0, 2**bits)``,
     smaller for larger scores, equal exactly for equal scores;
     ``unretrieved`` is the key of ``-inf`` if a score is ``-inf`` (else
-    None).  Returns None when ``bits`` would exceed 62.
+    None).  With ``width``, the keys are compared only within consecutive
+    runs of ``width`` rows (groups of one size, sorted each on its own): only
+    the gaps within a run bound the shift.  None if no key fits in 62 bits.
     """
     kind = y_score.dtype.kind
     if kind == "f":
@@ -66,20 +68,11 @@ def score_key(y_score):
         return None
     if key.shape[0] == 0:
         return key, 1, None
-    ordered = np.sort(key)
-    lo, hi = int(ordered[0]), int(ordered[-1])
-    # the smallest gap between consecutive distinct keys, exact as uint64
-    # (block by block: no temporary of the input's size)
-    ordered = ordered.view(np.uint64)
-    min_gap = never = np.iinfo(np.uint64).max
-    n_gaps = ordered.shape[0] - 1
-    for a in range(0, n_gaps, _BLOCK):
-        b = min(a + _BLOCK, n_gaps)
-        gaps = np.subtract(ordered[a + 1:b + 1], ordered[a:b])
-        gaps[gaps == 0] = never
-        min_gap = min(min_gap, int(gaps.min()))
+    ordered = np.sort(key.reshape(-1, width or key.shape[0]), axis=1)
+    lo, hi = int(ordered[:, 0].min()), int(ordered[:, -1].max())
+    min_gap = _min_gap(ordered.view(np.uint64))
     del ordered
-    shift = min_gap.bit_length() - 1 if lo != hi else 0  # 2**shift <= min_gap
+    shift = min_gap.bit_length() - 1 if min_gap else 0  # 2**shift <= gap
     bits = _bits((hi - lo) >> shift)
     if bits > 62:
         return None
@@ -91,6 +84,28 @@ def score_key(y_score):
     if kind == "f" and lo == _NEG_INF_KEY:
         unretrieved = (hi - lo) >> shift
     return out.view(np.int64), bits, unretrieved
+
+
+def _min_gap(ordered):
+    """The smallest gap between consecutive distinct keys of each row of
+    ``ordered`` (uint64, sorted rows), exact; 0 if no row has two.  Read
+    ``_BLOCK`` keys at a time: no temporary of the input's size."""
+    never = np.iinfo(np.uint64).max
+    found = never
+    m, width = ordered.shape
+    if m == 1:  # one run: consecutive pieces, overlapping by one key
+        pieces = (ordered[0, a:a + _BLOCK + 1][None, :]
+                  for a in range(0, width - 1, _BLOCK))
+    else:
+        step = max(_BLOCK // width, 1)
+        pieces = (ordered[a:a + step] for a in range(0, m, step))
+    for part in pieces:
+        gaps = np.subtract(part[:, 1:], part[:, :-1])
+        if gaps.size:
+            gaps -= np.uint64(1)  # (a zero gap wraps around to the largest)
+            found = min(found, int(gaps.min()))
+    found = found + 1 if found != never else never
+    return 0 if found == never else found
 
 
 def dense_score_key(y_score):
@@ -139,42 +154,36 @@ def rank_numpy(y_true, y_score, codes, w, *, decode, group_size=None,
     """
     n = y_score.shape[0]
     rel_bits = None if (w is not None or dense) else small_grades(y_true)
-    payload_bits = rel_bits if rel_bits is not None else _bits(n - 1)
-    scored = None if dense else score_key(y_score)
-    if scored is None:
-        scored = dense_score_key(y_score)
-    c, score_bits, unretrieved = scored
     by_rows = codes is None
-    if not by_rows:
-        group_bits = _bits(codes.max()) if n else 1
-        if group_bits + score_bits + payload_bits > 63:
-            if _is_sorted(codes):
-                sizes = np.diff(np.flatnonzero(np.r_[True, codes[1:] != codes[:-1],
-                                                     True]))
-                if (sizes == sizes[0]).all():  # equal groups, already grouped
-                    by_rows, group_size = True, int(sizes[0])
-            if not by_rows and not dense:
-                c, score_bits, unretrieved = dense_score_key(y_score)
-                if group_bits + score_bits + payload_bits > 63:
-                    return None
-            elif not by_rows:
-                return None
+    if not by_rows and n > 1:
+        group_size = _equal_groups(codes)
+        by_rows = group_size is not None  # of one size: sorted group by group
     if by_rows:
-        size = group_size
-        if rel_bits is None:
-            payload_bits = _bits(size - 1)  # the row within its group
-        if score_bits + payload_bits > 63:  # pragma: no cover - needs 2**62 rows
-            return None
+        group_bits = 0
+        width = max(group_size, 1)
+        payload_bits = rel_bits or _bits(width - 1)  # grade, or row in the group
+    else:
+        group_bits = _bits(codes.max()) if n else 1
+        width = None
+        payload_bits = rel_bits or _bits(n - 1)  # grade, or row
+    scored = None if dense else score_key(y_score, width)
+    if scored is None or group_bits + scored[1] + payload_bits > 63:
+        scored = dense_score_key(y_score)
+        if group_bits + scored[1] + payload_bits > 63:
+            return None  # (the codes left untouched)
+    c, score_bits, unretrieved = scored
+    if by_rows:
+        size = width
         key = c
         key <<= payload_bits
         if rel_bits is not None:
             np.bitwise_or(key, y_true, out=key, dtype=np.int64, casting="unsafe")
         else:
-            key |= np.tile(np.arange(size, dtype=np.int64), n // max(size, 1))
-        key = key.reshape(-1, max(size, 1))
+            key |= np.tile(np.arange(size, dtype=np.int64), n // size)
+        key = key.reshape(-1, size)
         key.sort(axis=1)
         key = key.reshape(-1)
-        gstarts = np.arange(0, n, max(size, 1))
+        gstarts = np.arange(0, n, size)
         labels = decode(np.arange(gstarts.shape[0]) if codes is None
                         else codes[gstarts])
     else:
@@ -224,5 +233,15 @@ def rank_numpy(y_true, y_score, codes, w, *, decode, group_size=None,
                      block_retrieved, query_weights=query_weights, merge=merge)
 
 
-def _is_sorted(codes):
-    return bool((codes[1:] >= codes[:-1]).all())
+def _equal_groups(codes):
+    """The size of the groups if the rows come grouped (codes non-decreasing)
+    in groups of one size, else None."""
+    size = int(np.searchsorted(codes, codes[0], side="right"))
+    n = codes.shape[0]
+    if n % size or not bool((codes[1:] >= codes[:-1]).all()):
+        return None
+    by_group = codes.reshape(-1, size)
+    if (by_group[:, 0] == by_group[:, -1]).all() and (
+            by_group[1:, 0] != by_group[:-1, -1]).all():
+        return size
+    return None

@@ -414,18 +414,23 @@ def ideal_runs(xp, grades, gstarts):
     top = float(xp.max(grades))
     integral = xpx.is_integral(xp, grades) or bool(
         xp.all(xp.floor(grades) == grades))
+    if integral and top <= MAX_COUNTED_GRADE and xp is np:
+        # the rows of positive grade are counted (grade 0 takes the rest)
+        span = int(top) + 1
+        graded = np.flatnonzero(grades)
+        owner = np.searchsorted(gstarts, graded, side="right") - 1
+        counts = np.bincount(owner * span + grades[graded].astype(np.int64),
+                             minlength=n_groups * span).reshape(n_groups, span)
+        counts[:, 0] = np.diff(gstarts, append=n) - counts[:, 1:].sum(axis=1)
+        counts = counts[:, ::-1]
+        start = np.cumsum(counts, axis=1) - counts
+        values = np.arange(span - 1, -1, -1, dtype=np.float64)
+        keep = counts > 0
+        return (np.nonzero(keep)[0], start[keep], counts[keep],
+                np.broadcast_to(values, counts.shape)[keep])
     row_group = xpx.repeat_index(xp, xpx.diff_append(xp, gstarts, n))
     if integral and top <= MAX_COUNTED_GRADE:
         span = int(top) + 1
-        if xp is np:
-            counts = np.bincount(row_group * span + grades.astype(np.int64),
-                                 minlength=n_groups * span)
-            counts = counts.reshape(n_groups, span)[:, ::-1]
-            start = np.cumsum(counts, axis=1) - counts
-            values = np.arange(span - 1, -1, -1, dtype=np.float64)
-            keep = counts > 0
-            return (np.nonzero(keep)[0], start[keep], counts[keep],
-                    np.broadcast_to(values, counts.shape)[keep])
         # one sort of (group, descending grade) keys; runs of equal keys
         key = xp.sort(row_group * span + (span - 1 - astype(xp, grades, xp.int64)))
         first = flatnonzero(xp, xpx.starts(xp, key))
