@@ -16,7 +16,11 @@ groups are already in the sorted order of their ids, as one call gives them:
 * otherwise a counting pass (the rows of each group id, ``np.bincount``, and
   their cumulative sum) gives each group its chunk, and a scatter pass, block
   by block, writes the rows of each chunk into one ``int32`` permutation
-  (``int64`` beyond 2**31 rows): O(n), no sort of the whole input;
+  (``int64`` beyond 2**31 rows): O(n), no sort of the whole input -- unless
+  the NumPy fast path packs every row into one int64 key
+  (:func:`~._engine._numpy_path.sorted_keys`): then the keys of all rows are
+  sorted at once (8 bytes a row) and ranked in slices of whole groups, with
+  no partition and no gather of the rows;
 * 2-D and multiclass input (one query per row) is cut into slices of rows.
 """
 
@@ -24,9 +28,16 @@ import math
 
 import numpy as np
 
+from . import _engine
 from ._array_api import device_of, namespace_of, take
 from ._config import get_config
-from ._engine import check_inputs, check_length, encode_groups, rank_checked
+from ._engine import (
+    _numpy_path,
+    check_inputs,
+    check_length,
+    encode_groups,
+    rank_checked,
+)
 from ._kernels import GroupInfo, Partials
 
 __all__ = ["chunk_rows", "evaluate_chunked", "evaluate_ranked"]
@@ -63,8 +74,10 @@ def evaluate_chunked(y_true, y_score, *, groups=None, sample_weight=None,
         y_true, y_score, groups=groups, sample_weight=sample_weight, labels=labels)
     pieces = []
     for arrays, relabel in _chunks(layout, y_true, y_score, groups, w):
-        # (labels before the kernels: their messages name groups)
-        rg = rank_checked(layout, *arrays, relabel=relabel, merge=True)
+        if arrays is None:  # ranked already (slices of one sort of all rows)
+            rg = relabel()
+        else:  # (labels before the kernels: their messages name groups)
+            rg = rank_checked(layout, *arrays, relabel=relabel, merge=True)
         pieces.append(evaluate_ranked(rg, parsed))
     if len(pieces) == 1:
         return pieces[0]
@@ -108,6 +121,17 @@ def _chunks(layout, y_true, y_score, groups, w):
             rows = slice(a, b)
             yield (y_true[rows], y_score[rows], keys[rows], _take(w, rows)), relabel
         return
+    if _engine.ENGINE_PATH != "generic":
+        # one sort of the packed keys of all rows, ranked slice by slice
+        keyed = _numpy_path.sorted_keys(
+            y_true, y_score, lambda: _codes(keys, decode, n), w,
+            dense=_engine.ENGINE_PATH == "numpy-dense")
+        if keyed is not None:
+            bounds = _numpy_path.slice_bounds(keyed, size)
+            for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+                yield None, (lambda a=a, b=b: _numpy_path.ranked_slice(
+                    keyed, a, b, y_true, w, merge=True))
+            return
     order, offsets = _partition(keys, size)
     for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist()):
         if a == b:
@@ -145,6 +169,15 @@ def _chunks_array_api(layout, y_true, y_score, groups, w):
     for a, b in zip(bounds[:-1], bounds[1:]):
         yield (y_true[a:b], y_score[a:b], groups[a:b],
                None if w is None else w[a:b]), None
+
+
+def _codes(keys, decode, n):
+    """The engine's codes of integer keys (a copy, offset by their minimum)
+    and their decoder to group ids."""
+    codes, to_keys = encode_groups(keys, n, max(int(n - 1).bit_length(), 1))
+    if decode is None:
+        return codes, to_keys
+    return codes, lambda c: decode(to_keys(c))
 
 
 def _group_keys(groups, n):

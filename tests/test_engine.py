@@ -295,3 +295,28 @@ def test_exponential_gain_of_large_grades(top, engine_path):
 
     assert_allclose(err, [err_of([top, 3, 1]), err_of([0, 0, top - 1])],
                     rtol=1e-12)
+
+
+def test_string_ids_factorized_once_per_array_and_again_when_changed(monkeypatch):
+    from sklearn_rankeval._engine import _group_ids
+
+    calls = []
+    real = _group_ids._factorize
+    monkeypatch.setattr(_group_ids, "_factorize",
+                        lambda g, n: calls.append(n) or real(g, n))
+    y = np.array([1, 0, 1, 0, 1, 0])
+    s = np.array([0.1, 0.2, 0.3, 0.4, 0.5, 0.6])
+    g = np.array(["b", "b", "a", "a", "c", "c"], dtype=object)
+    first = rank_groups(y, s, groups=g)
+    again = rank_groups(y, s, groups=g)
+    assert len(calls) == 1
+    assert first.labels.tolist() == again.labels.tolist() == ["a", "b", "c"]
+    assert_array_equal(first.block_n_rel, again.block_n_rel)
+    g[4:] = "a"  # changed in place: factorized again, the new groups
+    changed = rank_groups(y, s, groups=g)
+    assert len(calls) == 2
+    assert changed.labels.tolist() == ["a", "b"]
+    assert changed.group_size.tolist() == [4, 2]
+    # a copy with the same ids is another array
+    rank_groups(y, s, groups=g.copy())
+    assert len(calls) == 3

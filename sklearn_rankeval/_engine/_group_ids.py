@@ -9,6 +9,9 @@ one call -- and the calls of one evaluation loop over the same ids -- hash
 the ids once.
 """
 
+import ctypes
+import weakref
+
 import numpy as np
 
 __all__ = ["check_group_ids", "check_length", "encode_groups", "encode_rows",
@@ -79,6 +82,64 @@ def _encode_arrow(groups, n):
         groups = pc.dictionary_encode(groups)
     codes = groups.indices.to_numpy(zero_copy_only=False).astype(np.int64)
     return _from_codes(codes, groups.dictionary.to_numpy(zero_copy_only=False)), None
+
+
+#: The factorizations of the last few arrays of ids, keyed by ``id()``:
+#: ``(weak reference, copy of the ids, codes, decoder)``.
+_FACTORIZED = {}
+_FACTORIZED_ARRAYS = 4
+#: Arrays of more rows are not kept (a copy of the ids is kept, 8 bytes a row
+#: for objects, and the codes, 4).
+_FACTORIZED_MAX_ROWS = 1 << 26
+
+
+def _same_ids(kept, g):
+    """Whether ``g`` holds the ids of ``kept`` (a copy made when cached).
+
+    Object arrays: the same objects, compared by address in one vectorized
+    pass (sound: ``kept`` holds a reference to every object, so none of them
+    can be freed and its address reused); fixed-width strings: by value.
+    """
+    if kept.shape != g.shape or kept.dtype != g.dtype:
+        return False
+    if g.dtype.kind != "O":
+        return bool(np.array_equal(kept, g))
+    if not g.flags.c_contiguous:
+        return False
+    return bool(np.array_equal(_addresses(kept), _addresses(g)))
+
+
+def _addresses(objects):
+    """The object pointers of a C-contiguous object array, as integers
+    (a read-only view of its buffer: no reference count touched)."""
+    buffer = (ctypes.c_char * objects.nbytes).from_address(objects.ctypes.data)
+    return np.frombuffer(buffer, dtype=np.uintp)
+
+
+def _factorize_cached(g, n):
+    """:func:`_factorize` of an ndarray of ids, reused while it holds them.
+
+    The metrics of one evaluation, and the calls of a loop over the same
+    ``groups`` array, hash its ids once.  A cached factorization is used only
+    for the same array object (a weak reference) still holding the same ids
+    (:func:`_same_ids`, one vectorized pass, many times cheaper than hashing
+    strings): an array changed in place is factorized again.  The caller gets
+    its own copy of the codes.
+    """
+    hit = _FACTORIZED.get(id(g))
+    if hit is not None and hit[0]() is g and _same_ids(hit[1], g):
+        return hit[2].astype(np.int64), hit[3]
+    codes, decode = _factorize(g, n)
+    if 0 < n <= _FACTORIZED_MAX_ROWS:
+        try:
+            ref = weakref.ref(g)
+        except TypeError:  # pragma: no cover - ndarrays support weak references
+            return codes, decode
+        small = codes.astype(np.int32 if n < 2**31 else np.int64)
+        while len(_FACTORIZED) >= _FACTORIZED_ARRAYS:
+            _FACTORIZED.pop(next(iter(_FACTORIZED)))
+        _FACTORIZED[id(g)] = (ref, g.copy(), small, decode)
+    return codes, decode
 
 
 def _factorize(g, n):
@@ -186,9 +247,9 @@ def encode_groups(groups, n, shift):
         except ImportError:  # pragma: no cover - pandas is optional
             if _is_missing(g).any():
                 raise ValueError("groups contains missing values (NaN/None).") from None
-        return _factorize(g, n)
+        return _factorize_cached(g, n)
     elif g.dtype.kind in "US":
-        return _factorize(g, n)
+        return _factorize_cached(g, n)
     elif g.dtype.kind not in "Mm":
         raise TypeError(f"groups has an unsupported dtype {g.dtype}.")
     try:

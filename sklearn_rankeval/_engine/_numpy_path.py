@@ -153,82 +153,131 @@ def rank_numpy(y_true, y_score, codes, w, *, decode, group_size=None,
     ``merge``: see :func:`~._generic.from_rows`.
     """
     n = y_score.shape[0]
+    if codes is not None and n > 1:
+        group_size = _equal_groups(codes)  # rows grouped, in groups of one size
+    if codes is not None and group_size is None:
+        keyed = sorted_keys(y_true, y_score, lambda: (codes, decode), w, dense=dense)
+        if keyed is None:
+            return None  # (the codes left untouched)
+        return ranked_slice(keyed, 0, n, y_true, w, merge=merge)
+    # sorted group by group: no group bits
     rel_bits = None if (w is not None or dense) else small_grades(y_true)
-    by_rows = codes is None
-    if not by_rows and n > 1:
-        group_size = _equal_groups(codes)
-        by_rows = group_size is not None  # of one size: sorted group by group
-    if by_rows:
-        group_bits = 0
-        width = max(group_size, 1)
-        payload_bits = rel_bits or _bits(width - 1)  # grade, or row in the group
+    size = max(group_size, 1)
+    payload_bits = rel_bits or _bits(size - 1)  # grade, or row in the group
+    scored = None if dense else score_key(y_score, size)
+    if scored is None or scored[1] + payload_bits > 63:
+        scored = dense_score_key(y_score)
+    key, score_bits, unretrieved = scored
+    key <<= payload_bits
+    if rel_bits is not None:
+        np.bitwise_or(key, y_true, out=key, dtype=np.int64, casting="unsafe")
     else:
-        group_bits = _bits(codes.max()) if n else 1
-        width = None
-        payload_bits = rel_bits or _bits(n - 1)  # grade, or row
-    scored = None if dense else score_key(y_score, width)
+        key |= np.tile(np.arange(size, dtype=np.int64), n // size)
+    key = key.reshape(-1, size)
+    key.sort(axis=1)
+    key = key.reshape(-1)
+    gstarts = np.arange(0, n, size)
+    labels = decode(np.arange(gstarts.shape[0]) if codes is None else codes[gstarts])
+    gbrk = np.zeros(n, dtype=bool)
+    gbrk[gstarts] = True
+    return _from_keys(key, payload_bits, score_bits, rel_bits, unretrieved, gbrk,
+                      gstarts, labels, y_true, w, 0, size,
+                      query_weights=query_weights, merge=merge)
+
+
+def sorted_keys(y_true, y_score, encode, w, *, dense=False):
+    """The rows' packed keys, sorted: ``(key, spec)``, or None if none fits.
+
+    ``encode()`` gives ``(codes, decode)``: called after the score key is
+    built, so that the codes and the sorted copy of the score keys are not
+    held at once.  ``spec`` says how to read the keys (:func:`ranked_slice`).
+    """
+    n = y_score.shape[0]
+    rel_bits = None if (w is not None or dense) else small_grades(y_true)
+    payload_bits = rel_bits or _bits(n - 1)  # grade, or row
+    scored = None if dense else score_key(y_score)
+    codes, decode = encode()
+    group_bits = _bits(codes.max()) if n else 1
     if scored is None or group_bits + scored[1] + payload_bits > 63:
         scored = dense_score_key(y_score)
         if group_bits + scored[1] + payload_bits > 63:
             return None  # (the codes left untouched)
     c, score_bits, unretrieved = scored
-    if by_rows:
-        size = width
-        key = c
-        key <<= payload_bits
-        if rel_bits is not None:
-            np.bitwise_or(key, y_true, out=key, dtype=np.int64, casting="unsafe")
-        else:
-            key |= np.tile(np.arange(size, dtype=np.int64), n // size)
-        key = key.reshape(-1, size)
-        key.sort(axis=1)
-        key = key.reshape(-1)
-        gstarts = np.arange(0, n, size)
-        labels = decode(np.arange(gstarts.shape[0]) if codes is None
-                        else codes[gstarts])
+    key = codes  # the engine's own array: built in place
+    key <<= score_bits + payload_bits
+    c <<= payload_bits
+    key |= c
+    del c
+    if rel_bits is not None:
+        # grades cast to int64 chunk by chunk (integer-valued floats too)
+        np.bitwise_or(key, y_true, out=key, dtype=np.int64, casting="unsafe")
     else:
-        key = codes  # the engine's own array: built in place
-        key <<= score_bits + payload_bits
-        c <<= payload_bits
-        key |= c
-        del c
-        if rel_bits is not None:
-            # grades cast to int64 chunk by chunk (integer-valued floats too)
-            np.bitwise_or(key, y_true, out=key, dtype=np.int64, casting="unsafe")
-        else:
-            key |= np.arange(n, dtype=np.int64)
-        key.sort()
-    payload = key & ((1 << payload_bits) - 1)
+        key |= np.arange(n, dtype=np.int64)
+    key.sort()
+    return key, (payload_bits, score_bits, rel_bits, unretrieved, decode)
+
+
+def slice_bounds(keyed, rows):
+    """Offsets cutting sorted keys into slices of whole groups of about
+    ``rows`` rows (a group longer than that is one slice)."""
+    key, (payload_bits, score_bits, *_) = keyed
+    n = key.shape[0]
+    shift = payload_bits + score_bits
+    first_key = (key[rows:n:rows] >> shift) << shift  # its group's smallest key
+    bounds = np.searchsorted(key, first_key, side="left")
+    return np.unique(np.concatenate([[0], bounds, [n]]))
+
+
+def ranked_slice(keyed, a, b, y_true, w, *, merge=False):
+    """:class:`~._ranked.RankedGroups` of the sorted keys ``a:b`` (whole groups).
+
+    The slice of keys is consumed (shifted in place).
+    """
+    key, (payload_bits, score_bits, rel_bits, unretrieved, decode) = keyed
+    key = key[a:b]
+    n = key.shape[0]
+    groups = key >> (score_bits + payload_bits)
+    gbrk = np.empty(n, dtype=bool)
+    gbrk[:1] = True
+    np.not_equal(groups[1:], groups[:-1], out=gbrk[1:])
+    gstarts = np.flatnonzero(gbrk)
+    labels = decode(groups[gstarts])
+    del groups
+    return _from_keys(key, payload_bits, score_bits, rel_bits, unretrieved, gbrk,
+                      gstarts, labels, y_true, w, None, None, merge=merge)
+
+
+def _from_keys(key, payload_bits, score_bits, rel_bits, unretrieved, gbrk, gstarts,
+               labels, y_true, w, by_rows, size, *, query_weights=None,
+               merge=False):
+    """RankedGroups of sorted keys (``by_rows``: the payload's row index is
+    within the group, of ``size`` rows)."""
+    n = key.shape[0]
+    if rel_bits is not None:
+        grades = np.empty(n, dtype=np.uint8)
+        np.bitwise_and(key, (1 << payload_bits) - 1, out=grades, casting="unsafe")
+        rows = None
+    else:
+        rows = key & ((1 << payload_bits) - 1)
     key >>= payload_bits  # (group, score): equal within a tie block
     brk = np.empty(n, dtype=bool)
     brk[:1] = True
     np.not_equal(key[1:], key[:-1], out=brk[1:])
-    if by_rows:
-        gbrk = np.zeros(n, dtype=bool)
-        gbrk[gstarts] = True
-        brk |= gbrk
+    brk |= gbrk
     bstarts = np.flatnonzero(brk)
     del brk
     if unretrieved is None:
         block_retrieved = np.ones(bstarts.shape[0], dtype=bool)
     else:  # the -inf block has the largest score key
         block_retrieved = (key[bstarts] & ((1 << score_bits) - 1)) != unretrieved
-    if not by_rows:
-        key >>= score_bits  # now the group code
-        gbrk = np.empty(n, dtype=bool)
-        gbrk[:1] = True
-        np.not_equal(key[1:], key[:-1], out=gbrk[1:])
-        gstarts = np.flatnonzero(gbrk)
-        labels = decode(key[gstarts])
-    del key
-    if rel_bits is not None:
-        grades, weights = payload.astype(np.uint8), None
+    if rows is None:
+        weights = None
     else:
-        if by_rows:
-            payload += np.repeat(gstarts, size)
-        grades = y_true[payload]
-        weights = None if w is None else w[payload]
-    del payload
+        if by_rows is not None:
+            rows += np.repeat(gstarts, size)
+        grades = y_true[rows]
+        weights = None if w is None else w[rows]
+    del rows
     return from_rows(np, None, grades, weights, bstarts, gbrk, gstarts, labels,
                      block_retrieved, query_weights=query_weights, merge=merge)
 
