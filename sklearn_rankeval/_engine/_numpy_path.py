@@ -55,11 +55,8 @@ def score_key(y_score, width=None):
     """
     kind = y_score.dtype.kind
     if kind == "f":
-        key = y_score.astype(np.float64)  # (float16/32 -> float64 is exact)
-        key += 0.0  # -0.0 -> +0.0
-        key = key.view(np.int64)
-        # negative floats: flip the magnitude bits (larger magnitude, smaller)
-        np.bitwise_xor(key, _SIGN_MASK, out=key, where=key < 0)
+        # a float64 copy (float16/32 -> float64 is exact), -0.0 made +0.0
+        key = np.add(y_score, 0.0, dtype=np.float64).view(np.int64)
     elif kind in "iub":
         if kind == "u" and y_score.dtype.itemsize == 8 and y_score.max() >= 2**63:
             return None
@@ -69,6 +66,11 @@ def score_key(y_score, width=None):
     if key.shape[0] == 0:
         return key, 1, None
     ordered = np.sort(key.reshape(-1, width or key.shape[0]), axis=1)
+    if kind == "f" and ordered[:, 0].min() < 0:
+        # negative floats: flip the magnitude bits (larger magnitude, smaller
+        # key), and sort again (none to flip, the common case: one sort)
+        np.bitwise_xor(key, _SIGN_MASK, out=key, where=key < 0)
+        ordered = np.sort(key.reshape(-1, width or key.shape[0]), axis=1)
     lo, hi = int(ordered[:, 0].min()), int(ordered[:, -1].max())
     min_gap = _min_gap(ordered.view(np.uint64))
     del ordered
