@@ -70,19 +70,23 @@ def line(text):
 
 def part_gauc(args):
     for users in (300_000, 1_000_000):
-        y, s, g = click_log(users)
-        nbytes = y.nbytes + s.nbytes + g.nbytes
-        for wm in (None, 1024):
-            label = "default" if wm is None else f"{wm} MiB"
-            with rk.config_context(working_memory=wm):
-                a, b, r = paired(lambda: np.argsort(s),
-                                 lambda: rk.gauc_score(y, s, groups=g), args.repeat)
-                mem = peak(lambda: rk.gauc_score(y, s, groups=g)) / nbytes
-            line(f"W1 {len(y):>10,} rows, working_memory {label:>8}: argsort "
-                 f"{a:.3f} s, gauc {b:.3f} s, gauc/argsort {r:.2f} (<= 1.5); "
-                 f"peak/input {mem:.2f}")
-        mem = peak(lambda: rk.ranking_report(y, s, groups=g)) / nbytes
-        line(f"W1 {len(y):>10,} rows: ranking_report (9 metrics) peak/input {mem:.2f}")
+        _gauc_at(click_log(users), args)
+
+
+def _gauc_at(data, args):
+    y, s, g = data
+    nbytes = y.nbytes + s.nbytes + g.nbytes
+    for wm in (None, 1024):
+        label = "default" if wm is None else f"{wm} MiB"
+        with rk.config_context(working_memory=wm):
+            a, b, r = paired(lambda: np.argsort(s),
+                             lambda: rk.gauc_score(y, s, groups=g), args.repeat)
+            mem = peak(lambda: rk.gauc_score(y, s, groups=g)) / nbytes
+        line(f"W1 {len(y):>10,} rows, working_memory {label:>8}: argsort "
+             f"{a:.3f} s, gauc {b:.3f} s, gauc/argsort {r:.2f} (<= 1.5); "
+             f"peak/input {mem:.2f}")
+    mem = peak(lambda: rk.ranking_report(y, s, groups=g)) / nbytes
+    line(f"W1 {len(y):>10,} rows: ranking_report (9 metrics) peak/input {mem:.2f}")
 
 
 def part_w2(args):
