@@ -83,6 +83,10 @@ def test_score_key_is_compact_for_rounded_scores():
     # or below the smallest gap (4 here)
     key, bits, _ = score_key(np.array([3, -2, 7, 3]))
     assert key.tolist() == [1, 2, 0, 1] and bits == 2
+    # groups sorted on their own: only the gaps within a group count (4, not
+    # the 1 between the groups)
+    key, bits, _ = score_key(np.array([4, 0, 9, 5]), width=2)
+    assert key.tolist() == [1, 2, 0, 1] and bits == 2
 
 
 @pytest.mark.parametrize("ids", [

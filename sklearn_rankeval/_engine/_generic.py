@@ -66,15 +66,30 @@ def from_rows(xp, device, grades, weights, bstarts, gbrk, gstarts, labels,
     """:class:`RankedGroups` of rows in rank order.
 
     ``grades`` and ``weights`` are the rows' ``y_true`` and ``sample_weight``
-    in rank order; ``bstarts``, ``gstarts`` the rows that start a tie block,
-    a group, and ``gbrk`` the mask of the group starts.  With ``merge``,
+    in rank order; ``bstarts``, ``gstarts`` the rows that start a tie block
+    (None: every row, then ``block_retrieved`` is per row), a group, and
+    ``gbrk`` the mask of the group starts.  With ``merge``,
     consecutive retrieved blocks of one group without a relevant item become
     one block: no metric of the registry tells them apart (their items carry
     grade 0, so the same gain each, and none of them is relevant), and every
     kernel then runs over about twice as many blocks as relevant ones.
     """
     n = grades.shape[0]
-    block_n_rel = _block_sums(xp, grades > 0, bstarts, n, xp.int64)
+    block_n_rel = None
+    if bstarts is None and merge and xp is np and n > 1:
+        # every row its own block (no tie): merged from the rows themselves
+        has = grades > 0
+        keep = has | gbrk
+        keep[1:] |= has[:-1]
+        keep[1:] |= block_retrieved[1:] != block_retrieved[:-1]
+        bstarts = np.flatnonzero(keep)
+        block_n_rel = has[bstarts].astype(np.int64)
+        block_retrieved = block_retrieved[bstarts]
+        merge = False
+    elif bstarts is None:  # every row its own block
+        bstarts = xpx.arange(xp, n, device)
+    if block_n_rel is None:
+        block_n_rel = _block_sums(xp, grades > 0, bstarts, n, xp.int64)
     untied = bstarts.shape[0] == n  # every row its own block: no gather
     group_start = gbrk if untied else take(xp, gbrk, bstarts)
     if merge and bstarts.shape[0] > 1:

@@ -90,24 +90,24 @@ def score_key(y_score, width=None):
 
 def _min_gap(ordered):
     """The smallest gap between consecutive distinct keys of each row of
-    ``ordered`` (uint64, sorted rows), exact; 0 if no row has two.  Read
-    ``_BLOCK`` keys at a time: no temporary of the input's size."""
+    ``ordered`` (uint64, sorted rows), exact; 0 if no row has two.
+
+    The rows are read as one contiguous run, ``_BLOCK`` keys at a time (no
+    temporary of the input's size), the gaps across two rows left out.
+    """
     never = np.iinfo(np.uint64).max
+    width = ordered.shape[1]
+    flat = ordered.reshape(-1)
     found = never
-    m, width = ordered.shape
-    if m == 1:  # one run: consecutive pieces, overlapping by one key
-        pieces = (ordered[0, a:a + _BLOCK + 1][None, :]
-                  for a in range(0, width - 1, _BLOCK))
-    else:
-        step = max(_BLOCK // width, 1)
-        pieces = (ordered[a:a + step] for a in range(0, m, step))
-    for part in pieces:
-        gaps = np.subtract(part[:, 1:], part[:, :-1])
-        if gaps.size:
-            gaps -= np.uint64(1)  # (a zero gap wraps around to the largest)
-            found = min(found, int(gaps.min()))
-    found = found + 1 if found != never else never
-    return 0 if found == never else found
+    # whole rows at a time (one row: _BLOCK keys, no boundary to leave out)
+    step = _BLOCK if ordered.shape[0] == 1 else max(_BLOCK // width, 1) * width
+    for a in range(0, flat.shape[0] - 1, step):
+        part = flat[a:a + step + 1]
+        gaps = np.subtract(part[1:], part[:-1])
+        gaps -= np.uint64(1)  # (a zero gap wraps around to the largest)
+        gaps[width - 1::width] = never  # from the last key of a row to the next
+        found = min(found, int(gaps.min())) if gaps.size else found
+    return 0 if found == never else found + 1
 
 
 def dense_score_key(y_score):
@@ -266,12 +266,15 @@ def _from_keys(key, payload_bits, score_bits, rel_bits, unretrieved, gbrk, gstar
     brk[:1] = True
     np.not_equal(key[1:], key[:-1], out=brk[1:])
     brk |= gbrk
-    bstarts = np.flatnonzero(brk)
+    # no tie: every row a block (from_rows merges them from the rows)
+    bstarts = None if brk.all() else np.flatnonzero(brk)
     del brk
+    at = slice(None) if bstarts is None else bstarts
     if unretrieved is None:
-        block_retrieved = np.ones(bstarts.shape[0], dtype=bool)
+        block_retrieved = np.ones(n if bstarts is None else bstarts.shape[0],
+                                  dtype=bool)
     else:  # the -inf block has the largest score key
-        block_retrieved = (key[bstarts] & ((1 << score_bits) - 1)) != unretrieved
+        block_retrieved = (key[at] & ((1 << score_bits) - 1)) != unretrieved
     if rows is None:
         weights = None
     else:
