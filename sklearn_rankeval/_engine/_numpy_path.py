@@ -5,20 +5,24 @@ payload``; sorting the keys (NumPy's SIMD sort, several times faster than an
 argsort of the scores) orders the rows by group and score, and the keys
 themselves say where groups and tie blocks start.
 
-* The score key needs no sort of its own: a float's bits, read as an integer
-  with the magnitude bits of negative numbers flipped, order as the floats
-  do (``-0.0`` is first made ``+0.0``; ``-inf`` is the smallest).  Minus the
+* The score key needs no argsort: a float's bits, read as an integer with
+  the magnitude bits of negative numbers flipped, order as the floats do
+  (``-0.0`` is first made ``+0.0``; ``-inf`` is the smallest).  Minus the
   largest and shifted right by ``t`` bits, where ``2**t`` is at most the
-  smallest gap between two distinct scores, the key stays exact (distinct
-  scores stay distinct, in order) and usually takes 20-50 bits.  Integer
-  scores are their own keys.  Where that does not fit beside the group code,
-  the score's dense rank (one argsort) takes at most ``log2(n)`` bits.
+  smallest gap between two distinct scores (read off one ``np.sort`` of the
+  keys), the key stays exact (distinct scores stay distinct, in order) and
+  usually takes 20-50 bits.  Integer scores are their own keys.  Where that
+  does not fit beside the group code, the score's dense rank (one argsort)
+  takes at most ``log2(n)`` bits.
 * The payload is the grade (unweighted integer grades up to 255: no row is
   gathered at all) or else the row index (the rows' grades and weights are
   then gathered once through it).
 * Rows already grouped in groups of one size (the 2-D layout, run files)
   need no group bits: each group is sorted on its own (one ``np.sort`` along
   the rows of a ``(n_groups, size)`` matrix).
+* Input larger than ``working_memory`` (:mod:`.._chunked`) is sorted once
+  (:func:`sorted_keys`, 8 bytes a row) and ranked in slices of whole groups
+  (:func:`slice_bounds`, :func:`ranked_slice`).
 
 Where even the dense rank does not fit (about 2**20 rows with 2**40 group
 codes), :func:`rank_numpy` returns None and the generic ranker runs.
@@ -29,7 +33,8 @@ import numpy as np
 from ._generic import from_rows
 from ._ranked import MAX_COUNTED_GRADE
 
-__all__ = ["rank_numpy"]
+__all__ = ["dense_score_key", "rank_numpy", "ranked_slice", "score_key",
+           "slice_bounds", "sorted_keys"]
 
 _SIGN_MASK = np.int64(0x7FFF_FFFF_FFFF_FFFF)
 #: The integer key of -inf (the smallest key of any float).
