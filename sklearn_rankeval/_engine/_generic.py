@@ -89,7 +89,9 @@ def from_rows(xp, device, grades, weights, bstarts, gbrk, gstarts, labels,
     elif bstarts is None:  # every row its own block
         bstarts = xpx.arange(xp, n, device)
     if block_n_rel is None:
-        block_n_rel = _block_sums(xp, grades > 0, bstarts, n, xp.int64)
+        # (on the blocks before merging)
+        block_n_rel = SortedRows(xp, grades, None, bstarts, gstarts).block_sums(
+            grades > 0, xp.int64)
     untied = bstarts.shape[0] == n  # every row its own block: no gather
     group_start = gbrk if untied else take(xp, gbrk, bstarts)
     if merge and bstarts.shape[0] > 1:
@@ -126,11 +128,6 @@ def from_rows(xp, device, grades, weights, bstarts, gbrk, gstarts, labels,
         block_n_rel=block_n_rel,
         block_retrieved=block_retrieved,
         rows=rows, query_weights=query_weights)
-
-
-def _block_sums(xp, x, bstarts, n, dtype):
-    """Sum of a row-level array over each block (see ``SortedRows``)."""
-    return SortedRows(xp, x, None, bstarts, bstarts[:1]).block_sums(x, dtype)
 
 
 def _retrieved(xp, scores):
