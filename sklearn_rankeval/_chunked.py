@@ -16,7 +16,11 @@ groups are already in the sorted order of their ids, as one call gives them:
 * otherwise a counting pass (the rows of each group id, ``np.bincount``, and
   their cumulative sum) gives each group its chunk, and a scatter pass, block
   by block, writes the rows of each chunk into one ``int32`` permutation
-  (``int64`` beyond 2**31 rows): O(n), no sort of the whole input;
+  (``int64`` beyond 2**31 rows): O(n), no sort of the whole input -- unless
+  the NumPy fast path packs every row into one int64 key
+  (:func:`~._engine._numpy_path.sorted_keys`): then the keys of all rows are
+  sorted at once (8 bytes a row) and ranked in slices of whole groups, with
+  no partition and no gather of the rows;
 * 2-D and multiclass input (one query per row) is cut into slices of rows.
 """
 
@@ -24,11 +28,18 @@ import math
 
 import numpy as np
 
+from . import _engine
 from ._array_api import asarray, device_of, namespace_of, take, to_numpy
 from ._averages import GroupInfo, Partials
 from ._config import get_config
 from ._ctr import grouped_rows
-from ._engine import _check_length, _encode_groups, check_inputs, rank_checked
+from ._engine import (
+    _numpy_path,
+    check_inputs,
+    check_length,
+    encode_groups,
+    rank_checked,
+)
 
 __all__ = ["chunk_rows", "evaluate_chunked", "evaluate_ranked"]
 
@@ -79,12 +90,11 @@ def evaluate_chunked(y_true, y_score, *, groups=None, sample_weight=None,
                                     for i, a in enumerate(rows_info)))
         if len(unranked) == len(parsed):
             return rows_info, extra
-        parsed = [p for p in parsed if p[1].ranked]
-        info, parts = _evaluate_ranked_chunks(layout, y_true, y_score, groups, w,
-                                              parsed)
+        info, parts = _evaluate_ranked_chunks(
+            layout, y_true, y_score, groups, w, [p for p in parsed if p[1].ranked])
         _check_same_groups(info, rows)
         return info, {name: parts[name] if name in parts else extra[name]
-                      for name in (*parts, *extra)}
+                      for name, _, _ in parsed}
     return _evaluate_ranked_chunks(layout, y_true, y_score, groups, w, parsed)
 
 
@@ -96,9 +106,10 @@ def _check_same_groups(info, rows):  # pragma: no cover - an internal invariant
 def _evaluate_ranked_chunks(layout, y_true, y_score, groups, w, parsed):
     pieces = []
     for arrays, relabel in _chunks(layout, y_true, y_score, groups, w):
-        rg = rank_checked(layout, *arrays)
-        if relabel is not None:  # before the kernels: their messages name groups
-            rg.labels = relabel(rg.labels)
+        if arrays is None:  # ranked already (slices of one sort of all rows)
+            rg = relabel()
+        else:  # (labels before the kernels: their messages name groups)
+            rg = rank_checked(layout, *arrays, relabel=relabel, merge=True)
         pieces.append(evaluate_ranked(rg, parsed))
     if len(pieces) == 1:
         return pieces[0]
@@ -142,6 +153,17 @@ def _chunks(layout, y_true, y_score, groups, w):
             rows = slice(a, b)
             yield (y_true[rows], y_score[rows], keys[rows], _take(w, rows)), relabel
         return
+    if _engine.ENGINE_PATH != "generic":
+        # one sort of the packed keys of all rows, ranked slice by slice
+        keyed = _numpy_path.sorted_keys(
+            y_true, y_score, lambda: _codes(keys, decode, n), w,
+            dense=_engine.ENGINE_PATH == "numpy-dense")
+        if keyed is not None:
+            bounds = _numpy_path.slice_bounds(keyed, size)
+            for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+                yield None, (lambda a=a, b=b: _numpy_path.ranked_slice(
+                    keyed, a, b, y_true, w, merge=True))
+            return
     order, offsets = _partition(keys, size)
     for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist()):
         if a == b:
@@ -181,12 +203,21 @@ def _chunks_array_api(layout, y_true, y_score, groups, w):
                None if w is None else w[a:b]), None
 
 
+def _codes(keys, decode, n):
+    """The engine's codes of integer keys (a copy, offset by their minimum)
+    and their decoder to group ids."""
+    codes, to_keys = encode_groups(keys, n, max(int(n - 1).bit_length(), 1))
+    if decode is None:
+        return codes, to_keys
+    return codes, lambda c: decode(to_keys(c))
+
+
 def _group_keys(groups, n):
     """Integer keys that sort as the group ids, and a decoder (None: the ids).
 
     Integer ids are their own keys (no copy); other ids (strings, floats,
     Categoricals, Arrow and polars arrays) are hashed once into codes in the
-    sorted order of the ids (:func:`~._engine._encode_groups`), decoded back
+    sorted order of the ids (:func:`~._engine.encode_groups`), decoded back
     to ids chunk by chunk.
     """
     g = groups
@@ -197,10 +228,10 @@ def _group_keys(groups, n):
           and getattr(g.dtype, "kind", None) in "iu" and hasattr(g, "to_numpy")):
         g = g.to_numpy()
     if isinstance(g, np.ndarray) and g.dtype.kind in "iu":
-        _check_length(g.shape, n)
+        check_length(g.shape, n)
         return g, None
     shift = max(int(n - 1).bit_length(), 1)
-    codes, decode = _encode_groups(groups, n, shift)
+    codes, decode = encode_groups(groups, n, shift)
     return codes, decode
 
 

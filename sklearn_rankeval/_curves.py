@@ -305,7 +305,8 @@ def precision_recall_points(y_true, y_score, *, groups=None, sample_weight=None)
     >>> precision.round(4).tolist()
     [1.0, 1.0, 0.5, 0.6667, 0.5]
     """
-    rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight)
+    rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight,
+                       merge=False)
     recall, precision, group = _pr_points(rg)
     return precision, recall, rg.labels[group]
 
@@ -349,7 +350,8 @@ def roc_points(y_true, y_score, *, groups=None, sample_weight=None):
     >>> fpr.tolist(), tpr.tolist()
     ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
     """
-    rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight)
+    rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight,
+                       merge=False)
     fpr, tpr, group = _roc_points(rg)
     return fpr, tpr, rg.labels[group]
 
@@ -409,7 +411,8 @@ def averaged_roc_curve(y_true, y_score, *, groups=None, sample_weight=None,
     grid = check_fpr_grid(fpr_grid)
     check_option(average, "average", ("weighted", "macro"))
     band = check_band(band)
-    rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight)
+    rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight,
+                       merge=False)
     fpr, tpr, tpr_band, _, _ = _averaged_roc(rg, grid, average, band)
     return fpr, tpr, tpr_band
 
@@ -487,7 +490,8 @@ def interpolated_precision_recall_curve(
     """
     n_points = check_n_points(n_points)
     check_option(recall_levels, "recall_levels", RECALL_LEVELS)
-    rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight)
+    rg = rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight,
+                       merge=False)
     xp = rg.xp
     if n_points is None:
         if rg.n_groups != 1:
@@ -526,7 +530,8 @@ def rank_for_curves(y_true, y_score, *, groups=None, sample_weight=None):
     """
     y_true, y_score, groups, sample_weight = (
         to_numpy(a) for a in (y_true, y_score, groups, sample_weight))
-    return rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight)
+    return rank_groups(y_true, y_score, groups=groups, sample_weight=sample_weight,
+                       merge=False)
 
 
 def check_curve_n_points(n_points, *, allow_none):

@@ -51,9 +51,11 @@ def grouped_data():
     return make_grouped_data()
 
 
-@pytest.fixture(params=["packed", "permutation", "contiguous", "generic"])
+@pytest.fixture(params=["numpy", "numpy-dense", "generic"])
 def engine_path(request, monkeypatch):
-    """Run a test on each long-layout engine path (see _engine.ENGINE_PATH)."""
+    """Run a test on each ranker of NumPy input (see _engine.ENGINE_PATH): the
+    fast path, the fast path with its fallbacks forced (the score's dense rank,
+    the row index as payload), and the generic (Array API) ranker."""
     from sklearn_rankeval import _engine
 
     monkeypatch.setattr(_engine, "ENGINE_PATH", request.param)

@@ -1,0 +1,195 @@
+"""The input check of every ranking metric, in any Array API namespace.
+
+:func:`check_inputs` reads the layout from the shapes, checks the arrays and
+encodes multiclass labels (:func:`encode_classes`), without ranking
+anything.  NumPy input may hold any ids and class labels (strings included);
+under ``array_api_dispatch`` host data (NumPy, lists, pandas) is moved to
+the namespace and device of ``y_score`` and must hold numbers (strings are a
+host concern: factorize them there and pass the codes).
+"""
+
+import numpy as np
+
+from .. import _array_api as xpx
+from .._array_api import astype, get_namespace, take
+from .._validation import validate_relevance, validate_sample_weight, validate_scores
+from ._group_ids import check_length, group_ids_array
+
+__all__ = ["check_inputs", "encode_classes"]
+
+_HOST_ENCODE = ("encode them on the host (e.g. sklearn.preprocessing.LabelEncoder) "
+                "and pass the codes")
+_FACTORIZE = ("factorize other ids on the host (codes, ids = "
+              "pandas.factorize(groups)) and pass the codes")
+
+
+def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=None):
+    """The checked arrays of a ranking metric, before any ranking.
+
+    Returns ``(layout, y_true, y_score, groups, w)``: ``layout`` is ``"2d"``
+    (2-D ``y_true`` and ``y_score``: one query per row), ``"multiclass"``
+    (2-D ``y_score``, 1-D class labels: then ``y_true`` holds each sample's
+    column index) or ``"long"`` (1-D ``y_score``, with ``groups`` or one
+    ranking); ``w`` the checked sample weights (or None).  The arrays keep
+    their dtypes (float32 scores, small integer grades), so that a caller can
+    rank them piece by piece (:mod:`.._chunked`).  Arrays of another
+    namespace stay in it (:func:`~.._array_api.get_namespace`).
+    """
+    xp, device = get_namespace(y_score, y_true, groups, sample_weight)
+
+    def move(x, name):
+        """Host data (NumPy, lists, pandas) to the namespace and device."""
+        if xp is np or x is None or xpx._is_foreign_array(x):
+            return x
+        if hasattr(x, "to_numpy") and not isinstance(x, np.ndarray):
+            x = x.to_numpy()
+        x = np.asarray(x)
+        if x.dtype.kind not in "biuf":
+            raise TypeError(
+                f"{name} holds values of dtype {x.dtype}; under "
+                f"array_api_dispatch the arrays hold numbers (encode string "
+                f"labels on the host, e.g. with sklearn.preprocessing."
+                f"LabelEncoder, and pass the codes)."
+            )
+        return xpx.asarray(xp, x, device)
+
+    y_score = validate_scores(move(y_score, "y_score"), xp=xp)
+    sample_weight = move(sample_weight, "sample_weight")
+    if y_score.ndim == 2:
+        if groups is not None:
+            raise ValueError(
+                "groups must be None when y_score is 2-D: each row of a 2-D "
+                "y_score is already one query."
+            )
+        n_queries = y_score.shape[0]
+        y_true = move(y_true, "y_true")
+        y_true_arr = y_true
+        if not hasattr(y_true, "ndim"):
+            try:
+                y_true_arr = np.asarray(y_true)
+            except ValueError:
+                raise ValueError("y_true could not be converted to an array.") from None
+        if y_true_arr.ndim == 2:
+            y_true = validate_relevance(y_true, xp=xp)
+            if tuple(y_true.shape) != tuple(y_score.shape):
+                raise ValueError(
+                    f"y_true and y_score must have the same shape, got "
+                    f"{tuple(y_true.shape)} and {tuple(y_score.shape)}."
+                )
+            w = validate_sample_weight(sample_weight, n_queries, "query (row)", xp=xp)
+            return "2d", y_true, y_score, None, w
+        if y_true_arr.ndim != 1 or y_true_arr.shape[0] != n_queries:
+            raise ValueError(
+                f"y_true must be 2-D of shape {tuple(y_score.shape)} (one row per "
+                f"query) or 1-D class labels of length {n_queries} (multiclass); "
+                f"got shape {tuple(y_true_arr.shape)}."
+            )
+        y_encoded = encode_classes(xp, y_true_arr, y_score.shape[1], labels, device)
+        w = validate_sample_weight(sample_weight, n_queries, "sample (query)", xp=xp)
+        return "multiclass", y_encoded, y_score, None, w
+
+    y_true = _check_long_y_true(validate_relevance(move(y_true, "y_true"), xp=xp),
+                                y_score)
+    n = y_score.shape[0]
+    if groups is not None and xp is not np:
+        groups = _integer_ids(xp, device, groups, n)
+    w = validate_sample_weight(sample_weight, n, "row", xp=xp)
+    return "long", y_true, y_score, groups, w
+
+
+def _integer_ids(xp, device, groups, n):
+    """Group ids in the namespace: integers, as int64."""
+    if not xpx._is_foreign_array(groups):  # host ids: integers are moved
+        ids = group_ids_array(groups)
+        if ids.dtype.kind not in "iub":
+            raise TypeError(f"groups must hold integer ids under array_api_dispatch "
+                            f"(got dtype {ids.dtype}): {_FACTORIZE}.")
+        groups = xpx.asarray(xp, ids, device)
+    if not xp.isdtype(groups.dtype, ("integral", "bool")):
+        raise TypeError(f"groups must hold integer ids under array_api_dispatch "
+                        f"(got dtype {groups.dtype}): {_FACTORIZE}.")
+    unsigned = groups.dtype == xp.uint64
+    check_length(tuple(groups.shape), n)
+    groups = astype(xp, groups, xp.int64)
+    if unsigned and bool(xp.any(groups < 0)):  # wrapped around
+        raise ValueError(
+            "groups holds uint64 ids of 2**63 or more, which int64 cannot "
+            "hold: factorize them on the host (codes, ids = "
+            "pandas.factorize(groups)) and pass the codes."
+        )
+    return groups
+
+
+def encode_classes(xp, y, n_classes, labels, device=None):
+    """Class labels -> column indices of y_score, as top_k_accuracy_score does.
+
+    NumPy labels may be of any comparable dtype; in another namespace they
+    are numbers (booleans read as 0/1).
+    """
+    if xp is np:
+        if hasattr(y, "to_numpy") and not isinstance(y, np.ndarray):
+            y = y.to_numpy()
+        y = np.asarray(y)
+        classes = None if labels is None else np.asarray(labels)
+    else:
+        if not xp.isdtype(y.dtype, ("integral", "real floating", "bool")):
+            raise TypeError(f"y_true holds class labels of dtype {y.dtype}; under "
+                            f"array_api_dispatch they must be numbers: "
+                            f"{_HOST_ENCODE}.")
+        if xp.isdtype(y.dtype, "bool"):
+            y = astype(xp, y, xp.int64)
+        classes = None
+        if labels is not None:
+            host = np.asarray(labels)
+            if host.dtype.kind not in "biuf":
+                raise TypeError(f"labels must be numbers under array_api_dispatch, "
+                                f"got dtype {host.dtype}: encode the classes on the "
+                                f"host and pass the codes.")
+            as_float = host.dtype.kind == "f" or xp.isdtype(y.dtype, "real floating")
+            y = astype(xp, y, xp.float64 if as_float else xp.int64)
+            classes = xpx.asarray(xp, host.astype(np.float64 if as_float
+                                                  else np.int64), device)
+    if classes is None:
+        found = xpx.unique_values(xp, y)
+        if found.shape[0] != n_classes:
+            raise ValueError(
+                f"y_true has {found.shape[0]} distinct classes but y_score has "
+                f"{n_classes} columns; pass labels= with one label per column "
+                f"of y_score."
+            )
+        return xp.searchsorted(found, y)
+    if classes.ndim != 1 or classes.shape[0] != n_classes:
+        raise ValueError(
+            f"labels must list one class per column of y_score ({n_classes}), "
+            f"got shape {tuple(classes.shape)}."
+        )
+    order = xpx.argsort(xp, classes)
+    sorted_classes = take(xp, classes, order)
+    if bool(xp.any(sorted_classes[1:] == sorted_classes[:-1])):
+        raise ValueError("labels must be unique.")
+    if (xp is np and y.dtype.kind in "iu" and classes.dtype.kind in "iu"
+            and np.array_equal(classes, np.arange(n_classes))):
+        # labels 0..n_classes-1 in column order (estimator.classes_ of
+        # integer-coded targets): the labels are the column indices
+        if y.size and (y.min() < 0 or y.max() >= n_classes):
+            raise ValueError("y_true contains labels that are not in labels.")
+        return y
+    idx = xp.clip(xp.searchsorted(sorted_classes, y), 0, n_classes - 1)
+    if not bool(xp.all(take(xp, sorted_classes, idx) == y)):
+        raise ValueError("y_true contains labels that are not in labels.")
+    return take(xp, order, idx)
+
+
+def _check_long_y_true(y_true, y_score):
+    """``y_true`` of 1-D ``y_score``: 1-D, of the same length."""
+    if y_true.ndim != 1:
+        raise ValueError(
+            f"y_true must be 1-D when y_score is 1-D, got shape "
+            f"{tuple(y_true.shape)}."
+        )
+    if y_true.shape[0] != y_score.shape[0]:
+        raise ValueError(
+            f"y_true and y_score have inconsistent lengths: {y_true.shape[0]} "
+            f"and {y_score.shape[0]}."
+        )
+    return y_true
