@@ -266,6 +266,14 @@ def encode_rows(groups, n):
     """
     shift = max(int(n - 1).bit_length(), 1)
     codes, decode = encode_groups(groups, n, shift)
+    codes = codes.reshape(-1)
+    top = int(codes.max()) if codes.shape[0] else -1
+    if top < 4 * n + 1024:
+        # codes in a range near the number of rows (integer ids, factorized
+        # strings): dense ranks by counting, no sort
+        present = np.bincount(codes, minlength=top + 1) > 0
+        rank = np.cumsum(present) - 1
+        return rank[codes], decode(np.flatnonzero(present))
     uniq, index = np.unique(codes, return_inverse=True)
     return index.reshape(-1), decode(uniq)
 
