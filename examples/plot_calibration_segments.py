@@ -54,7 +54,8 @@ models = {
 # constant within a user).
 X_test, y_test, users = X[test], y[test], groups[test]
 ids, row_user = np.unique(users, return_inverse=True)
-user_activity = np.bincount(row_user, weights=X_test[:, 0]) / np.bincount(row_user)
+n_rows = np.bincount(row_user)
+user_activity = np.bincount(row_user, weights=X_test[:, 0]) / n_rows
 high = user_activity > np.median(user_activity)
 activity = np.where(high[row_user], "high activity", "low activity")
 
@@ -71,9 +72,9 @@ activity = np.where(high[row_user], "high activity", "low activity")
 fig, axes = plt.subplots(1, 2, figsize=(11, 5.5), layout="constrained")
 for ax, (name, model) in zip(axes, models.items()):
     CalibrationCurveDisplay.from_estimator(
-        model, X_test, y_test, segments=activity, n_bins=8, strategy="quantile",
-        groups=users, confidence=0.9, n_resamples=300, random_state=0, ax=ax,
-        name=name,
+        model, X_test, y_test, segments=activity, n_bins=8,
+        strategy="quantile", groups=users, confidence=0.9, n_resamples=300,
+        random_state=0, ax=ax, name=name,
     )
     ax.set_title(name)
     ax.legend(loc="upper left", fontsize="small")
@@ -87,7 +88,8 @@ disp = CalibrationCurveDisplay.from_estimator(
     models["Down-sampled"], X_test, y_test, segments=activity, n_bins=8,
     strategy="quantile")
 for segment, curve in disp.curves_.items():
-    print(f"{segment:>14s}: PCOC = {curve['pcoc']:.3f}, ECE = {curve['ece']:.3f}")
+    pcoc, ece = curve["pcoc"], curve["ece"]
+    print(f"{segment:>14s}: PCOC = {pcoc:.3f}, ECE = {ece:.3f}")
 plt.close(disp.figure_)
 
 # %%
