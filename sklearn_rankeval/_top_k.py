@@ -94,11 +94,24 @@ def _batch_rows(batch_size, n_items, itemsize):
     return chunk_rows(row_bytes=max(n_items, 1) * (itemsize + 1))
 
 
-def _order(users, items, values):
-    """Users ascending, scores descending, items ascending (a stable sort of
-    entries that come in row-major order)."""
-    order = np.lexsort((-values, users))
-    return users[order], items[order], values[order]
+def _order(users, items, values, first):
+    """The entries of one batch (in row-major order: users, then items
+    ascending) by user, then decreasing score, then item: one stable sort of
+    an integer key.  ``users`` are the batch's own (from 0), ``first`` the
+    index of its first user."""
+    if values.dtype.itemsize <= 4 and users.shape[0] and users[-1] < 2**32:
+        # the float32 bits mapped to an unsigned order ("+ 0" makes -0.0 the
+        # +0.0 it equals), inverted to decrease, below the user's 32 bits
+        bits = (values.astype(np.float32) + np.float32(0)).view(np.uint32)
+        ascending = np.where(bits >> 31, ~bits, bits | np.uint32(1 << 31))
+        key = (users.astype(np.uint64) << np.uint64(32)) | (~ascending).astype(
+            np.uint64)
+    else:
+        # the dense rank of each score (0 = highest) within the user's block
+        distinct, rank = np.unique(-values, return_inverse=True)
+        key = users * distinct.shape[0] + rank.reshape(-1)
+    order = np.argsort(key, kind="stable")
+    return users[order] + first, items[order], values[order]
 
 
 def _sparse_rows(csr, a, b):
@@ -141,14 +154,19 @@ def _top_k_numpy(scores, k, kind, mask, step):
             raise _nan_error()
         kth = np.maximum(work[:, n_items - kk], floor)
         del work
-        selected = np.greater_equal(view, kth[:, None])
+        selected = np.greater_equal(view, kth[:, None], order="C")
         if kind == "sparse":
             selected[rows, cols] = False
         elif kind == "dense":
             np.greater(selected, mask_b, out=selected)  # selected and not mask
-        users, items = np.nonzero(selected)
+        flat = np.flatnonzero(selected)  # (faster than a 2-D np.nonzero)
         del selected
-        out.append(_order(users + a, items, view[users, items].astype(dtype)))
+        users, items = np.divmod(flat, n_items)
+        if view.flags.c_contiguous:
+            values = view.reshape(-1)[flat]
+        else:
+            values = view[users, items]
+        out.append(_order(users, items, values.astype(dtype, copy=False), a))
     return out
 
 
@@ -179,8 +197,8 @@ def _top_k_array_api(scores, k, kind, mask, step, xp, device):
         kth = xp.maximum(kth, floor)
         users, items = xp.nonzero(work >= kth[:, None])
         values = xp.take(xp.reshape(work, (-1,)), users * n_items + items)
-        out.append(_order(to_numpy(users).astype(np.int64) + a,
-                          to_numpy(items).astype(np.int64), to_numpy(values)))
+        out.append(_order(to_numpy(users).astype(np.int64),
+                          to_numpy(items).astype(np.int64), to_numpy(values), a))
     return out
 
 

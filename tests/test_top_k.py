@@ -337,3 +337,23 @@ def test_exclude_of_another_shape(exclude):
 def test_exclude_not_boolean():
     with pytest.raises(TypeError, match="^exclude must be a boolean array"):
         top_k_items(np.ones((2, 3)), k=1, exclude=np.zeros((2, 3)))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16])
+def test_signed_zeros_tie(dtype):
+    # -0.0 == 0.0: a tie, in item order, whatever the sign bit
+    scores = np.array([[-0.0, 0.0, -0.0, -1.0, 0.0]], dtype=dtype)
+    got = top_k_items(scores, k=2)
+    assert got["item"].tolist() == [0, 1, 2, 4]
+    assert_same(got, reference(scores, None, 2), dtype=dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_order_of_extreme_scores(dtype):
+    # the sort key keeps the order of negative, subnormal and infinite scores
+    tiny = np.finfo(dtype).smallest_subnormal
+    big = np.finfo(dtype).max
+    row = [-big, -1.5, -tiny, -0.0, 0.0, tiny, 1.5, big, math.inf, NEG_INF, 1.5]
+    scores = np.array([row, row[::-1]], dtype=dtype)
+    got = top_k_items(scores, k=20)
+    assert_same(got, reference(scores, None, 20), dtype=dtype)
