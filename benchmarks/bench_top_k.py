@@ -11,7 +11,8 @@ warm-up), with one batch size for all -- ``top_k_items``' default from
 * ``top_k_items(scores, k=k, exclude=train)`` (the issue's call),
 * ``top_k_items(scores, k=k)`` (no mask),
 * the reference: for each batch of users, ``np.argpartition(scores[a:b], -k,
-  axis=1)[:, -k:]`` (no mask, no ties, no ordering of the k items).
+  axis=1)[:, -k:]`` (no mask, no ties, no ordering of the k items; the k
+  columns copied, so that one batch of indices is alive at a time).
 
 The peak memory of one ``top_k_items`` call with the mask is traced by
 ``tracemalloc`` (NumPy allocations) in a separate run and set beside one
@@ -45,7 +46,8 @@ def make_data(n_users, n_items, density, seed=0):
 def argpartition_batches(scores, k, step):
     out = []
     for a in range(0, scores.shape[0], step):
-        out.append(np.argpartition(scores[a:a + step], -k, axis=1)[:, -k:])
+        # the k columns copied: a view would keep the batch's indices alive
+        out.append(np.argpartition(scores[a:a + step], -k, axis=1)[:, -k:].copy())
     return out
 
 

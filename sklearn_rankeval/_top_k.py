@@ -114,11 +114,13 @@ def _order(users, items, values, first):
     return users[order] + first, items[order], values[order]
 
 
-def _sparse_rows(csr, a, b):
-    """``(rows within the batch, items)`` of the stored entries of users a..b-1."""
-    block = csr[a:b]
-    rows = np.repeat(np.arange(b - a), np.diff(block.indptr))
-    return rows, block.indices
+def _sparse_flat(csr, a, b, n_items):
+    """Positions in the C-ordered batch of users a..b-1 (``row * n_items +
+    item``) of their stored entries in ``csr``, read from its index arrays."""
+    indptr = csr.indptr[a:b + 1]
+    cols = csr.indices[indptr[0]:indptr[-1]]
+    rows = np.repeat(np.arange(b - a, dtype=np.int64), np.diff(indptr))
+    return rows * n_items + cols
 
 
 def _nan_error():
@@ -137,10 +139,11 @@ def _top_k_numpy(scores, k, kind, mask, step):
         view = scores[a:b]
         work = np.array(view, dtype=dtype, order="C")
         if kind == "sparse":
-            rows, cols = _sparse_rows(mask, a, b)
-            if np.isnan(work[rows, cols]).any():
+            flat_mask = _sparse_flat(mask, a, b, n_items)
+            # (no name kept for the flat view: work is freed below)
+            if np.isnan(work.reshape(-1)[flat_mask]).any():
                 raise _nan_error()
-            work[rows, cols] = -np.inf
+            work.reshape(-1)[flat_mask] = -np.inf  # a view: work is C-ordered
         elif kind == "dense":
             mask_b = mask[a:b]
             if view.dtype.kind == "f" and np.isnan(np.max(
@@ -153,10 +156,10 @@ def _top_k_numpy(scores, k, kind, mask, step):
         if np.isnan(work[:, n_items - kk:]).any():
             raise _nan_error()
         kth = np.maximum(work[:, n_items - kk], floor)
-        del work
+        del work  # before the selection: one batch-sized array at a time
         selected = np.greater_equal(view, kth[:, None], order="C")
         if kind == "sparse":
-            selected[rows, cols] = False
+            selected.reshape(-1)[flat_mask] = False
         elif kind == "dense":
             np.greater(selected, mask_b, out=selected)  # selected and not mask
         flat = np.flatnonzero(selected)  # (faster than a 2-D np.nonzero)
@@ -183,9 +186,8 @@ def _top_k_array_api(scores, k, kind, mask, step, xp, device):
         if bool(xp.any(xp.isnan(work))):
             raise _nan_error()
         if kind == "sparse":
-            rows, cols = _sparse_rows(mask, a, b)
             mask_b = np.zeros((b - a, n_items), dtype=bool)
-            mask_b[rows, cols] = True
+            mask_b.reshape(-1)[_sparse_flat(mask, a, b, n_items)] = True
             mask_b = xp.asarray(mask_b, device=device)
         elif kind == "dense":
             mask_b = mask[a:b, :]
