@@ -76,6 +76,14 @@ def sections():
             "autosummary/function.rst",
         ),
         (
+            "Recommendation lists",
+            "sklearn_rankeval",
+            "Each user's top-k items of a users x items score matrix, the "
+            "training interactions excluded and a tie at the cut kept whole.",
+            ["top_k_items"],
+            "autosummary/function.rst",
+        ),
+        (
             "Streaming",
             "sklearn_rankeval",
             "Metrics of data that comes in chunks, summed partial results.",

@@ -1,5 +1,6 @@
 """Grouped ranking metrics for scikit-learn: GAUC, MRR, MAP, NDCG@k, HR@k, P@k,
-R@k, interpolated AP and F-alpha, on one vectorised ranking engine."""
+R@k, interpolated AP and F-alpha, on one vectorised ranking engine; top-k
+recommendation lists of a score matrix."""
 
 from ._accumulate import RankingAccumulator
 from ._compare import compare_rankings
@@ -38,6 +39,7 @@ from ._plot import (
 )
 from ._report import ranking_report
 from ._scorer import get_scorer, get_scorer_names, make_ranking_scorer
+from ._top_k import top_k_items
 
 try:  # written by setuptools_scm at install time
     from importlib.metadata import PackageNotFoundError, version
@@ -83,5 +85,6 @@ __all__ = [
     "recall_at_k_score",
     "set_config",
     "success_at_k_score",
+    "top_k_items",
     "xauc_score",
 ]

@@ -17,6 +17,7 @@ __all__ = [
     "check_k",
     "check_n_points",
     "check_option",
+    "check_positive_int",
     "check_undefined",
     "column_or_2d",
     "validate_relevance",
@@ -27,16 +28,24 @@ __all__ = [
 
 def check_k(k, *, allow_none=True):
     """Return ``k`` as a Python int (or None) after checking it is a positive int."""
-    if k is None:
+    return check_positive_int(k, "k", allow_none=allow_none)
+
+
+def check_positive_int(value, name, *, allow_none=True):
+    """Return ``value`` as a Python int (or None) after checking it is a
+    positive int; the messages name the argument ``name``."""
+    if value is None:
         if allow_none:
             return None
-        raise TypeError("k must be a positive integer, got None.")
-    if isinstance(k, (bool, np.bool_)) or not isinstance(k, Integral):
+        raise TypeError(f"{name} must be a positive integer, got None.")
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
         expected = "a positive integer or None" if allow_none else "a positive integer"
-        raise TypeError(f"k must be {expected}, got {k!r} of type {type(k).__name__}.")
-    if k < 1:
-        raise ValueError(f"k must be a positive integer, got {k!r}.")
-    return int(k)
+        raise TypeError(
+            f"{name} must be {expected}, got {value!r} of type {type(value).__name__}."
+        )
+    if value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}.")
+    return int(value)
 
 
 def check_n_points(n_points):

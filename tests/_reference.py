@@ -516,3 +516,21 @@ def bpref(y_true, y_score, judged=None):
     N = len(y_true) - R
     return float(expected_over_orderings(lambda r: bpref_of_ranking(r, R, N),
                                          y_true, y_score))
+
+
+def top_k_of_user(y_score, excluded, k):
+    """One user's top-k list ``[(item, score), ...]``, a tie at the cut kept whole.
+
+    ``y_score[j]`` is item ``j``'s score, ``excluded[j]`` whether item ``j`` may
+    not be recommended.  The eligible items (not excluded, score above
+    ``-inf``) are sorted by decreasing score, ties by increasing item index;
+    every item scoring at least the k-th of them (the last one when there
+    are fewer than ``k``) is in the list.
+    """
+    eligible = [(j, s) for j, s in enumerate(y_score)
+                if not excluded[j] and s != NEG_INF]
+    eligible.sort(key=lambda pair: (-pair[1], pair[0]))
+    if not eligible:
+        return []
+    cut = eligible[min(k, len(eligible)) - 1][1]
+    return [(j, s) for j, s in eligible if s >= cut]

@@ -26,6 +26,8 @@ API = {
     "per_group_scores": "y_true, y_score, *, groups=None, metrics=None, sample_weight=None, output='pandas'",
     # Uncertainty and comparison (API.md issue 10)
     "compare_rankings": "y_true, y_scores, *, groups=None, metrics=None, sample_weight=None, baseline=None, test='permutation', correction='holm', confidence=0.95, n_resamples=10000, random_state=None, output='text'",
+    # Top-N recommendation lists (API.md, the top-N issue)
+    "top_k_items": "scores, *, k, exclude=None, batch_size=None",
 }
 
 
@@ -56,6 +58,7 @@ def test_all_lists_the_registry_the_curve_and_f_alpha():
     expected |= {"get_scorer", "get_scorer_names", "make_ranking_scorer"}
     expected |= {"ranking_report", "per_group_scores", "RankingAccumulator"}
     expected |= {"compare_rankings"}
+    expected |= {"top_k_items"}
     expected |= {"config_context", "get_config", "set_config"}
     expected |= {"ElevenPointDisplay", "GroupedRocCurveDisplay", "InterpolatedPrecisionRecallDisplay"}
     expected |= {"RankingComparisonDisplay", "CalibrationCurveDisplay"}
