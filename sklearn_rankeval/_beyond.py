@@ -461,7 +461,7 @@ def _ild_pair_sums(row_user, item, m, n_users, features, n_items):
         raise ValueError(
             "membership: the fractional memberships of a user must form one tie "
             "block, each f / t for t tied items and f free places (as membership() "
-            "returns them)."
+            "returns them), and all the rows of a user must be in one chunk."
         )
     with np.errstate(invalid="ignore", divide="ignore"):
         m_tied = np.where(t > 0, f_round / t, 0.0)
