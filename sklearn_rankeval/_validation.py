@@ -165,14 +165,18 @@ def _validate_array_api(x, name, xp, *, nan, posinf, neginf, negative):
     return x
 
 
-def validate_scores(y_score, xp=np):
-    """Scores may be -inf (not retrieved) but never NaN or +inf."""
-    y_score = column_or_2d(y_score, "y_score", xp)
+def validate_scores(y_score, xp=np, *, name="y_score"):
+    """Scores may be -inf (not retrieved) but never NaN or +inf.
+
+    ``name`` is the argument named in the errors.
+    """
+    y_score = column_or_2d(y_score, name, xp)
+    posinf = (f"{name} contains +inf; only -inf is allowed (it marks an item "
+              "that was not retrieved).")
     if xp is not np:
         return _validate_array_api(
-            y_score, "y_score", xp, nan="y_score contains NaN.",
-            posinf="y_score contains +inf; only -inf is allowed (it marks an "
-                   "item that was not retrieved).", neginf=None, negative=None)
+            y_score, name, xp, nan=f"{name} contains NaN.",
+            posinf=posinf, neginf=None, negative=None)
     # one pass in the common all-finite case (the sum is finite iff every score
     # is, barring overflow, which the slower checks below then settle)
     if y_score.dtype.kind == "f":
@@ -180,12 +184,9 @@ def validate_scores(y_score, xp=np):
             total = np.sum(y_score)
     if y_score.dtype.kind == "f" and not np.isfinite(total):
         if np.isnan(y_score).any():
-            raise ValueError("y_score contains NaN.")
+            raise ValueError(f"{name} contains NaN.")
         if np.isposinf(y_score).any():
-            raise ValueError(
-                "y_score contains +inf; only -inf is allowed (it marks an item "
-                "that was not retrieved)."
-            )
+            raise ValueError(posinf)
     # integer scores are kept as integers: sorting and tie detection are exact
     return y_score
 

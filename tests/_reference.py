@@ -534,3 +534,175 @@ def top_k_of_user(y_score, excluded, k):
         return []
     cut = eligible[min(k, len(eligible)) - 1][1]
     return [(j, s) for j, s in eligible if s >= cut]
+
+
+# --------------------------------------------------------------------------
+# beyond-accuracy metrics of top-N lists
+# --------------------------------------------------------------------------
+# A user's recommendations are a list of (item, score) pairs; ``-inf`` is not
+# recommended.  ``L_u`` is the first ``k`` items of an ordering by descending
+# score; every ordering of the tied items is equally likely and the users are
+# independent, so a *realisation* (one list per user) is one choice of an
+# ordering per user.  ``train`` is a list of (user, item) pairs.
+def top_k_lists(pairs, k):
+    """Every equally likely top-``k`` list (a tuple of items) of one user."""
+    distinct = sorted({s for _, s in pairs if s != NEG_INF}, reverse=True)
+    blocks = [[i for i, s in pairs if s == t] for t in distinct]
+    lists = []
+    for choice in itertools.product(*[itertools.permutations(b) for b in blocks]):
+        ranking = [i for block in choice for i in block]
+        lists.append(tuple(ranking[:k]))
+    return lists
+
+
+def expected_membership(pairs, k):
+    """``{item: P(item in L_u)}`` of one user, counted over the orderings."""
+    lists = top_k_lists(pairs, k)
+    return {i: Fraction(sum(i in lst for lst in lists), len(lists)) for i, _ in pairs}
+
+
+def realisations(recommended, k):
+    """Every realisation ``{user: list}`` with its probability (a Fraction)."""
+    users = sorted(recommended)
+    per_user = [top_k_lists(recommended[u], k) for u in users]
+    weight = Fraction(1)
+    for lists in per_user:
+        weight /= len(lists)
+    for choice in itertools.product(*per_user):
+        yield dict(zip(users, choice)), weight
+
+
+def expected_over_realisations(metric, recommended, k):
+    """Expected value of ``metric(lists)`` over the random tie orderings."""
+    total = 0
+    for lists, weight in realisations(recommended, k):
+        total += weight * metric(lists)
+    return total
+
+
+def coverage(lists, n_items):
+    covered = set()
+    for lst in lists.values():
+        covered.update(lst)
+    return Fraction(len(covered), n_items)
+
+
+def expected_counts(recommended, k, n_items):
+    """``c_i``: the expected number of lists holding each item."""
+    counts = [Fraction(0)] * n_items
+    for u in recommended:
+        for i, p in expected_membership(recommended[u], k).items():
+            counts[i] += p
+    return counts
+
+
+def gini_index(counts):
+    """sum_j (2j - n - 1) c_(j) / (n sum c), c sorted ascending, j = 1..n."""
+    c = sorted(counts)
+    n = len(c)
+    total = sum(c)
+    if total == 0:
+        return NAN
+    num = 0
+    for j, x in enumerate(c, start=1):
+        num += (2 * j - n - 1) * x
+    return num / (n * total)
+
+
+def shannon_entropy(counts):
+    """-sum p log2 p with p = c / sum c (bits)."""
+    total = sum(counts)
+    if total == 0:
+        return NAN
+    h = 0.0
+    for x in counts:
+        if x > 0:
+            p = x / total
+            h -= float(p) * math.log2(p)
+    return h
+
+
+def _training_users(train):
+    users_of = {}
+    for u, i in train:
+        users_of.setdefault(i, set()).add(u)
+    return users_of, len({u for u, _ in train})
+
+
+def _mean_over_users(lists, per_item):
+    """mean_u mean_{i in L_u} per_item(i), over users with a non-empty list."""
+    values = []
+    for lst in lists.values():
+        if lst:
+            values.append(sum(per_item(i) for i in lst) / len(lst))
+    return sum(values) / len(values) if values else NAN
+
+
+def novelty(lists, train):
+    users_of, n_users = _training_users(train)
+    return _mean_over_users(
+        lists, lambda i: -math.log2(max(len(users_of.get(i, ())), 1) / n_users))
+
+
+def average_popularity(lists, train):
+    count = {}
+    for _, i in train:
+        count[i] = count.get(i, 0) + 1
+    return _mean_over_users(lists, lambda i: Fraction(count.get(i, 0)))
+
+
+def short_head_items(train, head_share):
+    """The most popular items, one at a time, until they hold head_share of
+    the interactions (read as the decimal it is written as), then every item
+    as popular as the last one taken."""
+    count = {}
+    for _, i in train:
+        count[i] = count.get(i, 0) + 1
+    need = Fraction(str(head_share)) * len(train)
+    head = set()
+    held = 0
+    last = None
+    for i in sorted(count, key=lambda i: -count[i]):
+        if held >= need or need == 0:
+            break
+        head.add(i)
+        held += count[i]
+        last = count[i]
+    for i in count:
+        if count[i] == last:
+            head.add(i)
+    return head
+
+
+def long_tail_share(lists, train, head_share=0.8):
+    head = short_head_items(train, head_share)
+    return _mean_over_users(lists, lambda i: Fraction(int(i not in head)))
+
+
+def cosine(a, b):
+    """Cosine of two vectors; 0 when either is zero."""
+    dot = sum(x * y for x, y in zip(a, b))
+    na = math.sqrt(sum(x * x for x in a))
+    nb = math.sqrt(sum(y * y for y in b))
+    if na == 0 or nb == 0:
+        return 0.0
+    return dot / (na * nb)
+
+
+def intra_list_distance(lst, features):
+    """Mean of 1 - cos over the ordered pairs of distinct items of a list."""
+    total = 0.0
+    pairs = 0
+    for a in lst:
+        for b in lst:
+            if a != b:
+                total += 1 - cosine(features[a], features[b])
+                pairs += 1
+    return total / pairs
+
+
+def intra_list_diversity(lists, features):
+    """mean over users with at least 2 items of their intra-list distance."""
+    values = [intra_list_distance(lst, features) for lst in lists.values()
+              if len(lst) >= 2]
+    return sum(values) / len(values) if values else NAN
