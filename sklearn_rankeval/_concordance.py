@@ -365,9 +365,12 @@ class _Rows:
     def run_firsts(self, x):
         """Whether each cell starts a run of equal values along its row."""
         xp = self.xp
-        kw = {} if xp is np else {"device": xpx.device_of(x)}
-        first = xp.ones((x.shape[0], 1), dtype=xp.bool, **kw)
-        return xp.concat([first, x[:, 1:] != x[:, :-1]], axis=1)
+        if xp is np:  # (NumPy 1.x has no np.concat)
+            first = np.ones((x.shape[0], 1), dtype=bool)
+        else:
+            first = xp.ones((x.shape[0], 1), dtype=xp.bool,
+                            device=xpx.device_of(x))
+        return xpx.concat(xp, [first, x[:, 1:] != x[:, :-1]], axis=1)
 
     def run_ids(self, firsts):
         """The index of each cell's run within its row (0, 0, 1, 1, 1, 2...)."""

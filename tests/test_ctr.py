@@ -15,10 +15,18 @@ import pytest
 from numpy.testing import assert_allclose
 from scipy import stats
 from sklearn.calibration import calibration_curve
-from sklearn.metrics import d2_log_loss_score, roc_auc_score
 from sklearn.metrics import log_loss as sklearn_log_loss
+from sklearn.metrics import roc_auc_score
 
 import sklearn_rankeval as rk
+
+try:  # scikit-learn >= 1.5
+    from sklearn.metrics import d2_log_loss_score
+except ImportError:  # its definition: 1 - log loss over the base rate's
+    def d2_log_loss_score(y_true, y_pred, *, sample_weight=None):
+        base = np.full(len(y_true), np.average(y_true, weights=sample_weight))
+        return 1 - (sklearn_log_loss(y_true, y_pred, sample_weight=sample_weight)
+                    / sklearn_log_loss(y_true, base, sample_weight=sample_weight))
 
 CTR = ["log_loss", "ne", "pcoc", "ece"]
 FUNCS = {"log_loss": rk.log_loss, "ne": rk.normalized_entropy,
