@@ -196,6 +196,26 @@ def _sort_by_user(user, score):
     return perm, key
 
 
+def _distinct_pairs(a, b):
+    """Sorted distinct (a, b) pairs of two code arrays, as two arrays.
+
+    A sort of packed keys (or ``np.lexsort``) and a comparison with the
+    neighbour: NumPy 2's hash-based ``np.unique`` is many times slower on
+    integers.
+    """
+    width = int(b.max()) + 1 if b.size else 1
+    if a.size and int(a.max()) < np.iinfo(np.int64).max // width:
+        key = np.sort(a * width + b)
+        first = np.ones(key.shape[0], dtype=bool)
+        np.not_equal(key[1:], key[:-1], out=first[1:])
+        return key[first] // width, key[first] % width
+    order = np.lexsort((b, a))
+    a, b = a[order], b[order]
+    first = np.ones(a.shape[0], dtype=bool)
+    first[1:] = (a[1:] != a[:-1]) | (b[1:] != b[:-1])
+    return a[first], b[first]
+
+
 def _starts(flags):
     """Indices where ``flags`` is True, and for every row its segment start."""
     starts = np.flatnonzero(flags)
@@ -285,8 +305,7 @@ def membership_from_rank(user, *, k, rank=None):
         rank = _codes(rank, "rank")
         _same_length(user=user, rank=rank)
         if n:
-            key = np.unique(np.stack([user, rank]), axis=1)
-            if key.shape[1] != n:
+            if _distinct_pairs(user, rank)[0].shape[0] != n:
                 raise ValueError("rank repeats a position within a user.")
     return (rank < k).astype(np.float64)
 
@@ -328,12 +347,10 @@ def popularity(train_user, train_item, *, n_items):
     interactions = np.bincount(train_item, minlength=n_items)
     if train_user.size == 0:
         return Popularity(interactions, np.zeros(n_items, dtype=np.int64), 0)
-    if int(train_user.max()) < np.iinfo(np.int64).max // n_items:
-        pair_items = np.unique(train_user * n_items + train_item) % n_items
-    else:
-        pair_items = np.unique(np.stack([train_user, train_item]), axis=1)[1]
-    users = np.bincount(pair_items, minlength=n_items)
-    n_users = int(np.count_nonzero(np.bincount(train_user)))
+    pair_user, pair_item = _distinct_pairs(train_user, train_item)
+    users = np.bincount(pair_item, minlength=n_items)
+    # the pairs are sorted by user: one more user at each change
+    n_users = 1 + int(np.count_nonzero(pair_user[1:] != pair_user[:-1]))
     return Popularity(interactions, users, n_users)
 
 
@@ -407,8 +424,12 @@ def _users_present(user):
         present = np.bincount(user, minlength=top) > 0
         index = np.cumsum(present) - 1
         return np.flatnonzero(present), index[user]
-    codes, inverse = np.unique(user, return_inverse=True)
-    return codes, inverse.reshape(-1)
+    order = np.argsort(user)
+    first = np.ones(n, dtype=bool)
+    np.not_equal(user[order][1:], user[order][:-1], out=first[1:])
+    index = np.empty(n, dtype=np.int64)
+    index[order] = np.cumsum(first) - 1
+    return user[order][first], index
 
 
 def _normalized_rows(item_features, n_items):
@@ -588,7 +609,8 @@ def per_user_values(parts):
     was not computed.  A user present in two merged chunks is a ValueError.
     """
     user = parts.user
-    if user.size and np.unique(user).size != user.size:
+    ordered = np.sort(user)
+    if np.any(ordered[1:] == ordered[:-1]):
         raise ValueError(
             "a user has rows in several chunks: the rows of one user must be in "
             "one chunk (partition by user)."

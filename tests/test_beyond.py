@@ -462,3 +462,27 @@ def test_inputs_not_modified():
     for a, b in zip((user, item, score, tu, ti, features), copies):
         assert_allclose(a, b)
     assert_allclose(m, m_copy)
+
+
+def test_sparse_and_huge_codes():
+    # user codes far apart (no dense bincount), training users beyond the
+    # packed key (the lexsort path): the same values as small codes
+    big = np.array([2**62, 2**62, 7, 7, 2**40], dtype=np.int64)
+    small = np.array([2, 2, 0, 0, 1])
+    item = np.array([0, 1, 1, 2, 0])
+    m = np.array([1.0, 0.0, 1.0, 1.0, 1.0])
+    tu, ti = np.array([2**62, 2**62, 3, 3, 3]), np.array([0, 0, 0, 1, 0])
+    pop_big = bd.popularity(tu, ti, n_items=3)
+    pop_small = bd.popularity(np.array([1, 1, 0, 0, 0]), ti, n_items=3)
+    assert pop_big.users.tolist() == pop_small.users.tolist() == [2, 1, 0]
+    assert pop_big.interactions.tolist() == [4, 1, 0]
+    a = bd.per_user_values(bd.partials(big, item, m, n_items=3, popularity=pop_big,
+                                       item_features=np.eye(3)))
+    b = bd.per_user_values(bd.partials(small, item, m, n_items=3, popularity=pop_small,
+                                       item_features=np.eye(3)))
+    assert a["user"].tolist() == [7, 2**40, 2**62]
+    for name in ("novelty", "arp", "long_tail", "ild"):
+        assert_allclose(a[name], b[name], equal_nan=True)
+    # the values themselves: user 0 holds items 1, 2 (orthogonal rows)
+    assert b["ild"][0] == pytest.approx(1.0) and math.isnan(b["ild"][1])
+    assert b["arp"].tolist() == [0.5, 4.0, 4.0]
