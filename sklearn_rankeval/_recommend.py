@@ -128,20 +128,17 @@ def _encode(arrays, what):
     kinds = {a.dtype.kind for a in arrays if a.shape[0]}
     if len(kinds) > 1 or "O" in kinds:
         arrays = [a.astype(object) for a in arrays]
+    else:  # empty arrays take the dtype of the others (no str/int promotion)
+        dtype = next((a.dtype for a in arrays if a.shape[0]), np.dtype(np.int64))
+        arrays = [a if a.shape[0] else a.astype(dtype) for a in arrays]
     joined = np.concatenate(arrays) if arrays else np.zeros(0)
-    if joined.dtype == object:
-        for x in joined:  # unhashable ids are a TypeError naming the argument
-            try:
-                hash(x)
-            except TypeError:
-                raise TypeError(f"{what} ids must be hashable, got "
-                                f"{type(x).__name__}.") from None
     if joined.shape[0] == 0:
         return [np.zeros(0, dtype=np.int64) for _ in arrays], joined
     try:
         codes, labels = encode_rows(joined, joined.shape[0])
     except (TypeError, ValueError) as exc:
-        raise type(exc)(f"{what} ids: {exc}") from None
+        rule = " must be hashable" if "unhashable" in str(exc) else ""
+        raise type(exc)(f"{what} ids{rule}: {exc}") from None
     return np.split(codes.astype(np.int64), np.cumsum(sizes)[:-1]), labels
 
 

@@ -292,3 +292,38 @@ def test_inputs_not_modified():
     pd.testing.assert_frame_equal(recommended, before[0])
     pd.testing.assert_frame_equal(held_out, before[1])
     assert lists == before[2] and gains == before[3]
+
+
+def test_other_input_forms():
+    pl = pytest.importorskip("polars")
+    rec, held = _case(4)
+    recommended, held_out = _frame(rec, held)
+    want = recommendation_report(recommended, held_out, output="dict")
+    got = recommendation_report(pl.from_pandas(recommended),
+                                pl.from_pandas(held_out), output="dict")
+    assert got == pytest.approx(want)
+    # NumPy string columns, no train
+    got = recommendation_report(
+        {"user": recommended.user.to_numpy(str), "item": recommended.item.to_numpy(str),
+         "score": recommended.score.to_numpy()},
+        {"user": held_out.user.to_numpy(str), "item": held_out.item.to_numpy(str),
+         "relevance": held_out.relevance.to_numpy()}, output="dict")
+    assert got == pytest.approx(want)
+
+
+def test_item_features_forms():
+    from scipy import sparse
+
+    rec = {"a": [0, 2, 5], "b": [2, 3]}
+    held = {"a": [1], "b": [0]}
+    features = np.array([[1.0, 0], [0, 1], [1, 1], [2, 0], [0, 0], [0, 3]])
+    lists = {"a": (0, 2, 5), "b": (2, 3)}
+    want = ref.intra_list_diversity(lists, {i: list(f) for i, f in enumerate(features)})
+    for form in (features, sparse.csr_matrix(features),
+                 pd.DataFrame(features[::-1], index=range(5, -1, -1))):
+        got = recommendation_report(rec, held, metrics=["ild@3"], item_features=form,
+                                    users="recommended", output="dict")
+        assert got["ild@3"] == pytest.approx(want), type(form)
+    with pytest.raises(ValueError, match="item_features has no row"):
+        recommendation_report(rec, held, metrics=["ild@3"],
+                              item_features=pd.DataFrame(features[:4]))
