@@ -79,8 +79,9 @@ def sections():
             "Recommendation lists",
             "sklearn_rankeval",
             "Each user's top-k items of a users x items score matrix, the "
-            "training interactions excluded and a tie at the cut kept whole.",
-            ["top_k_items"],
+            "training interactions excluded and a tie at the cut kept whole; "
+            "the accuracy and beyond-accuracy metrics of such lists.",
+            ["top_k_items", "recommendation_report"],
             "autosummary/function.rst",
         ),
         (

@@ -37,6 +37,7 @@ from ._plot import (
     InterpolatedPrecisionRecallDisplay,
     RankingComparisonDisplay,
 )
+from ._recommend import recommendation_report
 from ._report import ranking_report
 from ._scorer import get_scorer, get_scorer_names, make_ranking_scorer
 from ._top_k import top_k_items
@@ -83,6 +84,7 @@ __all__ = [
     "rank_biased_precision_score",
     "ranking_report",
     "recall_at_k_score",
+    "recommendation_report",
     "set_config",
     "success_at_k_score",
     "top_k_items",

@@ -28,6 +28,7 @@ API = {
     "compare_rankings": "y_true, y_scores, *, groups=None, metrics=None, sample_weight=None, baseline=None, test='permutation', correction='holm', confidence=0.95, n_resamples=10000, random_state=None, output='text'",
     # Top-N recommendation lists (API.md, the top-N issue)
     "top_k_items": "scores, *, k, exclude=None, batch_size=None",
+    "recommendation_report": "recommended, held_out, *, k=10, metrics=None, train=None, n_items=None, item_features=None, users='held_out', user='user', item='item', score=None, relevance=None, convention=None, confidence=None, n_resamples=1000, random_state=None, output='text'",
 }
 
 
@@ -58,7 +59,7 @@ def test_all_lists_the_registry_the_curve_and_f_alpha():
     expected |= {"get_scorer", "get_scorer_names", "make_ranking_scorer"}
     expected |= {"ranking_report", "per_group_scores", "RankingAccumulator"}
     expected |= {"compare_rankings"}
-    expected |= {"top_k_items"}
+    expected |= {"top_k_items", "recommendation_report"}
     expected |= {"config_context", "get_config", "set_config"}
     expected |= {"ElevenPointDisplay", "GroupedRocCurveDisplay", "InterpolatedPrecisionRecallDisplay"}
     expected |= {"RankingComparisonDisplay", "CalibrationCurveDisplay"}

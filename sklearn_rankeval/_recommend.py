@@ -1,0 +1,500 @@
+"""Metrics of top-N recommendation lists: ``recommendation_report``.
+
+The lists (``recommended``) and the held-out interactions are read into
+flat arrays of integer codes (users and items encoded once, with the
+package's group-id encoder).  Accuracy metrics are computed by
+``ranking_report`` / ``per_group_scores`` on the long layout that the lists
+define (API.md, "Top-N recommendation lists"): one row per recommended item
+(its score, or minus its rank) with its held-out gain (0 if absent), and one
+row scored ``-inf`` for every held-out item the list misses.  The
+beyond-accuracy metrics come from ``_beyond``.
+"""
+
+import math
+import re
+from collections.abc import Mapping
+
+import numpy as np
+
+from . import _beyond
+from ._engine._group_ids import encode_rows
+from ._per_group import per_group_scores
+from ._registry import parse_metrics
+from ._report import ranking_report
+from ._validation import check_k, check_option, check_positive_int
+
+__all__ = ["recommendation_report"]
+
+#: The beyond-accuracy metric names (each with ``@K``).
+BEYOND = ("coverage", "gini", "entropy", "novelty", "arp", "long_tail", "ild")
+_BEYOND_RE = re.compile(rf"^({'|'.join(BEYOND)})@(\d+)$")
+#: The default metrics; ``{k}`` is the call's ``k``.
+DEFAULT = ("precision@{k}", "recall@{k}", "ndcg@{k}", "map@{k}", "coverage@{k}")
+USERS = ("held_out", "recommended", "union")
+OUTPUTS = ("text", "dict", "frame", "per_user")
+PEERS = ("ms_recommenders", "recbole", "rectools", "lenskit", "elliot")
+
+
+# ---------------------------------------------------------------------------
+# input forms
+# ---------------------------------------------------------------------------
+def _column(frame, col, name):
+    try:
+        values = frame[col]
+    except (KeyError, IndexError, TypeError):
+        values = None
+    if values is None or (isinstance(frame, Mapping) and col not in frame):
+        raise ValueError(f"{name} has no column {col!r}.")
+    if hasattr(values, "to_numpy"):
+        values = values.to_numpy()
+    arr = np.asarray(values)
+    if arr.ndim > 1 and isinstance(values, (list, tuple)):
+        arr = _ids(values)  # ids that are sequences: unhashable, rejected later
+    if arr.ndim != 1:
+        raise ValueError(f"{name}[{col!r}] must be 1-D, got shape {arr.shape}.")
+    return arr
+
+
+def _is_columns(obj, user, item):
+    if hasattr(obj, "columns") and not isinstance(obj, Mapping):
+        return True
+    return isinstance(obj, Mapping) and user in obj and item in obj and not any(
+        isinstance(v, Mapping) for v in obj.values())
+
+
+def _read(obj, name, *, user, item, value, value_default, gains):
+    """``(users, items, values or None, rank or None)`` of one input.
+
+    ``values``: the ``value`` column (scores or relevance) when named or
+    present; ``rank``: 0-based positions of ``{user: [items]}`` lists.
+    """
+    if obj is None:
+        raise TypeError(f"{name} must be a DataFrame, a mapping of columns or a "
+                        "mapping {user: [items]}, got None.")
+    if _is_columns(obj, user, item):
+        columns = list(obj.columns) if hasattr(obj, "columns") else list(obj)
+        users = _column(obj, user, name)
+        items = _column(obj, item, name)
+        if users.shape != items.shape:
+            raise ValueError(f"{name}: the columns {user!r} and {item!r} differ in "
+                             "length.")
+        col = value if value is not None else (
+            value_default if value_default in columns else None)
+        values = None if col is None else _column(obj, col, name)
+        if values is not None and values.shape != users.shape:
+            raise ValueError(f"{name}: the column {col!r} differs in length.")
+        return users, items, values, None
+    if not isinstance(obj, Mapping):
+        raise TypeError(
+            f"{name} must be a DataFrame, a mapping of columns or a mapping "
+            f"{{user: [items]}}, got {type(obj).__name__}.")
+    if value is not None:
+        raise ValueError(f"{name} is a mapping {{user: items}}: it has no column "
+                         f"{value!r}.")
+    users, items, values, rank = [], [], [], []
+    for u, lst in obj.items():  # the input's own Python structure, read once
+        if isinstance(lst, Mapping):
+            if not gains:
+                raise TypeError(f"{name}: a mapping {{user: {{item: gain}}}} is only "
+                                "accepted for held_out.")
+            items.extend(lst.keys())
+            values.extend(lst.values())
+            n = len(lst)
+        else:
+            if isinstance(lst, (str, bytes)) or not hasattr(lst, "__len__"):
+                raise TypeError(f"{name}: the items of user {u!r} must be a list, "
+                                f"got {type(lst).__name__}.")
+            lst = list(lst)
+            items.extend(lst)
+            values.extend([1] * len(lst))
+            n = len(lst)
+        users.extend([u] * n)
+        rank.extend(range(n))
+    users = _ids(users)
+    items = _ids(items)
+    return users, items, np.asarray(values, dtype=np.float64), np.asarray(
+        rank, dtype=np.int64)
+
+
+def _ids(values):
+    arr = np.empty(len(values), dtype=object)
+    arr[:] = values
+    return arr
+
+
+def _encode(arrays, what):
+    """Codes of the ids of several arrays together, split back, and the labels."""
+    sizes = [a.shape[0] for a in arrays]
+    kinds = {a.dtype.kind for a in arrays if a.shape[0]}
+    if len(kinds) > 1 or "O" in kinds:
+        arrays = [a.astype(object) for a in arrays]
+    else:  # empty arrays take the dtype of the others (no str/int promotion)
+        dtype = next((a.dtype for a in arrays if a.shape[0]), np.dtype(np.int64))
+        arrays = [a if a.shape[0] else a.astype(dtype) for a in arrays]
+    joined = np.concatenate(arrays) if arrays else np.zeros(0)
+    if joined.shape[0] == 0:
+        return [np.zeros(0, dtype=np.int64) for _ in arrays], joined
+    try:
+        codes, labels = encode_rows(joined, joined.shape[0])
+    except (TypeError, ValueError) as exc:
+        rule = " must be hashable" if "unhashable" in str(exc) else ""
+        raise type(exc)(f"{what} ids{rule}: {exc}") from None
+    return np.split(codes.astype(np.int64), np.cumsum(sizes)[:-1]), labels
+
+
+def _check_pairs(u, i, n_items, name):
+    key = u * n_items + i
+    if np.unique(key).shape[0] != key.shape[0]:
+        raise ValueError(f"{name} repeats a (user, item) pair.")
+    return key
+
+
+# ---------------------------------------------------------------------------
+# the report
+# ---------------------------------------------------------------------------
+def _split_metrics(metrics, k):
+    if metrics is None:
+        metrics = [m.format(k=k) for m in DEFAULT]
+    elif isinstance(metrics, str):
+        metrics = [metrics]
+    accuracy, beyond, order = [], [], []
+    for name in metrics:
+        if not isinstance(name, str):
+            raise TypeError(f"metrics must hold metric names, got {name!r}.")
+        match = _BEYOND_RE.match(name)
+        if match:
+            beyond.append((name, match.group(1), check_k(int(match.group(2)),
+                                                         allow_none=False)))
+        elif name.split("@")[0] in BEYOND:
+            raise ValueError(f"metrics: {name!r} needs a cutoff, e.g. "
+                             f"'{name.split('@')[0]}@10'.")
+        else:
+            accuracy.append(name)
+        order.append(name)
+    if accuracy:
+        parse_metrics(accuracy)  # unknown names: a ValueError naming metrics
+    return accuracy, beyond, list(dict.fromkeys(order))
+
+
+def _features(item_features, labels, n_items):
+    """Rows of ``item_features`` for the encoded items, zero rows after them."""
+    from scipy import sparse
+
+    if hasattr(item_features, "index") and hasattr(item_features, "loc"):
+        missing = ~np.isin(labels, np.asarray(item_features.index, dtype=object))
+        if missing.any():
+            raise ValueError(f"item_features has no row for the item "
+                             f"{labels[missing][0]!r}.")
+        rows = item_features.loc[list(labels)].to_numpy(dtype=np.float64)
+    else:
+        if not sparse.issparse(item_features):
+            item_features = np.asarray(item_features, dtype=np.float64)
+        n_rows = item_features.shape[0]
+        try:
+            idx = labels.astype(np.int64)
+            ok = np.array_equal(idx, labels) and (
+                idx.size == 0 or (idx.min() >= 0 and idx.max() < n_rows))
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
+            raise ValueError(
+                f"item_features has {n_rows} rows: the item ids must be the "
+                "integers 0 .. n_rows - 1 (or pass a DataFrame indexed by item id).")
+        rows = item_features[idx]
+    pad = n_items - rows.shape[0]
+    if pad:
+        if sparse.issparse(rows):
+            rows = sparse.vstack([rows, sparse.csr_matrix((pad, rows.shape[1]))])
+        else:
+            rows = np.vstack([rows, np.zeros((pad, rows.shape[1]))])
+    return rows
+
+
+def _beyond_values(beyond, ru, ri, score, rank, n_items, train_pop, features):
+    out = {}
+    for kk in sorted({b[2] for b in beyond}):
+        names = {b[1] for b in beyond if b[2] == kk}
+        if score is not None:
+            m = _beyond.membership(ru, score, k=kk)
+        else:
+            m = _beyond.membership_from_rank(ru, k=kk, rank=rank)
+        parts = _beyond.partials(
+            ru, ri, m, n_items=n_items,
+            popularity=train_pop if names & {"novelty", "arp", "long_tail"} else None,
+            item_features=features if "ild" in names else None)
+        out.update(_beyond.finalize(parts, k=kk))
+    return out
+
+
+def recommendation_report(recommended, held_out, *, k=10, metrics=None, train=None,
+                          n_items=None, item_features=None, users="held_out",
+                          user="user", item="item", score=None, relevance=None,
+                          convention=None, confidence=None, n_resamples=1000,
+                          random_state=None, output="text"):
+    """Accuracy and beyond-accuracy metrics of top-N recommendation lists.
+
+    The lists are read as the long layout they define: one row per
+    recommended item, scored by its score (or minus its rank), with its
+    held-out gain (0 if absent), plus one row scored ``-inf`` for every
+    held-out item the list misses, so that recall and NDCG count relevant
+    items that were never recommended.  The accuracy metrics are then
+    exactly those of :func:`ranking_report` on that layout, grouped by user.
+
+    Parameters
+    ----------
+    recommended : pandas.DataFrame, polars.DataFrame, mapping of columns or \
+mapping {user: [item, ...]}
+        The lists: columns ``user``, ``item`` and optionally a score column
+        (higher is better), such as :func:`top_k_items` returns; or a mapping
+        from each user to its list in rank order.  Without a score, the row
+        order within a user is the rank.  A repeated (user, item) pair is a
+        ``ValueError``.
+    held_out : DataFrame, mapping of columns, mapping {user: [item, ...]} or \
+mapping {user: {item: gain}}
+        The held-out interactions; a relevance column (graded gains
+        ``>= 0``) is optional (default gain 1).
+    k : int, default=10
+        The cutoff of the default metrics.
+    metrics : list of str, default=None
+        Accuracy metrics by scorer name (``"ndcg@10"``, ``"recall@10"``,
+        ``"precision@10"``, ``"map@10"``, ``"mrr"``, ``"success@10"``, ...)
+        and beyond-accuracy metrics ``"coverage@K"``, ``"gini@K"``,
+        ``"entropy@K"``, ``"novelty@K"``, ``"arp@K"``, ``"long_tail@K"``,
+        ``"ild@K"``.  None: precision, recall, NDCG and MAP at ``k`` and
+        ``coverage@k``.
+    train : DataFrame, mapping of columns or mapping {user: [item, ...]}, \
+default=None
+        Training interactions: the item popularity of ``novelty@K``,
+        ``arp@K`` and ``long_tail@K`` (needed by them), and catalog items.
+    n_items : int, default=None
+        Catalog size; None: the number of distinct items in ``train``,
+        ``held_out`` and ``recommended`` together (stated in the text
+        output).
+    item_features : array, sparse matrix or DataFrame, default=None
+        For ``ild@K``: row ``i`` describes item ``i`` (integer item ids), or
+        a DataFrame indexed by item id.
+    users : {'held_out', 'recommended', 'union'}, default='held_out'
+        The users averaged: those with a held-out item, those with a list, or
+        both.  An evaluated user with no list gets only ``-inf`` rows (recall
+        0).
+    user : str, default='user'
+        Column name of the user ids (any hashable ids).
+    item : str, default='item'
+        Column name of the item ids (any hashable ids).
+    score : str, default=None
+        Score column of ``recommended``; None: ``"score"`` if present, else
+        the row order is the rank.
+    relevance : str, default=None
+        Gain column of ``held_out``; None: ``"relevance"`` if present, else 1.
+    convention : None
+        Only None in this version.
+    confidence : float, default=None
+        Bootstrap interval over users at this level for the accuracy metrics
+        (as in :func:`ranking_report`).
+    n_resamples : int, default=1000
+        Number of bootstrap resamples (with ``confidence``).
+    random_state : int, Generator, RandomState or None, default=None
+        Seed of the resampling.
+    output : {'text', 'dict', 'frame', 'per_user'}, default='text'
+        A text table; ``{metric: value}`` (with ``confidence``, the accuracy
+        values are ``{"value", "ci_low", "ci_high"}``); a tidy DataFrame
+        (``metric``, ``value``); or a DataFrame indexed by user with one
+        column per accuracy metric.
+
+    Returns
+    -------
+    report : str, dict or pandas.DataFrame
+        The text table, the dict of values, the tidy frame or the per-user
+        frame, by ``output``.
+
+    See Also
+    --------
+    top_k_items : The lists of a users x items score matrix.
+    ranking_report : The accuracy metrics of a long layout.
+
+    Notes
+    -----
+    Not in this version: ``convention=`` presets of the peer libraries
+    (anything but None is a ``ValueError``), SciPy sparse ``held_out`` /
+    ``train`` matrices, the ``head_share`` option of ``long_tail@K`` (0.8),
+    and per-user beyond-accuracy columns in ``output="per_user"``.  Ties at
+    the K-th place of the beyond-accuracy metrics follow ``_beyond``
+    (expected values over the orderings of the tied items).
+
+    Examples
+    --------
+    >>> from sklearn_rankeval import recommendation_report
+    >>> recommended = {"ann": ["a", "b", "c"], "bob": ["c", "a", "d"]}
+    >>> held_out = {"ann": ["b"], "bob": ["d", "e"]}
+    >>> recommendation_report(recommended, held_out, k=2,
+    ...     metrics=["precision@2", "recall@2", "coverage@2"], output="dict")
+    {'precision@2': 0.25, 'recall@2': 0.5, 'coverage@2': 0.6}
+    >>> print(recommendation_report(recommended, held_out, k=3,
+    ...                             metrics=["recall@3", "mrr"]))
+    metric      value
+    recall@3   0.7500
+    mrr        0.4167
+    """
+    k = check_k(k, allow_none=False)
+    check_option(users, "users", USERS)
+    check_option(output, "output", OUTPUTS)
+    if convention is not None:
+        raise ValueError(
+            f"convention={convention!r}: the presets of the peer libraries "
+            f"({', '.join(PEERS)}) are not reproduced by recommendation_report "
+            "yet; use convention=None.")
+    accuracy, beyond, order = _split_metrics(metrics, k)
+    if output == "per_user" and not accuracy:
+        raise ValueError("output='per_user' needs at least one accuracy metric.")
+
+    r_user, r_item, r_score, r_rank = _read(
+        recommended, "recommended", user=user, item=item, value=score,
+        value_default="score", gains=False)
+    if r_rank is not None:
+        r_score = None  # lists in order: the position is the rank
+    h_user, h_item, h_gain, _ = _read(
+        held_out, "held_out", user=user, item=item, value=relevance,
+        value_default="relevance", gains=True)
+    if train is not None:
+        t_user, t_item, _, _ = _read(train, "train", user=user, item=item,
+                                     value=None, value_default=None, gains=False)
+    else:
+        t_user = t_item = np.zeros(0, dtype=np.int64)
+
+    if r_score is not None:
+        try:
+            r_score = np.asarray(r_score, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError("recommended: the score column must hold numbers.") \
+                from None
+        if np.isnan(r_score).any() or (r_score == np.inf).any():
+            raise ValueError("recommended: the score column contains NaN or +inf.")
+    if h_gain is None:
+        h_gain = np.ones(h_user.shape[0])
+    else:
+        try:
+            h_gain = np.asarray(h_gain, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError("held_out: the relevance must hold numbers.") from None
+        if not np.all(np.isfinite(h_gain)) or (h_gain < 0).any():
+            raise ValueError("held_out: the relevance must be finite and >= 0 "
+                             "(negative or NaN found).")
+
+    (ru, hu), user_labels = _encode([r_user, h_user], "user")
+    (ri, hi, ti), item_labels = _encode([r_item, h_item, t_item], "item")
+    n_distinct = item_labels.shape[0]
+    if n_items is None:
+        n_items = max(n_distinct, 1)
+    else:
+        n_items = check_positive_int(n_items, "n_items", allow_none=False)
+        if n_items < n_distinct:
+            raise ValueError(f"n_items={n_items} is smaller than the {n_distinct} "
+                             "distinct items of recommended, held_out and train.")
+    n_users = user_labels.shape[0]
+    r_key = _check_pairs(ru, ri, n_items, "recommended")
+    h_key = _check_pairs(hu, hi, n_items, "held_out")
+
+    has_list = np.bincount(ru, minlength=n_users) > 0
+    has_held = np.bincount(hu, minlength=n_users) > 0
+    evaluated = {"held_out": has_held, "recommended": has_list,
+                 "union": has_list | has_held}[users]
+
+    keep_r = evaluated[ru]
+    keep_h = evaluated[hu]
+    ru, ri, r_key = ru[keep_r], ri[keep_r], r_key[keep_r]
+    if r_score is not None:
+        r_score = r_score[keep_r]
+    if r_rank is not None:
+        r_rank = r_rank[keep_r]
+    hu, h_key, h_gain = hu[keep_h], h_key[keep_h], h_gain[keep_h]
+
+    out = {}
+    if accuracy:
+        order_h = np.argsort(h_key)
+        sorted_h = h_key[order_h]
+        pos = np.clip(np.searchsorted(sorted_h, r_key), 0, max(len(sorted_h) - 1, 0))
+        found = sorted_h[pos] == r_key if len(sorted_h) else np.zeros(
+            len(r_key), dtype=bool)
+        rel = np.where(found, h_gain[order_h][pos] if len(sorted_h) else 0.0, 0.0)
+        if r_score is not None:
+            y_score_r = r_score
+        else:
+            if r_rank is None:  # columns without a score: the row order
+                r_rank = _row_rank(ru)
+            y_score_r = -(r_rank.astype(np.float64) + 1)
+        missed = ~np.isin(h_key, r_key)
+        y_true = np.concatenate([rel, h_gain[missed]])
+        y_score = np.concatenate([y_score_r, np.full(int(missed.sum()), -np.inf)])
+        groups = np.concatenate([ru, hu[missed]])
+        if output == "per_user":
+            frame = per_group_scores(y_true, y_score, groups=groups,
+                                     metrics=accuracy)
+            frame = frame[accuracy]
+            frame.index = user_labels[frame.index.to_numpy()]
+            frame.index.name = user
+            return frame
+        out.update(ranking_report(
+            y_true, y_score, groups=groups, metrics=accuracy, output="dict",
+            confidence=confidence, n_resamples=n_resamples,
+            random_state=random_state))
+    if beyond:
+        names = {b[1] for b in beyond}
+        train_pop = features = None
+        if names & {"novelty", "arp", "long_tail"}:
+            if train is None:
+                raise ValueError("novelty@K, arp@K and long_tail@K need train= "
+                                 "(the training interactions).")
+            (tu,), _ = _encode([t_user], "train user")
+            train_pop = _beyond.popularity(tu, ti, n_items=n_items)
+        if "ild" in names:
+            if item_features is None:
+                raise ValueError("ild@K needs item_features=.")
+            features = _features(item_features, item_labels, n_items)
+        if r_score is None and r_rank is None:
+            r_rank = _row_rank(ru)
+        values = _beyond_values(beyond, ru, ri, r_score, r_rank, n_items,
+                                train_pop, features)
+        out.update({b[0]: values[b[0]] for b in beyond})
+    out = {name: out[name] for name in order}
+    return _format(out, output, n_items if beyond else None)
+
+
+def _row_rank(user):
+    """0-based position of each row among its user's rows, in input order."""
+    order = np.argsort(user, kind="stable")
+    u = user[order]
+    start = np.ones(u.shape[0], dtype=bool)
+    start[1:] = u[1:] != u[:-1]
+    first = np.flatnonzero(start)[np.cumsum(start) - 1]
+    rank = np.empty(u.shape[0], dtype=np.int64)
+    rank[order] = np.arange(u.shape[0]) - first
+    return rank
+
+
+def _format(out, output, n_items):
+    if output == "dict":
+        return out
+    rows = []
+    for name, v in out.items():
+        if isinstance(v, dict):
+            rows.append((name, v["value"], v["ci_low"], v["ci_high"]))
+        else:
+            rows.append((name, v, math.nan, math.nan))
+    with_ci = any(isinstance(v, dict) for v in out.values())
+    if output == "frame":
+        import pandas as pd
+
+        frame = pd.DataFrame(rows, columns=["metric", "value", "ci_low", "ci_high"])
+        return frame if with_ci else frame[["metric", "value"]]
+    width = max(len("metric"), *(len(r[0]) for r in rows)) + 2
+    head = f"{'metric':<{width}}{'value':>7}" + (
+        f"{'ci_low':>9}{'ci_high':>9}" if with_ci else "")
+    lines = [head]
+    for name, v, lo, hi in rows:
+        line = f"{name:<{width}}{v:>7.4f}"
+        if with_ci:
+            line += f"{lo:>9.4f}{hi:>9.4f}" if not math.isnan(lo) else ""
+        lines.append(line)
+    if n_items is not None:
+        lines.append(f"(catalog: {n_items} items)")
+    return "\n".join(lines)
