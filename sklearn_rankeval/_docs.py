@@ -159,6 +159,10 @@ groups : array-like of shape (n_samples,), default=None
 sample_weight : array-like of shape (n_samples,), default=None
     Row weights (impressions), as in the scikit-learn function without
     groups; 2-D input: one weight per row (group), given to its items.""",
+    "pos_label_ctr": """\
+pos_label : int, float, bool or str, default=None
+    The label of the positive class (then ``y_true`` may hold any two
+    labels, strings included).""",
     "average_ctr": """\
 average : {'micro', 'macro', 'weighted'} or None, default='micro'
     ``'micro'``: every row pooled, the metric of all rows at once (the groups

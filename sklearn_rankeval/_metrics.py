@@ -1333,9 +1333,7 @@ def log_loss(y_true, y_prob, *, groups=None, sample_weight=None, average="micro"
     %(groups_ctr)s
     %(sample_weight_item)s
     %(average_ctr)s
-    pos_label : int, float, bool or str, default=None
-        The label of the positive class (then ``y_true`` may hold any two
-        labels, strings included).
+    %(pos_label_ctr)s
 
     Returns
     -------
@@ -1406,8 +1404,7 @@ def normalized_entropy(y_true, y_prob, *, groups=None, sample_weight=None,
         The share of negatives kept when the training data were down-sampled:
         the probabilities are first recalibrated,
         ``p' = p / (p + (1 - p) / r)``.  None: no recalibration.
-    pos_label : int, float, bool or str, default=None
-        The label of the positive class.
+    %(pos_label_ctr)s
 
     Returns
     -------
@@ -1470,8 +1467,7 @@ def calibration_ratio(y_true, y_prob, *, groups=None, sample_weight=None,
     %(groups_ctr)s
     %(sample_weight_item)s
     %(average_ctr)s
-    pos_label : int, float, bool or str, default=None
-        The label of the positive class.
+    %(pos_label_ctr)s
 
     Returns
     -------
@@ -1540,8 +1536,7 @@ def expected_calibration_error(y_true, y_prob, *, groups=None, sample_weight=Non
         the quantiles of all rows' ``y_prob`` (weighted with
         ``sample_weight``), the same edges for every group.
     %(average_ctr)s
-    pos_label : int, float, bool or str, default=None
-        The label of the positive class.
+    %(pos_label_ctr)s
 
     Returns
     -------

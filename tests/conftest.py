@@ -47,6 +47,20 @@ def as_read(spec, y, s):
 
 
 @pytest.fixture
+def pyplot():
+    """matplotlib's pyplot on the Agg backend, every figure closed after."""
+    pytest.importorskip("matplotlib")
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
+    if matplotlib.get_backend().lower() != "agg":
+        plt.switch_backend("Agg")
+    yield plt
+    plt.close("all")
+
+
+@pytest.fixture
 def grouped_data():
     return make_grouped_data()
 

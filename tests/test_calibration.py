@@ -372,19 +372,6 @@ def test_validation_returns_float_labels_and_an_int_n_bins():
 # ---------------------------------------------------------------------------
 # the display
 # ---------------------------------------------------------------------------
-@pytest.fixture
-def pyplot():
-    pytest.importorskip("matplotlib")
-    import matplotlib
-    import matplotlib.pyplot as plt
-
-    plt.close("all")
-    if matplotlib.get_backend().lower() != "agg":
-        plt.switch_backend("Agg")
-    yield plt
-    plt.close("all")
-
-
 @pytest.fixture(scope="module")
 def click_data():
     X, y, groups = make_click_log(n_users=60, n_items=(3, 15), random_state=0)

@@ -52,19 +52,6 @@ parametrize_display = pytest.mark.parametrize(
 )
 
 
-@pytest.fixture
-def pyplot():
-    pytest.importorskip("matplotlib")
-    import matplotlib
-    import matplotlib.pyplot as plt
-
-    plt.close("all")
-    if matplotlib.get_backend().lower() != "agg":
-        plt.switch_backend("Agg")
-    yield plt
-    plt.close("all")
-
-
 @pytest.fixture(scope="module")
 def click_data():
     X, y, groups = make_click_log(n_users=40, n_items=(3, 15), random_state=0)

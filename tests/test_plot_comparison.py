@@ -9,8 +9,6 @@ from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn_rankeval import RankingComparisonDisplay, compare_rankings
 from sklearn_rankeval.datasets import make_click_log
 
-from .test_plot_common import pyplot  # noqa: F401  (the fixture)
-
 pytestmark = pytest.mark.usefixtures("pyplot")
 
 METRICS = ["gauc", "mrr", "ndcg@10", "hit_rate@5"]

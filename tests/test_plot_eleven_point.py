@@ -11,7 +11,6 @@ from sklearn_rankeval import (
 )
 
 from .conftest import make_grouped_data
-from .test_plot_common import pyplot  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.usefixtures("pyplot")
 plt = pytest.importorskip("matplotlib.pyplot")

@@ -14,7 +14,6 @@ from sklearn_rankeval._curves import precision_recall_points
 from sklearn_rankeval._plot.interpolated_pr import iso_f_alpha_line
 
 from .conftest import make_grouped_data
-from .test_plot_common import pyplot  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.usefixtures("pyplot")
 plt = pytest.importorskip("matplotlib.pyplot")

@@ -10,7 +10,6 @@ from sklearn_rankeval import GroupedRocCurveDisplay, gauc_score
 from sklearn_rankeval._curves import averaged_roc_curve, roc_points
 
 from .conftest import make_grouped_data
-from .test_plot_common import pyplot  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.usefixtures("pyplot")
 plt = pytest.importorskip("matplotlib.pyplot")
