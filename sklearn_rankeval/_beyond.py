@@ -92,8 +92,11 @@ from ._validation import check_k, validate_scores
 from ._warnings import warn
 
 __all__ = [
+    "CATALOG",
     "BeyondPartials",
     "Popularity",
+    "bootstrap",
+    "catalog_values",
     "finalize",
     "membership",
     "membership_from_rank",
@@ -102,6 +105,7 @@ __all__ = [
     "per_user_values",
     "popularity",
     "short_head",
+    "user_metrics",
 ]
 
 #: Per-user statistics, the rows of ``BeyondPartials.user_stats``.
@@ -635,6 +639,32 @@ def _mean(values, name):
     return float(values[ok].mean())
 
 
+def catalog_values(count, sure, log_miss):
+    """``coverage``, ``gini`` and ``entropy`` of per-item sums, row by row.
+
+    ``count``, ``sure`` and ``log_miss`` are the per-item vectors of
+    :class:`BeyondPartials` (1-D), or stacks of them ``(n_rows, n_items)``
+    such as the sums of bootstrap resamples.  Returns three arrays of the
+    leading shape (floats for 1-D input); ``gini`` and ``entropy`` are NaN
+    where nothing was recommended.
+    """
+    c = np.atleast_2d(np.asarray(count, dtype=np.float64))
+    n = c.shape[1]
+    covered = np.where(np.atleast_2d(sure) > 0, 1.0,
+                       -np.expm1(np.atleast_2d(log_miss)))
+    total = c.sum(axis=1)
+    j = np.arange(1, n + 1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        gini = (np.sort(c, axis=1) @ (2 * j - n - 1)) / (n * total)
+        p = c / total[:, None]
+        plogp = np.where(p > 0, p * np.log2(np.where(p > 0, p, 1.0)), 0.0)
+    entropy = np.where(total > 0, -plogp.sum(axis=1), np.nan)
+    out = covered.sum(axis=1) / n, np.where(total > 0, gini, np.nan), entropy
+    if np.ndim(count) == 1:
+        return tuple(float(v[0]) for v in out)
+    return out
+
+
 def finalize(parts, *, k):
     """The metric values, ``{"coverage@K": ..., ...}``, of summed partials.
 
@@ -645,23 +675,78 @@ def finalize(parts, *, k):
     an UndefinedMetricWarning) when no item was recommended.
     """
     k = check_k(k, allow_none=False)
-    c = parts.item_count
-    n = c.shape[0]
-    covered = np.where(parts.item_sure > 0, 1.0, -np.expm1(parts.item_log_miss))
-    total = c.sum()
-    out = {f"coverage@{k}": float(covered.sum() / n)}
-    if total > 0:
-        j = np.arange(1, n + 1)
-        out[f"gini@{k}"] = float(((2 * j - n - 1) * np.sort(c)).sum() / (n * total))
-        p = c[c > 0] / total
-        out[f"entropy@{k}"] = float(-(p * np.log2(p)).sum())
-    else:
+    coverage, gini, entropy = catalog_values(parts.item_count, parts.item_sure,
+                                             parts.item_log_miss)
+    if math.isnan(gini):
         warn("gini and entropy are undefined: no item was recommended; "
              "returning nan.", UndefinedMetricWarning)
-        out[f"gini@{k}"] = out[f"entropy@{k}"] = math.nan
+    out = {f"coverage@{k}": coverage, f"gini@{k}": gini, f"entropy@{k}": entropy}
     values = per_user_values(parts)
-    names = (("novelty", "arp", "long_tail") if parts.has_popularity else ()) + (
-        ("ild",) if parts.has_features else ())
-    for name in names:
+    for name in user_metrics(parts):
         out[f"{name}@{k}"] = _mean(values[name], f"{name}@{k}")
+    return out
+
+
+def user_metrics(parts):
+    """The names of the per-user metrics that ``parts`` can give."""
+    return (("novelty", "arp", "long_tail") if parts.has_popularity else ()) + (
+        ("ild",) if parts.has_features else ())
+
+
+#: The metrics that are a function of the per-item sums only.
+CATALOG = ("coverage", "gini", "entropy")
+
+
+def bootstrap(user, item, membership, parts, *, n_users, n_resamples, rng,
+              max_cells=None):
+    """Bootstrap distributions over users, ``{name: (n_resamples,) array}``.
+
+    ``user``, ``item``, ``membership``: the rows that gave ``parts`` (user
+    codes ``0 .. n_users - 1``, the users resampled).  A resample draws
+    ``n_users`` users with replacement (:func:`~._bootstrap.resample_counts`);
+    a user drawn ``c`` times adds its memberships ``c`` times to the item
+    sums (``c`` independent tie breaks for coverage) and counts ``c`` times in
+    the per-user means.  No loop over users: each chunk of resamples ``C``
+    gives the item sums ``C @ M`` for the sparse ``(n_users, n_items)``
+    matrices ``M`` of the memberships, and the per-user sums ``C @ s``.
+    """
+    from scipy import sparse
+
+    from ._bootstrap import MAX_CELLS, resample_counts
+
+    max_cells = MAX_CELLS if max_cells is None else max_cells
+    n_items = parts.item_count.shape[0]
+    m = np.asarray(membership, dtype=np.float64)
+    sure = m == 1.0
+    tied = (m > 0) & ~sure
+
+    def matrix(rows, weights):
+        return sparse.csr_matrix((weights, (user[rows], item[rows])),
+                                 shape=(n_users, n_items)).T.tocsr()
+
+    mats = (matrix(m > 0, m[m > 0]), matrix(sure, np.ones(sure.sum())),
+            matrix(tied, np.log1p(-m[tied])))
+    values = per_user_values(parts)
+    names = user_metrics(parts)
+    size = np.zeros(n_users)
+    size[parts.user] = parts.user_stats[0]
+    sums, defined = {}, {}
+    for name in names:
+        v = np.zeros(n_users)
+        d = np.zeros(n_users)
+        ok = ~np.isnan(values[name])
+        v[parts.user[ok]] = values[name][ok]
+        d[parts.user[ok]] = 1.0
+        sums[name], defined[name] = v, d
+    out = {name: np.empty(n_resamples) for name in CATALOG + names}
+    cells = max_cells * max(n_users, 1) // max(n_users, n_items, 1)
+    for start, counts in resample_counts(n_users, n_resamples, rng,
+                                         max_cells=max(cells, 1)):
+        rows = slice(start, start + counts.shape[0])
+        item_sums = [(mat @ counts.T).T for mat in mats]
+        for name, vals in zip(CATALOG, catalog_values(*item_sums)):
+            out[name][rows] = vals
+        with np.errstate(invalid="ignore", divide="ignore"):
+            for name in names:
+                out[name][rows] = (counts @ sums[name]) / (counts @ defined[name])
     return out

@@ -17,6 +17,12 @@ from collections.abc import Mapping
 import numpy as np
 
 from . import _beyond
+from ._bootstrap import (
+    check_confidence,
+    check_n_resamples,
+    check_random_state,
+    percentile_interval,
+)
 from ._engine._group_ids import encode_rows
 from ._per_group import per_group_scores
 from ._registry import parse_metrics
@@ -71,6 +77,19 @@ def _read(obj, name, *, user, item, value, value_default, gains):
     if obj is None:
         raise TypeError(f"{name} must be a DataFrame, a mapping of columns or a "
                         "mapping {user: [items]}, got None.")
+    if _is_sparse(obj):
+        if name == "recommended":
+            raise TypeError("recommended must be a DataFrame, a mapping of columns "
+                            "or a mapping {user: [items]}: a sparse matrix has no "
+                            "order (use top_k_items on a score matrix).")
+        if value is not None:
+            raise ValueError(f"{name} is a sparse matrix: its stored values are the "
+                             f"gains, it has no column {value!r}.")
+        coo = obj.tocoo()
+        keep = coo.data != 0  # stored zeros are not interactions
+        return (coo.row[keep].astype(np.int64), coo.col[keep].astype(np.int64),
+                np.asarray(coo.data[keep], dtype=np.float64) if gains else None,
+                None)
     if _is_columns(obj, user, item):
         columns = list(obj.columns) if hasattr(obj, "columns") else list(obj)
         users = _column(obj, user, name)
@@ -114,6 +133,12 @@ def _read(obj, name, *, user, item, value, value_default, gains):
     items = _ids(items)
     return users, items, np.asarray(values, dtype=np.float64), np.asarray(
         rank, dtype=np.int64)
+
+
+def _is_sparse(obj):
+    from scipy import sparse
+
+    return sparse.issparse(obj)
 
 
 def _ids(values):
@@ -210,8 +235,19 @@ def _features(item_features, labels, n_items):
     return rows
 
 
-def _beyond_values(beyond, ru, ri, score, rank, n_items, train_pop, features):
-    out = {}
+def _beyond_values(beyond, ru, ri, score, rank, n_items, train_pop, features, *,
+                   head_share, evaluated, confidence, n_resamples, random_state):
+    """``({name: value}, [per-user frames])`` of the beyond-accuracy metrics.
+
+    With ``confidence``, each value is ``{"value", "ci_low", "ci_high"}``
+    from :func:`_beyond.bootstrap` over the evaluated users.
+    """
+    import pandas as pd
+
+    out, frames = {}, []
+    index = np.cumsum(evaluated) - 1  # evaluated users, coded 0 .. n - 1
+    n_evaluated = int(evaluated.sum())
+    rng = None if confidence is None else check_random_state(random_state)
     for kk in sorted({b[2] for b in beyond}):
         names = {b[1] for b in beyond if b[2] == kk}
         if score is not None:
@@ -221,13 +257,29 @@ def _beyond_values(beyond, ru, ri, score, rank, n_items, train_pop, features):
         parts = _beyond.partials(
             ru, ri, m, n_items=n_items,
             popularity=train_pop if names & {"novelty", "arp", "long_tail"} else None,
-            item_features=features if "ild" in names else None)
-        out.update(_beyond.finalize(parts, k=kk))
-    return out
+            item_features=features if "ild" in names else None,
+            head_share=head_share)
+        values = _beyond.finalize(parts, k=kk)
+        if rng is not None:
+            parts_e = parts._replace(user=index[parts.user])
+            dist = _beyond.bootstrap(index[ru], ri, m, parts_e, n_users=n_evaluated,
+                                     n_resamples=n_resamples, rng=rng)
+            for name in dist:
+                key = f"{name}@{kk}"
+                low, high = percentile_interval(dist[name], confidence)
+                values[key] = {"value": values[key], "ci_low": low, "ci_high": high}
+        out.update(values)
+        per_user = _beyond.per_user_values(parts)
+        columns = {f"{name}@{kk}": per_user[name] for name in names
+                   if name in _beyond.user_metrics(parts)}
+        if columns:
+            frames.append(pd.DataFrame(columns, index=per_user["user"]))
+    return out, frames
 
 
 def recommendation_report(recommended, held_out, *, k=10, metrics=None, train=None,
-                          n_items=None, item_features=None, users="held_out",
+                          n_items=None, item_features=None, head_share=0.8,
+                          users="held_out",
                           user="user", item="item", score=None, relevance=None,
                           convention=None, confidence=None, n_resamples=1000,
                           random_state=None, output="text"):
@@ -249,10 +301,13 @@ mapping {user: [item, ...]}
         from each user to its list in rank order.  Without a score, the row
         order within a user is the rank.  A repeated (user, item) pair is a
         ``ValueError``.
-    held_out : DataFrame, mapping of columns, mapping {user: [item, ...]} or \
-mapping {user: {item: gain}}
+    held_out : DataFrame, mapping of columns, mapping {user: [item, ...]}, \
+mapping {user: {item: gain}} or sparse matrix
         The held-out interactions; a relevance column (graded gains
-        ``>= 0``) is optional (default gain 1).
+        ``>= 0``) is optional (default gain 1).  A SciPy sparse
+        ``(n_users, n_items)`` matrix: row ``i`` is user ``i``, column ``j``
+        item ``j`` (the integer ids :func:`top_k_items` returns), each
+        stored nonzero value the gain of a held-out item.
     k : int, default=10
         The cutoff of the default metrics.
     metrics : list of str, default=None
@@ -262,17 +317,24 @@ mapping {user: {item: gain}}
         ``"entropy@K"``, ``"novelty@K"``, ``"arp@K"``, ``"long_tail@K"``,
         ``"ild@K"``.  None: precision, recall, NDCG and MAP at ``k`` and
         ``coverage@k``.
-    train : DataFrame, mapping of columns or mapping {user: [item, ...]}, \
-default=None
+    train : DataFrame, mapping of columns, mapping {user: [item, ...]} or \
+sparse matrix, default=None
         Training interactions: the item popularity of ``novelty@K``,
         ``arp@K`` and ``long_tail@K`` (needed by them), and catalog items.
+        A sparse matrix as for ``held_out``: each stored nonzero entry is one
+        interaction (its value is not read).
     n_items : int, default=None
         Catalog size; None: the number of distinct items in ``train``,
-        ``held_out`` and ``recommended`` together (stated in the text
+        ``held_out`` and ``recommended`` together, or the number of columns
+        of a sparse ``held_out`` / ``train`` if larger (stated in the text
         output).
     item_features : array, sparse matrix or DataFrame, default=None
         For ``ild@K``: row ``i`` describes item ``i`` (integer item ids), or
         a DataFrame indexed by item id.
+    head_share : float, default=0.8
+        ``long_tail@K``: the short head is the fewest most popular training
+        items holding this share of the training interactions (plus the
+        items as popular as the last of them); the tail is the rest.
     users : {'held_out', 'recommended', 'union'}, default='held_out'
         The users averaged: those with a held-out item, those with a list, or
         both.  An evaluated user with no list gets only ``-inf`` rows (recall
@@ -289,17 +351,24 @@ default=None
     convention : None
         Only None in this version.
     confidence : float, default=None
-        Bootstrap interval over users at this level for the accuracy metrics
-        (as in :func:`ranking_report`).
+        Bootstrap interval over the evaluated users at this level (as in
+        :func:`ranking_report`), for every metric: a resample draws users
+        with replacement; the beyond-accuracy metrics are recomputed from the
+        resampled users' lists (a user drawn twice counts twice in the item
+        counts and in the per-user means).
     n_resamples : int, default=1000
         Number of bootstrap resamples (with ``confidence``).
     random_state : int, Generator, RandomState or None, default=None
         Seed of the resampling.
     output : {'text', 'dict', 'frame', 'per_user'}, default='text'
-        A text table; ``{metric: value}`` (with ``confidence``, the accuracy
-        values are ``{"value", "ci_low", "ci_high"}``); a tidy DataFrame
-        (``metric``, ``value``); or a DataFrame indexed by user with one
-        column per accuracy metric.
+        A text table; ``{metric: value}`` (with ``confidence``, the values
+        are ``{"value", "ci_low", "ci_high"}``); a tidy DataFrame
+        (``metric``, ``value``); or a DataFrame indexed by the evaluated user
+        ids (sorted by code) with one column per per-user metric: the
+        accuracy metrics and ``novelty@K``, ``arp@K``, ``long_tail@K``,
+        ``ild@K`` (NaN where undefined: no list, fewer than 2 items for
+        ILD).  ``coverage@K``, ``gini@K`` and ``entropy@K`` describe the
+        whole catalog and have no per-user column.
 
     Returns
     -------
@@ -314,12 +383,12 @@ default=None
 
     Notes
     -----
-    Not in this version: ``convention=`` presets of the peer libraries
-    (anything but None is a ``ValueError``), SciPy sparse ``held_out`` /
-    ``train`` matrices, the ``head_share`` option of ``long_tail@K`` (0.8),
-    and per-user beyond-accuracy columns in ``output="per_user"``.  Ties at
-    the K-th place of the beyond-accuracy metrics follow ``_beyond``
-    (expected values over the orderings of the tied items).
+    Ties at the K-th place: an item tied at the cut belongs to ``L_u``
+    with probability (free places) / (tie size); every metric is its exact
+    expected value over the orderings of the tied items where it is linear
+    in membership (novelty, ARP, long tail, ILD's pairs, coverage as the
+    expected number of covered items), and Gini and entropy are those of
+    the expected item counts.  The row order never breaks a tie.
 
     Examples
     --------
@@ -344,8 +413,15 @@ default=None
             f"({', '.join(PEERS)}) are not reproduced by recommendation_report "
             "yet; use convention=None.")
     accuracy, beyond, order = _split_metrics(metrics, k)
-    if output == "per_user" and not accuracy:
-        raise ValueError("output='per_user' needs at least one accuracy metric.")
+    if output == "per_user" and not accuracy and not {
+            b[1] for b in beyond} - set(_beyond.CATALOG):
+        raise ValueError(
+            "output='per_user' needs a per-user metric: an accuracy metric or one "
+            f"of {', '.join(n + '@K' for n in BEYOND if n not in _beyond.CATALOG)}"
+            f" ({', '.join(n + '@K' for n in _beyond.CATALOG)} are catalog-level).")
+    if confidence is not None:
+        check_confidence(confidence)
+        check_n_resamples(n_resamples)
 
     r_user, r_item, r_score, r_rank = _read(
         recommended, "recommended", user=user, item=item, value=score,
@@ -383,13 +459,17 @@ default=None
     (ru, hu), user_labels = _encode([r_user, h_user], "user")
     (ri, hi, ti), item_labels = _encode([r_item, h_item, t_item], "item")
     n_distinct = item_labels.shape[0]
+    n_columns = max([m.shape[1] for m in (held_out, train) if _is_sparse(m)],
+                    default=0)
     if n_items is None:
-        n_items = max(n_distinct, 1)
+        n_items = max(n_distinct, n_columns, 1)
     else:
         n_items = check_positive_int(n_items, "n_items", allow_none=False)
-        if n_items < n_distinct:
-            raise ValueError(f"n_items={n_items} is smaller than the {n_distinct} "
-                             "distinct items of recommended, held_out and train.")
+        if n_items < max(n_distinct, n_columns):
+            raise ValueError(
+                f"n_items={n_items} is smaller than the "
+                f"{max(n_distinct, n_columns)} items of recommended, held_out "
+                "and train.")
     n_users = user_labels.shape[0]
     r_key = _check_pairs(ru, ri, n_items, "recommended")
     h_key = _check_pairs(hu, hi, n_items, "held_out")
@@ -407,36 +487,22 @@ default=None
     if r_rank is not None:
         r_rank = r_rank[keep_r]
     hu, h_key, h_gain = hu[keep_h], h_key[keep_h], h_gain[keep_h]
+    if r_score is None and r_rank is None:  # columns without a score: row order
+        r_rank = _row_rank(ru)
 
-    out = {}
+    out, per_user = {}, []
     if accuracy:
-        order_h = np.argsort(h_key)
-        sorted_h = h_key[order_h]
-        pos = np.clip(np.searchsorted(sorted_h, r_key), 0, max(len(sorted_h) - 1, 0))
-        found = sorted_h[pos] == r_key if len(sorted_h) else np.zeros(
-            len(r_key), dtype=bool)
-        rel = np.where(found, h_gain[order_h][pos] if len(sorted_h) else 0.0, 0.0)
-        if r_score is not None:
-            y_score_r = r_score
-        else:
-            if r_rank is None:  # columns without a score: the row order
-                r_rank = _row_rank(ru)
-            y_score_r = -(r_rank.astype(np.float64) + 1)
-        missed = ~np.isin(h_key, r_key)
-        y_true = np.concatenate([rel, h_gain[missed]])
-        y_score = np.concatenate([y_score_r, np.full(int(missed.sum()), -np.inf)])
-        groups = np.concatenate([ru, hu[missed]])
+        y_true, y_score, groups = _long_layout(ru, r_key, r_score, r_rank, hu,
+                                               h_key, h_gain)
         if output == "per_user":
             frame = per_group_scores(y_true, y_score, groups=groups,
                                      metrics=accuracy)
-            frame = frame[accuracy]
-            frame.index = user_labels[frame.index.to_numpy()]
-            frame.index.name = user
-            return frame
-        out.update(ranking_report(
-            y_true, y_score, groups=groups, metrics=accuracy, output="dict",
-            confidence=confidence, n_resamples=n_resamples,
-            random_state=random_state))
+            per_user.append(frame[accuracy])
+        else:
+            out.update(ranking_report(
+                y_true, y_score, groups=groups, metrics=accuracy, output="dict",
+                confidence=confidence, n_resamples=n_resamples,
+                random_state=random_state))
     if beyond:
         names = {b[1] for b in beyond}
         train_pop = features = None
@@ -450,13 +516,44 @@ default=None
             if item_features is None:
                 raise ValueError("ild@K needs item_features=.")
             features = _features(item_features, item_labels, n_items)
-        if r_score is None and r_rank is None:
-            r_rank = _row_rank(ru)
-        values = _beyond_values(beyond, ru, ri, r_score, r_rank, n_items,
-                                train_pop, features)
-        out.update({b[0]: values[b[0]] for b in beyond})
+        values, users_k = _beyond_values(
+            beyond, ru, ri, r_score, r_rank, n_items, train_pop, features,
+            head_share=head_share, evaluated=evaluated, confidence=confidence,
+            n_resamples=n_resamples, random_state=random_state)
+        out.update(values)
+        if output == "per_user":
+            per_user.extend(users_k)
+    if output == "per_user":
+        return _per_user_frame(per_user, order, user_labels, user)
     out = {name: out[name] for name in order}
     return _format(out, output, n_items if beyond else None)
+
+
+def _long_layout(ru, r_key, r_score, r_rank, hu, h_key, h_gain):
+    """``(y_true, y_score, groups)`` of the lists: recommended rows with their
+    held-out gain (0 if absent), then one ``-inf`` row per missed item."""
+    order_h = np.argsort(h_key)
+    sorted_h = h_key[order_h]
+    pos = np.clip(np.searchsorted(sorted_h, r_key), 0, max(len(sorted_h) - 1, 0))
+    found = sorted_h[pos] == r_key if len(sorted_h) else np.zeros(
+        len(r_key), dtype=bool)
+    rel = np.where(found, h_gain[order_h][pos] if len(sorted_h) else 0.0, 0.0)
+    y_score_r = r_score if r_score is not None else -(
+        r_rank.astype(np.float64) + 1)
+    missed = ~np.isin(h_key, r_key)
+    y_true = np.concatenate([rel, h_gain[missed]])
+    y_score = np.concatenate([y_score_r, np.full(int(missed.sum()), -np.inf)])
+    return y_true, y_score, np.concatenate([ru, hu[missed]])
+
+
+def _per_user_frame(frames, order, user_labels, user):
+    import pandas as pd
+
+    frame = pd.concat(frames, axis=1) if len(frames) > 1 else frames[0]
+    frame = frame.sort_index()
+    frame = frame[[name for name in order if name in frame.columns]]
+    frame.index = pd.Index(user_labels[frame.index.to_numpy()], name=user)
+    return frame
 
 
 def _row_rank(user):

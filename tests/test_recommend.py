@@ -240,7 +240,8 @@ def test_outputs():
                                confidence=0.9, random_state=0, n_resamples=200)
     assert ci["recall@3"]["value"] == pytest.approx(d["recall@3"])
     assert ci["recall@3"]["ci_low"] <= d["recall@3"] <= ci["recall@3"]["ci_high"]
-    assert ci["coverage@3"] == pytest.approx(d["coverage@3"])
+    assert ci["coverage@3"]["value"] == pytest.approx(d["coverage@3"])
+    assert ci["coverage@3"]["ci_low"] <= ci["coverage@3"]["ci_high"]
 
 
 def test_bad_input():
@@ -327,3 +328,138 @@ def test_item_features_forms():
     with pytest.raises(ValueError, match="item_features has no row"):
         recommendation_report(rec, held, metrics=["ild@3"],
                               item_features=pd.DataFrame(features[:4]))
+
+
+def _int_case(seed, n_users=6, n_items=9, ties=True):
+    """Integer ids (as top_k_items returns them): rows (user, item, score)."""
+    rng = np.random.default_rng(seed)
+    rec = []
+    for u in range(n_users - 1):  # the last user has no list
+        items = rng.choice(n_items - 1, size=int(rng.integers(1, 5)), replace=False)
+        scores = rng.integers(0, 3, size=items.size) if ties else rng.permutation(
+            items.size)
+        rec += [(u, int(i), float(s)) for i, s in zip(items, scores)]
+    train = [(int(rng.integers(0, n_users)), int(rng.integers(0, n_items - 1)))
+             for _ in range(25)]
+    held = {(u, int(i)): int(rng.integers(1, 4)) for u in range(1, n_users)
+            for i in rng.choice(n_items - 1, size=2, replace=False)}
+    return rec, held, train
+
+
+def test_sparse_held_out_and_train():
+    from scipy import sparse
+
+    rec, held, train = _int_case(0)
+    recommended, held_out = _frame(rec, held)
+    train_frame = pd.DataFrame(train, columns=["user", "item"])
+    metrics = ["ndcg@3", "recall@3", "coverage@3", "novelty@3", "long_tail@3"]
+    # one more column than any item: the catalog is the matrices' width
+    shape = (6, 10)
+    rows, cols = zip(*held, (0, 9))  # a stored zero is not an interaction
+    held_matrix = sparse.csr_matrix(([*held.values(), 0], (rows, cols)), shape=shape)
+    assert held_matrix.nnz == len(held) + 1
+    t_rows, t_cols = zip(*train)
+    train_matrix = sparse.coo_matrix((np.ones(len(train)), (t_rows, t_cols)),
+                                     shape=shape).tocsr()  # repeats add up
+    distinct = pd.DataFrame(sorted(set(train)), columns=["user", "item"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        want = recommendation_report(recommended, held_out, metrics=metrics,
+                                     train=distinct, n_items=10, output="dict")
+        got = recommendation_report(recommended, held_matrix, metrics=metrics,
+                                    train=train_matrix, output="dict")
+    assert got == pytest.approx(want)
+    assert "(catalog: 10 items)" in recommendation_report(
+        recommended, held_matrix, metrics=["coverage@3"], train=train_matrix)
+    assert train_frame.shape == (25, 2)
+    with pytest.raises(ValueError, match="n_items=9 is smaller than the 10"):
+        recommendation_report(recommended, held_matrix, metrics=metrics,
+                              train=train_matrix, n_items=9)
+    with pytest.raises(TypeError, match="recommended.*sparse"):
+        recommendation_report(held_matrix, held_matrix)
+    with pytest.raises(ValueError, match="held_out is a sparse matrix.*'gain'"):
+        recommendation_report(recommended, held_matrix, relevance="gain")
+
+
+@pytest.mark.parametrize("head_share", [0.0, 0.3, 0.5, 0.8, 1.0])
+def test_head_share(head_share):
+    rec, held, train = _int_case(1, ties=False)
+    recommended, held_out = _frame(rec, held)
+    train_frame = pd.DataFrame(train, columns=["user", "item"])
+    got = recommendation_report(recommended, held_out, metrics=["long_tail@4"],
+                                train=train_frame, head_share=head_share,
+                                output="dict")
+    lists = {u: [i for i, _ in sorted(pairs, key=lambda p: -p[1])][:4]
+             for u, pairs in _ref_lists(rec, 4).items() if u in {u for u, _ in held}}
+    want = ref.long_tail_share(lists, train, head_share)
+    assert got["long_tail@4"] == pytest.approx(float(want))
+    with pytest.raises(ValueError, match="head_share"):
+        recommendation_report(recommended, held_out, metrics=["long_tail@4"],
+                              train=train_frame, head_share=1.5)
+
+
+def test_per_user_beyond_columns():
+    rec, held, train = _int_case(2, ties=False)
+    recommended, held_out = _frame(rec, held)
+    features = np.random.default_rng(2).integers(0, 3, size=(9, 3)).astype(float)
+    names = ["recall@3", "coverage@3", "novelty@3", "arp@3", "ild@3"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        got = recommendation_report(recommended, held_out, metrics=names,
+                                    train=pd.DataFrame(train, columns=["user", "item"]),
+                                    item_features=features, users="union",
+                                    output="per_user")
+    assert list(got.columns) == ["recall@3", "novelty@3", "arp@3", "ild@3"]
+    assert list(got.index) == list(range(6))
+    feats = {i: list(features[i]) for i in range(9)}
+    per_user = _ref_lists(rec, 3)
+    for u in range(6):
+        lst = [i for i, _ in sorted(per_user.get(u, []), key=lambda p: -p[1])][:3]
+        one = {u: lst}
+        for name, fn in (("novelty@3", lambda x: ref.novelty(x, train)),
+                         ("arp@3", lambda x: ref.average_popularity(x, train)),
+                         ("ild@3", lambda x: ref.intra_list_diversity(x, feats))):
+            want = float(fn(one))
+            if math.isnan(want):
+                assert math.isnan(got.loc[u, name]), (u, name)
+            else:
+                assert got.loc[u, name] == pytest.approx(want), (u, name)
+    with pytest.raises(ValueError, match="per-user metric"):
+        recommendation_report(recommended, held_out, metrics=["gini@3"],
+                              output="per_user")
+
+
+def test_beyond_intervals_are_the_bootstrap_over_users():
+    """Each resample recomputed from the definitions on the drawn users."""
+    rec, held, train = _int_case(3, n_users=5)
+    recommended, held_out = _frame(rec, held)
+    users = sorted({u for u, _, _ in rec} | {u for u, _ in held})
+    names = ["coverage@2", "gini@2", "entropy@2", "novelty@2", "arp@2"]
+    n_resamples, seed = 40, 7
+    got = recommendation_report(
+        recommended, held_out, metrics=names, users="union", output="dict",
+        train=pd.DataFrame(train, columns=["user", "item"]), n_items=9,
+        confidence=0.8, n_resamples=n_resamples, random_state=seed)
+    lists_in = _ref_lists(rec, 2)
+    rng = np.random.default_rng(seed)
+    dist = {name: [] for name in names}
+    for _ in range(n_resamples):
+        drawn = np.bincount(rng.integers(0, len(users), len(users)),
+                            minlength=len(users))
+        copies = {(u, j): lists_in[u] for u, c in zip(users, drawn)
+                  for j in range(c) if u in lists_in}
+        counts = ref.expected_counts(copies, 2, 9)
+        dist["coverage@2"].append(ref.expected_over_realisations(
+            lambda lists: ref.coverage(lists, 9), copies, 2))
+        dist["gini@2"].append(ref.gini_index(counts))
+        dist["entropy@2"].append(ref.shannon_entropy(counts))
+        dist["novelty@2"].append(ref.expected_over_realisations(
+            lambda lists: ref.novelty(lists, train), copies, 2))
+        dist["arp@2"].append(ref.expected_over_realisations(
+            lambda lists: ref.average_popularity(lists, train), copies, 2))
+    for name in names:
+        values = np.array([float(v) for v in dist[name]])
+        values = values[~np.isnan(values)]
+        low, high = np.quantile(values, [0.1, 0.9])
+        assert got[name]["ci_low"] == pytest.approx(low), name
+        assert got[name]["ci_high"] == pytest.approx(high), name
