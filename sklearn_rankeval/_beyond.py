@@ -98,6 +98,7 @@ __all__ = [
     "bootstrap",
     "catalog_values",
     "finalize",
+    "grouped_descending",
     "membership",
     "membership_from_rank",
     "merge",
@@ -178,14 +179,45 @@ def _check_membership(m, n):
 # ---------------------------------------------------------------------------
 # membership in the top-K lists
 # ---------------------------------------------------------------------------
+def grouped_descending(user, score):
+    """``(starts, step)`` if each user's rows are contiguous and their scores
+    non-increasing (lists in rank order, as :func:`~._top_k.top_k_items`
+    gives them), else None: one pass, no sort.  ``starts``: True at the first
+    row of each user's run; ``step``: ``score[1:] - score[:-1]``."""
+    n = user.shape[0]
+    if n == 0:
+        return None
+    starts = np.empty(n, dtype=bool)
+    starts[0] = True
+    np.not_equal(user[1:], user[:-1], out=starts[1:])
+    runs = user[starts]
+    if int(runs.max()) < 4 * n:
+        distinct = np.count_nonzero(np.bincount(runs))
+    else:
+        ordered = np.sort(runs)
+        distinct = 1 + np.count_nonzero(ordered[1:] != ordered[:-1])
+    if distinct != runs.shape[0]:
+        return None  # a user's rows are not contiguous
+    with np.errstate(invalid="ignore"):  # -inf - -inf: NaN, a tie
+        step = score[1:] - score[:-1]
+    if np.any((step > 0) & ~starts[1:]):
+        return None  # a score above the previous one of the same user
+    return starts, step
+
+
 def _sort_by_user(user, score):
     """Permutation by (user ascending, score descending) and the sorted users.
+
+    Rows already grouped by user in descending score order stay as they are
+    (:func:`grouped_descending`).
 
     One ``argsort`` of the scores gives each row its descending position
     ``p``; the key ``user << shift | p`` is unique, so a plain ``np.sort`` of
     the keys orders the rows, and the row is recovered from ``p``.
     """
     n = user.shape[0]
+    if grouped_descending(user, score) is not None:
+        return np.arange(n), user
     shift = max(int(n - 1).bit_length(), 1)
     if int(user.max()) >= (1 << (62 - shift)):
         perm = np.lexsort((-score.astype(np.float64), user))

@@ -167,11 +167,28 @@ def _encode(arrays, what):
     return np.split(codes.astype(np.int64), np.cumsum(sizes)[:-1]), labels
 
 
-def _check_pairs(u, i, n_items, name):
-    key = u * n_items + i
-    if np.unique(key).shape[0] != key.shape[0]:
+def _match_pairs(ru, ri, hu, hi, n_items):
+    """Each recommended row's held-out row (or -1), and whether each held-out
+    row is recommended: one sort of the (user, item) keys of both inputs.  A
+    (user, item) pair repeated within one input is a ``ValueError``."""
+    n_r, n_h = ru.shape[0], hu.shape[0]
+    key = np.concatenate([ru * n_items + ri, hu * n_items + hi])
+    key <<= 1
+    key[n_r:] |= 1  # the source in the lowest bit: a recommended row first
+    order = np.argsort(key)
+    ordered = key[order]
+    same = (ordered[1:] >> 1) == (ordered[:-1] >> 1)
+    repeated = same & ((ordered[1:] & 1) == (ordered[:-1] & 1))
+    if repeated.any():
+        name = "held_out" if ordered[1:][repeated][0] & 1 else "recommended"
         raise ValueError(f"{name} repeats a (user, item) pair.")
-    return key
+    pair = np.flatnonzero(same)
+    r_rows, h_rows = order[pair], order[pair + 1] - n_r
+    held_row = np.full(n_r, -1, dtype=np.int64)
+    held_row[r_rows] = h_rows
+    in_list = np.zeros(n_h, dtype=bool)
+    in_list[h_rows] = True
+    return held_row, in_list
 
 
 # ---------------------------------------------------------------------------
@@ -471,8 +488,9 @@ sparse matrix, default=None
                 f"{max(n_distinct, n_columns)} items of recommended, held_out "
                 "and train.")
     n_users = user_labels.shape[0]
-    r_key = _check_pairs(ru, ri, n_items, "recommended")
-    h_key = _check_pairs(hu, hi, n_items, "held_out")
+    held_row, in_list = _match_pairs(ru, ri, hu, hi, n_items)
+    r_gain = np.where(held_row >= 0, h_gain[held_row] if h_gain.shape[0] else 0.0,
+                      0.0)
 
     has_list = np.bincount(ru, minlength=n_users) > 0
     has_held = np.bincount(hu, minlength=n_users) > 0
@@ -481,19 +499,20 @@ sparse matrix, default=None
 
     keep_r = evaluated[ru]
     keep_h = evaluated[hu]
-    ru, ri, r_key = ru[keep_r], ri[keep_r], r_key[keep_r]
+    ru, ri, r_gain = ru[keep_r], ri[keep_r], r_gain[keep_r]
     if r_score is not None:
         r_score = r_score[keep_r]
     if r_rank is not None:
         r_rank = r_rank[keep_r]
-    hu, h_key, h_gain = hu[keep_h], h_key[keep_h], h_gain[keep_h]
+    missed = ~in_list[keep_h]
+    hu, h_gain = hu[keep_h][missed], h_gain[keep_h][missed]
     if r_score is None and r_rank is None:  # columns without a score: row order
         r_rank = _row_rank(ru)
 
     out, per_user = {}, []
     if accuracy:
-        y_true, y_score, groups = _long_layout(ru, r_key, r_score, r_rank, hu,
-                                               h_key, h_gain)
+        y_true, y_score, groups = _long_layout(ru, r_gain, r_score, r_rank, hu,
+                                               h_gain)
         if output == "per_user":
             frame = per_group_scores(y_true, y_score, groups=groups,
                                      metrics=accuracy)
@@ -529,21 +548,34 @@ sparse matrix, default=None
     return _format(out, output, n_items if beyond else None)
 
 
-def _long_layout(ru, r_key, r_score, r_rank, hu, h_key, h_gain):
-    """``(y_true, y_score, groups)`` of the lists: recommended rows with their
-    held-out gain (0 if absent), then one ``-inf`` row per missed item."""
-    order_h = np.argsort(h_key)
-    sorted_h = h_key[order_h]
-    pos = np.clip(np.searchsorted(sorted_h, r_key), 0, max(len(sorted_h) - 1, 0))
-    found = sorted_h[pos] == r_key if len(sorted_h) else np.zeros(
-        len(r_key), dtype=bool)
-    rel = np.where(found, h_gain[order_h][pos] if len(sorted_h) else 0.0, 0.0)
-    y_score_r = r_score if r_score is not None else -(
-        r_rank.astype(np.float64) + 1)
-    missed = ~np.isin(h_key, r_key)
-    y_true = np.concatenate([rel, h_gain[missed]])
-    y_score = np.concatenate([y_score_r, np.full(int(missed.sum()), -np.inf)])
-    return y_true, y_score, np.concatenate([ru, hu[missed]])
+def _long_layout(ru, r_gain, r_score, r_rank, hu, h_gain):
+    """``(y_true, y_score, groups)`` of the lists: the recommended rows with
+    their held-out gain (0 if absent), then one ``-inf`` row per held-out item
+    missed (``hu``, ``h_gain``: those items' rows)."""
+    if r_score is not None:
+        dense = _sorted_dense_rank(ru, r_score)
+        # lists in rank order (as top_k_items gives them): the same order and
+        # ties as small integers, which the engine ranks without an argsort
+        y_score_r = r_score if dense is None else -(dense + 1.0)
+    else:
+        y_score_r = -(r_rank.astype(np.float64) + 1)
+    y_true = np.concatenate([r_gain, h_gain])
+    y_score = np.concatenate([y_score_r, np.full(hu.shape[0], -np.inf)])
+    return y_true, y_score, np.concatenate([ru, hu])
+
+
+def _sorted_dense_rank(user, score):
+    """Each row's dense descending rank of its score within its user, when the
+    lists are in rank order (:func:`_beyond.grouped_descending`); else None."""
+    grouped = _beyond.grouped_descending(user, score)
+    if grouped is None:
+        return None
+    starts, step = grouped
+    new = starts.copy()
+    new[1:] |= step != 0
+    dense = np.cumsum(new)
+    first = np.flatnonzero(starts)
+    return dense - np.repeat(dense[first], np.diff(np.append(first, user.shape[0])))
 
 
 def _per_user_frame(frames, order, user_labels, user):

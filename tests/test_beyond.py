@@ -123,6 +123,29 @@ def test_membership_hypothesis(rows, k):
         assert_allclose(m[idx], [float(probs[int(j)]) for j in idx], atol=1e-15)
 
 
+@given(st.lists(st.tuples(st.integers(0, 3), st.sampled_from([0.0, 1.0, 2.0, NEG_INF])),
+                min_size=1, max_size=9),
+       st.integers(1, 5), st.booleans())
+def test_membership_of_lists_in_rank_order(rows, k, large):
+    """Rows grouped by user, scores descending: the path without a sort."""
+    rows = sorted(rows, key=lambda r: (r[0], -r[1]))
+    user = np.array([u + (2**60 if large else 0) for u, _ in rows])
+    score = np.array([s for _, s in rows])
+    assert bd.grouped_descending(user, score) is not None
+    m = bd.membership(user, score, k=k)
+    for u in set(user.tolist()):
+        idx = np.flatnonzero(user == u)
+        probs = ref.expected_membership([(int(j), score[j]) for j in idx], k)
+        assert_allclose(m[idx], [float(probs[int(j)]) for j in idx], atol=1e-15)
+
+
+def test_grouped_descending_refuses_other_orders():
+    assert bd.grouped_descending(np.array([0, 1, 0]), np.zeros(3)) is None
+    assert bd.grouped_descending(np.array([0, 0, 1]), np.array([1.0, 2, 0])) is None
+    assert bd.grouped_descending(np.array([1, 1, 0]), np.array([2.0, 1, 5])) \
+        is not None
+
+
 def test_membership_large_user_codes_and_integer_scores():
     user = np.array([2**60, 2**60, 2**60, 5], dtype=np.int64)
     m = bd.membership(user, np.array([3, 3, 1, 0]), k=1)

@@ -87,6 +87,14 @@ def test_score_key_is_compact_for_rounded_scores():
     # the 1 between the groups)
     key, bits, _ = score_key(np.array([4, 0, 9, 5]), width=2)
     assert key.tolist() == [1, 2, 0, 1] and bits == 2
+    # -inf (not retrieved) is the key after the largest: neither its range
+    # nor its gap to the other scores widens the key
+    key, bits, unretrieved = score_key(np.array([-1.0, -np.inf, -4.0, -2.0,
+                                                 -np.inf]))
+    # bit patterns of -1, -2, -4: 2**52 apart
+    assert key.tolist() == [0, 3, 2, 1, 3] and bits == 2 and unretrieved == 3
+    key, bits, unretrieved = score_key(np.array([-np.inf, -np.inf]))
+    assert key.tolist() == [0, 0] and unretrieved == 0
 
 
 @pytest.mark.parametrize("ids", [

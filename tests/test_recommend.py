@@ -463,3 +463,22 @@ def test_beyond_intervals_are_the_bootstrap_over_users():
         low, high = np.quantile(values, [0.1, 0.9])
         assert got[name]["ci_low"] == pytest.approx(low), name
         assert got[name]["ci_high"] == pytest.approx(high), name
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_lists_in_rank_order_equal_shuffled_rows(seed):
+    """Rows grouped by user in descending score order (as top_k_items gives
+    them) take a path without a sort: the same values as any row order."""
+    rec, held = _case(seed)
+    recommended, held_out = _frame(rec, held)
+    metrics = ACCURACY + ["coverage@2", "gini@3", "entropy@3"]
+    ordered = recommended.sort_values(["user", "score"], ascending=[True, False])
+    shuffled = recommended.sample(frac=1.0, random_state=seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        a = recommendation_report(ordered, held_out, metrics=metrics, output="dict")
+        b = recommendation_report(shuffled, held_out, metrics=metrics, output="dict")
+    layout = _long_layout(rec, held, "held_out")
+    for name in ACCURACY:
+        assert a[name] == pytest.approx(_by_hand(name, layout)), name
+    assert a == pytest.approx(b)

@@ -77,19 +77,32 @@ def score_key(y_score, width=None):
         np.bitwise_xor(key, _SIGN_MASK, out=key, where=key < 0)
         ordered = np.sort(key.reshape(-1, width or key.shape[0]), axis=1)
     lo, hi = int(ordered[:, 0].min()), int(ordered[:, -1].max())
+    unretrieved = None
+    neg_inf = None
+    if kind == "f" and lo == _NEG_INF_KEY:
+        # -inf (not retrieved) takes the key after the largest: the range and
+        # the gaps are those of the other scores (-inf set to their smallest)
+        neg_inf = key == _NEG_INF_KEY
+        finite = ordered[ordered != _NEG_INF_KEY]
+        if finite.shape[0] == 0:
+            return np.zeros(key.shape[0], dtype=np.int64), 1, 0
+        lo = int(finite.min())
+        del finite
+        ordered[ordered == _NEG_INF_KEY] = lo
     min_gap = _min_gap(ordered.view(np.uint64))
     del ordered
     shift = min_gap.bit_length() - 1 if min_gap else 0  # 2**shift <= gap
-    bits = _bits((hi - lo) >> shift)
+    top = (hi - lo) >> shift
+    bits = _bits(top + (neg_inf is not None))
     if bits > 62:
         return None
     # (hi - key) >> shift, in uint64 (the difference can exceed 2**63)
     out = key.view(np.uint64)
     np.subtract(np.uint64(hi % (1 << 64)), out, out=out)
     out >>= np.uint64(shift)
-    unretrieved = None
-    if kind == "f" and lo == _NEG_INF_KEY:
-        unretrieved = (hi - lo) >> shift
+    if neg_inf is not None:
+        unretrieved = top + 1
+        out[neg_inf] = unretrieved
     return out.view(np.int64), bits, unretrieved
 
 
