@@ -7,6 +7,12 @@ and ``mapInArrow`` feeds the partition's Arrow batches to a
 mode, which ranks whole batches at once and carries a group cut by a batch
 boundary into the next batch.  No Python function is called per group.
 
+:func:`recommendation_report` builds the long layout of top-N lists with
+Spark joins and reuses that machinery for the accuracy metrics; its
+beyond-accuracy metrics are ``_beyond``'s partial statistics, computed per
+partition of users (``mapInArrow`` again), the per-item sums added in Spark
+and the per-user columns finalized on the driver.
+
 pyspark is imported when a function is called, never when this module or
 ``sklearn_rankeval`` is imported.  Install it with
 ``pip install "sklearn-rankeval[spark]"``.
@@ -647,7 +653,7 @@ def _beyond_values(rec, beyond, codes, n_items, popularity):
                      for j in range(4)]
         parts = _beyond.BeyondPartials(*vectors, np.arange(n_users), stats,
                                        popularity is not None, False)
-        values.update(_beyond.finalize(_beyond.merge([parts]), k=kk))
+        values.update(_beyond.finalize(parts, k=kk))
     return {name: values[name] for name, _, _ in beyond}
 
 
