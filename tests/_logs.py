@@ -144,3 +144,34 @@ def check_cli_engine(engine, tmp_path, capsys, path_of):
     # a missing column: a one-line message and exit status 2
     assert main([*argv[:5], "clicks", *argv[6:]]) == 2
     assert "no column 'clicks'" in capsys.readouterr().err
+
+
+def make_lists(seed=0, ids="str", n_users=12, n_items=20):
+    """Top-N lists, held-out and training interactions (three DataFrames).
+
+    ``recommended`` (user, item, score): lists of 1..8 items with scores from
+    three values (ties, also at the cutoffs), in row order within a user;
+    ``held_out`` (user, item, relevance): graded gains 1..3; the first two
+    users have no held-out item, the last two no list; ``train`` (user,
+    item): repeated interactions, items of a skewed popularity.
+    """
+    rng = np.random.default_rng(seed)
+    if ids == "str":
+        users = np.array([f"u{u:02d}" for u in range(n_users)], dtype=object)
+        users[:3] = ["Zoe", "anna", "\u00e9va"]
+        items = np.array([f"i{i:02d}" for i in range(n_items + 5)], dtype=object)
+    else:
+        users = rng.choice(10**6, n_users, replace=False).astype(np.int64)
+        items = rng.choice(10**6, n_items + 5, replace=False).astype(np.int64)
+    rec, held = [], []
+    for u in users[:-2]:
+        for i in rng.choice(n_items, int(rng.integers(1, 9)), replace=False):
+            rec.append((u, items[i], float(rng.integers(0, 3))))
+    for u in users[2:]:
+        for i in rng.choice(n_items + 5, int(rng.integers(1, 5)), replace=False):
+            held.append((u, items[i], int(rng.integers(1, 4))))
+    popular = rng.zipf(1.6, 80) % n_items
+    train = [(users[rng.integers(n_users)], items[i]) for i in popular]
+    return (pd.DataFrame(rec, columns=["user", "item", "score"]),
+            pd.DataFrame(held, columns=["user", "item", "relevance"]),
+            pd.DataFrame(train, columns=["user", "item"]))

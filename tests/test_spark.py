@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 
 from sklearn_rankeval import per_group_scores, ranking_report
+from sklearn_rankeval import recommendation_report as sr_recommendation_report
 
 from ._logs import (
     ALL_METRICS,
@@ -24,6 +25,7 @@ from ._logs import (
     assert_report_equal,
     check_cli_engine,
     convention_metrics,
+    make_lists,
     make_log,
 )
 
@@ -211,3 +213,68 @@ def test_convention_equals_in_memory(spark, convention, weight):
                                       sample_weight=w, metrics=metrics,
                                       convention=convention)
     assert_frame_equal(frame.toPandas(), expected_frame, "user")
+
+
+#: Every beyond-accuracy metric computed in Spark, at two cutoffs.
+BEYOND_METRICS = [f"{name}@{kk}" for kk in (3, 5) for name in
+                  ("coverage", "gini", "entropy", "novelty", "arp", "long_tail")]
+
+
+@pytest.mark.parametrize("ids, users, score, output", [
+    ("str", "held_out", "score", "dict"),
+    ("int", "union", None, "frame"),       # the row order is the rank
+    ("str", "recommended", "score", "text"),
+])
+def test_recommendation_report_equals_in_memory(spark, small_calls, ids, users,
+                                                score, output):
+    # ties at the cut, users without lists or held-out items, graded gains;
+    # one engine call per Arrow batch: users cut by batch boundaries
+    rec, held, train = make_lists(seed=7, ids=ids)
+    if score is None:
+        rec = rec.drop(columns="score")
+    metrics = ALL_METRICS + BEYOND_METRICS
+    # no repartition of the lists without a score: their order is the rank
+    df_rec = spark.createDataFrame(rec)
+    if score is not None:
+        df_rec = df_rec.repartition(3)
+    got = rk_spark.recommendation_report(
+        df_rec, _sdf(spark, held, 2), train=_sdf(spark, train, 2), metrics=metrics,
+        users=users, output=output)
+    expected = sr_recommendation_report(rec, held, train=train, metrics=metrics,
+                                        users=users, output=output)
+    if output == "text":
+        assert got == expected  # the values to 4 places, the catalog size
+        got = rk_spark.recommendation_report(
+            df_rec, _sdf(spark, held, 2), metrics=["ndcg@3", "coverage@5"],
+            users=users, n_items=40)
+        expected = sr_recommendation_report(rec, held, metrics=["ndcg@3",
+                                            "coverage@5"], users=users,
+                                            n_items=40, output="dict")
+    elif output == "frame":
+        assert list(got.columns) == ["metric", "value"]
+        got = dict(zip(got["metric"], got["value"]))
+        expected = dict(zip(expected["metric"], expected["value"]))
+    assert_report_equal(got, expected)
+
+
+def test_recommendation_report_bad_input(spark):
+    rec, held, _ = make_lists(seed=8, n_users=4, n_items=8)
+    df_rec, df_held = spark.createDataFrame(rec), spark.createDataFrame(held)
+    with pytest.raises(ValueError, match="df_held has no column 'gain'"):
+        rk_spark.recommendation_report(df_rec, df_held, relevance="gain")
+    with pytest.raises(ValueError, match="df_rec has no column 'uid'"):
+        rk_spark.recommendation_report(df_rec, df_held, user="uid")
+    with pytest.raises(ValueError, match="need train="):
+        rk_spark.recommendation_report(df_rec, df_held, metrics=["novelty@3"])
+    with pytest.raises(ValueError, match="ild@K is not computed"):
+        rk_spark.recommendation_report(df_rec, df_held, metrics=["ild@3"])
+    with pytest.raises(TypeError, match="df_rec must be a pyspark.sql.DataFrame"):
+        rk_spark.recommendation_report(rec, df_held)
+    with pytest.raises(TypeError, match="the score column 'user' must hold numbers"):
+        rk_spark.recommendation_report(df_rec, df_held, score="user")
+    with pytest.raises(ValueError, match="output must be one of"):
+        rk_spark.recommendation_report(df_rec, df_held, output="per_user")
+    # one Spark job: the repeated pair is found before any metric
+    twice = spark.createDataFrame(pd.concat([rec, rec.iloc[:1]]))
+    with pytest.raises(ValueError, match=r"df_rec repeats a \(user, item\) pair"):
+        rk_spark.recommendation_report(twice, df_held)

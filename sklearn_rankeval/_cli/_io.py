@@ -13,7 +13,14 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["InputFileError", "iter_table", "iter_text_lines", "read_table"]
+__all__ = [
+    "InputFileError",
+    "file_columns",
+    "iter_columns",
+    "iter_table",
+    "iter_text_lines",
+    "read_table",
+]
 
 _PARQUET_SUFFIXES = (".parquet", ".pq")
 _TAB_SUFFIXES = (".tsv", ".tab", ".tsv.gz", ".tab.gz")
@@ -384,15 +391,20 @@ def iter_table(path, *, group, label, score, delimiter=None, chunk_rows=1_000_00
         yield groups, y_true, y_score
 
 
+def _first_missing(ids):
+    """The index of the first missing id (None, empty, NaN), or None."""
+    if isinstance(ids, list) or ids.dtype.kind in "OUS":
+        missing = (i for i, g in enumerate(ids) if g is None or str(g) == "")
+    else:
+        missing = iter(np.flatnonzero(np.isnan(ids)) if ids.dtype.kind == "f"
+                       else ())
+    return next(missing, None)
+
+
 def _check_chunk(path, values, locate, columns):
     group, label, score = columns["group"], columns["label"], columns["score"]
     groups = values["group"]
-    if isinstance(groups, list) or groups.dtype.kind in "OUS":
-        missing = (i for i, g in enumerate(groups) if g is None or str(g) == "")
-    else:
-        missing = iter(np.flatnonzero(np.isnan(groups)) if groups.dtype.kind == "f"
-                       else ())
-    first = next(missing, None)
+    first = _first_missing(groups)
     if first is not None:
         raise InputFileError(path, f"column {group!r}: missing group id",
                              **locate(int(first)))
@@ -408,3 +420,50 @@ def _check_chunk(path, values, locate, columns):
     y_score = _to_float(path, values["score"], score, locate,
                         allow_negative_inf=True)
     return _group_ids(groups), y_true, y_score
+
+
+def file_columns(path, delimiter=None):
+    """The column names of a CSV, TSV or Parquet file (its header or schema)."""
+    if Path(path).name.lower().endswith(_PARQUET_SUFFIXES):
+        return list(_parquet_file(path, {}).schema_arrow.names)
+    for _, text in iter_text_lines(path):  # the header: first non-blank line
+        if text.strip():
+            delim = delimiter or _delimiter(path, text)
+            return [h.strip() for h in next(csv.reader([text], delimiter=delim))]
+    raise InputFileError(path, "empty file (expected a header line and rows)")
+
+
+def iter_columns(path, columns, *, numbers=None, delimiter=None,
+                 chunk_rows=1_000_000, progress=None):
+    """Id and number columns of a CSV, TSV or Parquet file, chunk by chunk.
+
+    ``columns`` maps a role (the option that names the column, e.g.
+    ``"user-col"``) to a column name; a missing column is an error naming
+    the column and the option.  ``numbers`` maps the roles read as numbers
+    to whether ``-inf`` is allowed (NaN, ``+inf`` and text are errors with
+    their line or row); the other roles are ids (a missing id is an error;
+    integers written plainly become integers, as :func:`read_table`'s group
+    ids).  Yields ``{role: array}`` of every ``chunk_rows`` rows; calls
+    ``progress(rows, share)`` after each chunk (see :func:`iter_table`).
+    """
+    numbers = numbers or {}
+    if Path(path).name.lower().endswith(_PARQUET_SUFFIXES):
+        chunks = _iter_parquet(path, columns, chunk_rows)
+    else:
+        chunks = _iter_delimited(path, columns, delimiter, chunk_rows)
+    for values, locate, share in chunks:
+        out = {}
+        for role, name in columns.items():
+            column = values[role]
+            if role in numbers:
+                out[role] = _to_float(path, column, name, locate,
+                                      allow_negative_inf=numbers[role])
+                continue
+            first = _first_missing(column)
+            if first is not None:
+                raise InputFileError(path, f"column {name!r}: missing id",
+                                     **locate(int(first)))
+            out[role] = _group_ids(column)
+        if progress is not None:
+            progress(len(next(iter(out.values()))), share)
+        yield out

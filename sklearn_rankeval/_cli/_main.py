@@ -11,6 +11,8 @@ Subcommands:
   predictions, as a table, JSON or CSV.
 * ``rankeval compare FILE --score A --score B ...`` or ``rankeval compare
   QRELS RUN_A RUN_B ...``: ``compare_rankings``' table of several models.
+* ``rankeval evaluate-recommendations REC HELD [--train T]``: the metrics of
+  top-N lists (``recommendation_report``) against held-out interactions.
 
 Bad input files give a one-line message naming the file, the line and the
 problem, and exit status 2.
@@ -27,6 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .._recommend import BEYOND, USERS
+from .._recommend import DEFAULT as DEFAULT_RECOMMEND
 from .._registry import DEFAULT_METRICS, RECALL_LEVELS, valid_names_text
 from ._io import InputFileError
 from ._progress import add_quiet_option, progress_of
@@ -398,6 +402,102 @@ def evaluate(args):
 
 
 # ---------------------------------------------------------------------------
+# evaluate-recommendations
+# ---------------------------------------------------------------------------
+#: The beyond-accuracy metrics of the command line (ild@K needs item
+#: features, which only the Python API takes).
+_CLI_BEYOND = tuple(name for name in BEYOND if name != "ild")
+
+
+def _read_columns(path, columns, numbers, args, progress):
+    """``{role: array}`` of a file read in ``--chunk-rows`` chunks.
+
+    Id columns whose chunks differ (integers in one, text in another) are
+    read as text.
+    """
+    from ._io import iter_columns
+
+    chunks = list(iter_columns(path, columns, numbers=numbers,
+                               delimiter=args.delimiter,
+                               chunk_rows=args.chunk_rows,
+                               progress=progress.rows(path)))
+    out = {}
+    for role in columns:
+        parts = [chunk[role] for chunk in chunks]
+        if len({p.dtype.kind in "iu" for p in parts}) > 1:
+            parts = [p.astype(str) for p in parts]
+        out[role] = np.concatenate(parts)
+    return out
+
+
+def _optional_column(path, given, default, args):
+    """The column named by an option, else ``default`` if the file has it."""
+    from ._io import file_columns
+
+    if given is not None:
+        return given
+    return default if default in file_columns(path, args.delimiter) else None
+
+
+def evaluate_recommendations(args):
+    """The metrics of top-N lists against held-out (and training) interactions."""
+    from .. import recommendation_report
+
+    names = None if not args.metric else list(dict.fromkeys(args.metric))
+    for name in names or ():  # unknown names fail before the files are read
+        if name.partition("@")[0] not in BEYOND:
+            _check_metric(name)
+    ids = {"user-col": args.user_col, "item-col": args.item_col}
+    score = _optional_column(args.rec, args.score_col, "score", args)
+    relevance = _optional_column(args.held, args.relevance_col, "relevance", args)
+    progress = progress_of(args)
+    rec = _read_columns(args.rec, {**ids, **({"score-col": score} if score else {})},
+                        {"score-col": True}, args, progress)
+    held = _read_columns(args.held, {**ids, **(
+        {"relevance-col": relevance} if relevance else {})},
+        {"relevance-col": False}, args, progress)
+    train = (None if args.train is None
+             else _read_columns(args.train, ids, {}, args, progress))
+    progress.close()
+    frames = [f for f in (rec, held, train) if f is not None]
+    for role in ids:  # one id type across the files: text unless all integers
+        if len({f[role].dtype.kind in "iu" for f in frames}) > 1:
+            for f in frames:
+                f[role] = f[role].astype(str)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # undefined metrics come back as NaN
+            result = recommendation_report(
+                rec, held, k=args.k, metrics=names, train=train,
+                n_items=args.n_items, users=args.users, user="user-col",
+                item="item-col", score="score-col" if score else None,
+                relevance="relevance-col" if relevance else None,
+                output="text" if args.output == "text" else "dict")
+    except (ValueError, TypeError) as exc:
+        message = str(exc)
+        if "train=" in message:
+            message += " Pass --train FILE."
+        raise UsageError(message) from None
+    out = sys.stdout
+    if args.output == "json":
+        doc = {"recommended": str(args.rec), "held_out": str(args.held),
+               "train": None if args.train is None else str(args.train),
+               "k": args.k, "users": args.users, "n_items": args.n_items,
+               "metrics": {k: _json_value(v) for k, v in result.items()}}
+        json.dump(doc, out, indent=2, allow_nan=False)
+        out.write("\n")
+    elif args.output == "csv":
+        import csv
+
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["metric", "value"])
+        writer.writerows([k, repr(float(v))] for k, v in result.items())
+    else:
+        out.write(result + "\n")
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------
 # compare
 # ---------------------------------------------------------------------------
 _COMPARE_DESCRIPTION = """\
@@ -721,6 +821,59 @@ def _build_parser():
                         "in this process")
     add_quiet_option(p)
     p.set_defaults(func=evaluate)
+
+    p = sub.add_parser(
+        "evaluate-recommendations",
+        help="metrics of top-N recommendation lists (CSV or Parquet files)",
+        description="Compute the metrics of top-N recommendation lists "
+                    "(recommendation_report): REC has one row per recommended "
+                    "(user, item) pair, with a score column or, without one, "
+                    "the rank given by the row order within a user; HELD has "
+                    "the held-out interactions, with optional graded "
+                    "relevance.  CSV and TSV need a header line (.gz "
+                    "accepted); Parquet needs pyarrow.")
+    p.add_argument("rec", metavar="REC", help="the lists: CSV, TSV or Parquet")
+    p.add_argument("held", metavar="HELD",
+                   help="the held-out interactions: CSV, TSV or Parquet")
+    p.add_argument("--train", metavar="T", default=None,
+                   help="training interactions (user, item): the popularity of "
+                        "novelty@K, arp@K and long_tail@K, and catalog items")
+    p.add_argument("-k", type=_positive_int, default=10,
+                   help="cutoff of the default metrics (default 10)")
+    p.add_argument("-m", "--metric", action="append", metavar="METRIC",
+                   help="metric, repeatable: accuracy metrics named as "
+                        f"get_scorer_names(): {valid_names_text()}; "
+                        "beyond-accuracy metrics "
+                        f"{', '.join(f'{b}@K' for b in _CLI_BEYOND)} "
+                        "(default: "
+                        f"{' '.join(m.format(k='K') for m in DEFAULT_RECOMMEND)}"
+                        " with K from -k)")
+    p.add_argument("--n-items", type=_positive_int, default=None, metavar="N",
+                   help="catalog size (default: the distinct items of the "
+                        "files)")
+    p.add_argument("--users", choices=USERS, default=USERS[0],
+                   help="the users averaged: with a held-out item (default), "
+                        "with a list, or both")
+    p.add_argument("--user-col", default="user", metavar="COL",
+                   help="column of the user ids in every file (default user)")
+    p.add_argument("--item-col", default="item", metavar="COL",
+                   help="column of the item ids in every file (default item)")
+    p.add_argument("--score-col", default=None, metavar="COL",
+                   help="score column of REC (default: 'score' if present, "
+                        "else the row order is the rank)")
+    p.add_argument("--relevance-col", default=None, metavar="COL",
+                   help="gain column of HELD (default: 'relevance' if present, "
+                        "else 1)")
+    p.add_argument("--output", choices=("text", "json", "csv"), default="text",
+                   help="output format (default text); json is "
+                        "machine-readable (NaN as null)")
+    p.add_argument("--delimiter", default=None, metavar="CHAR",
+                   help="field separator of the text files (default: tab for "
+                        ".tsv, comma for .csv, else guessed from the header)")
+    p.add_argument("--chunk-rows", type=_positive_int, default=1_000_000,
+                   metavar="N", help="rows read at a time (default 1000000)")
+    add_quiet_option(p)
+    p.set_defaults(func=evaluate_recommendations)
 
     p = sub.add_parser(
         "compare", help="compare several models: differences, intervals, tests",

@@ -1,7 +1,8 @@
 """Progress of the long commands, on stderr when it is a terminal.
 
-``rankeval evaluate``, ``compare`` and ``trec`` read their files in chunks;
-``compare`` then draws ``--n-resamples`` bootstrap resamples and sign flips.
+``rankeval evaluate``, ``evaluate-recommendations``, ``compare`` and ``trec``
+read their files in chunks; ``compare`` then draws ``--n-resamples``
+bootstrap resamples and sign flips.
 On a terminal, each shows a tqdm bar on stderr: the rows read, rows per
 second and the share of the file where its size is known (a Parquet file's
 row count, a text file's bytes; not a ``.gz`` file's), then the resamples
