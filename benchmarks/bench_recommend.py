@@ -144,9 +144,10 @@ def main():
     ms = _optional("recommenders.evaluation.python_evaluation")
     if ms is not None:
         funcs = (ms.precision_at_k, ms.recall_at_k, ms.ndcg_at_k, ms.map_at_k)
+        pred = rec[["user", "item", "score"]]  # MS adds a "rank" column itself
 
         def ms_four():
-            return {name: f(held, rec, col_user="user", col_item="item",
+            return {name: f(held, pred, col_user="user", col_item="item",
                             col_rating="rating", col_prediction="score", k=10)
                     for name, f in zip(ACCURACY, funcs)}
 

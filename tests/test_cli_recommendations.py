@@ -55,7 +55,7 @@ def test_json_equals_recommendation_report(tmp_path, capsys, ext, ids):
         _write(frame, path)
     status, out, err = _run(capsys, paths[0], paths[1], "--train", paths[2],
                             "--chunk-rows", 7, "--users", "union",
-                            *_metric_args(NAMES), "--output", "json")
+                            *_metric_args(NAMES), "--format", "json")
     assert status == 0, err
     doc = json.loads(out)
     expected = recommendation_report(rec, held, train=train, metrics=NAMES,
@@ -80,7 +80,7 @@ def test_text_csv_outputs_row_order_and_column_names(tmp_path, capsys):
     status, out, err = _run(capsys, *args)
     assert status == 0, err
     assert out == recommendation_report(rec, held, **kwargs) + "\n"
-    status, out, _ = _run(capsys, *args, "--output", "csv")
+    status, out, _ = _run(capsys, *args, "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(out)))
     expected = recommendation_report(rec, held, output="dict", **kwargs)
     assert [r["metric"] for r in rows] == list(expected)
@@ -102,7 +102,7 @@ def test_ids_integer_in_one_chunk_text_in_another(tmp_path, capsys):
     names = ["recall@5", "coverage@5"]
     status, out, err = _run(capsys, tmp_path / "rec.csv", tmp_path / "held.csv",
                             "--chunk-rows", 5, *_metric_args(names),
-                            "--output", "json")
+                            "--format", "json")
     assert status == 0, err
     expected = recommendation_report(rec.astype({"user": str}),
                                      held.astype({"user": str}),

@@ -472,21 +472,21 @@ def evaluate_recommendations(args):
                 n_items=args.n_items, users=args.users, user="user-col",
                 item="item-col", score="score-col" if score else None,
                 relevance="relevance-col" if relevance else None,
-                output="text" if args.output == "text" else "dict")
+                output="text" if args.format == "table" else "dict")
     except (ValueError, TypeError) as exc:
         message = str(exc)
         if "train=" in message:
             message += " Pass --train FILE."
         raise UsageError(message) from None
     out = sys.stdout
-    if args.output == "json":
+    if args.format == "json":
         doc = {"recommended": str(args.rec), "held_out": str(args.held),
                "train": None if args.train is None else str(args.train),
                "k": args.k, "users": args.users, "n_items": args.n_items,
                "metrics": {k: _json_value(v) for k, v in result.items()}}
         json.dump(doc, out, indent=2, allow_nan=False)
         out.write("\n")
-    elif args.output == "csv":
+    elif args.format == "csv":
         import csv
 
         writer = csv.writer(out, lineterminator="\n")
@@ -864,8 +864,8 @@ def _build_parser():
     p.add_argument("--relevance-col", default=None, metavar="COL",
                    help="gain column of HELD (default: 'relevance' if present, "
                         "else 1)")
-    p.add_argument("--output", choices=("text", "json", "csv"), default="text",
-                   help="output format (default text); json is "
+    p.add_argument("--format", choices=("table", "json", "csv"), default="table",
+                   help="output format (default table, as evaluate); json is "
                         "machine-readable (NaN as null)")
     p.add_argument("--delimiter", default=None, metavar="CHAR",
                    help="field separator of the text files (default: tab for "
