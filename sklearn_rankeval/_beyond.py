@@ -95,6 +95,8 @@ __all__ = [
     "BeyondPartials",
     "Popularity",
     "finalize",
+    "gini_index",
+    "lorenz_curve",
     "membership",
     "membership_from_rank",
     "merge",
@@ -601,6 +603,33 @@ def merge(parts):
 # ---------------------------------------------------------------------------
 # finalize
 # ---------------------------------------------------------------------------
+def gini_index(counts):
+    """``sum_j (2j - n - 1) c_(j) / (n sum c)``, c sorted ascending (``gini@K``).
+
+    ``counts`` holds one exposure count per catalog item (zeros included);
+    0 is equal exposure, ``1 - 1/n`` all of it on one item.  It equals one
+    minus twice the area under :func:`lorenz_curve` (trapezoids).  Needs a
+    positive total.
+    """
+    c = np.sort(np.asarray(counts, dtype=np.float64))
+    n = c.shape[0]
+    j = np.arange(1, n + 1)
+    return float(((2 * j - n - 1) * c).sum() / (n * c.sum()))
+
+
+def lorenz_curve(counts):
+    """The Lorenz curve of per-item counts: ``(item_share, count_share)``.
+
+    Items sorted by count ascending; point ``j`` (0 .. n) is the share
+    ``j / n`` of the catalog's items against the share of the total count
+    that these ``j`` least counted items hold.  Needs a positive total.
+    """
+    c = np.sort(np.asarray(counts, dtype=np.float64))
+    n = c.shape[0]
+    cum = np.concatenate(([0.0], np.cumsum(c)))
+    return np.arange(n + 1) / n, cum / cum[-1]
+
+
 def per_user_values(parts):
     """Per-user ``novelty``, ``arp``, ``long_tail`` and ``ild`` values.
 
@@ -651,8 +680,7 @@ def finalize(parts, *, k):
     total = c.sum()
     out = {f"coverage@{k}": float(covered.sum() / n)}
     if total > 0:
-        j = np.arange(1, n + 1)
-        out[f"gini@{k}"] = float(((2 * j - n - 1) * np.sort(c)).sum() / (n * total))
+        out[f"gini@{k}"] = gini_index(c)
         p = c[c > 0] / total
         out[f"entropy@{k}"] = float(-(p * np.log2(p)).sum())
     else:

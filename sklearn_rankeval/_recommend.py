@@ -210,14 +210,18 @@ def _features(item_features, labels, n_items):
     return rows
 
 
+def _membership(ru, score, rank, k):
+    """Each row's membership of its user's top-``k`` list (``_beyond``)."""
+    if score is not None:
+        return _beyond.membership(ru, score, k=k)
+    return _beyond.membership_from_rank(ru, k=k, rank=rank)
+
+
 def _beyond_values(beyond, ru, ri, score, rank, n_items, train_pop, features):
     out = {}
     for kk in sorted({b[2] for b in beyond}):
         names = {b[1] for b in beyond if b[2] == kk}
-        if score is not None:
-            m = _beyond.membership(ru, score, k=kk)
-        else:
-            m = _beyond.membership_from_rank(ru, k=kk, rank=rank)
+        m = _membership(ru, score, rank, kk)
         parts = _beyond.partials(
             ru, ri, m, n_items=n_items,
             popularity=train_pop if names & {"novelty", "arp", "long_tail"} else None,
@@ -361,14 +365,7 @@ default=None
     else:
         t_user = t_item = np.zeros(0, dtype=np.int64)
 
-    if r_score is not None:
-        try:
-            r_score = np.asarray(r_score, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise TypeError("recommended: the score column must hold numbers.") \
-                from None
-        if np.isnan(r_score).any() or (r_score == np.inf).any():
-            raise ValueError("recommended: the score column contains NaN or +inf.")
+    r_score = _check_scores(r_score)
     if h_gain is None:
         h_gain = np.ones(h_user.shape[0])
     else:
@@ -382,14 +379,8 @@ default=None
 
     (ru, hu), user_labels = _encode([r_user, h_user], "user")
     (ri, hi, ti), item_labels = _encode([r_item, h_item, t_item], "item")
-    n_distinct = item_labels.shape[0]
-    if n_items is None:
-        n_items = max(n_distinct, 1)
-    else:
-        n_items = check_positive_int(n_items, "n_items", allow_none=False)
-        if n_items < n_distinct:
-            raise ValueError(f"n_items={n_items} is smaller than the {n_distinct} "
-                             "distinct items of recommended, held_out and train.")
+    n_items = _catalog_size(n_items, item_labels.shape[0],
+                            "recommended, held_out and train")
     n_users = user_labels.shape[0]
     r_key = _check_pairs(ru, ri, n_items, "recommended")
     h_key = _check_pairs(hu, hi, n_items, "held_out")
@@ -457,6 +448,70 @@ default=None
         out.update({b[0]: values[b[0]] for b in beyond})
     out = {name: out[name] for name in order}
     return _format(out, output, n_items if beyond else None)
+
+
+def _check_scores(r_score):
+    """The score column of ``recommended`` as float64 (None stays None)."""
+    if r_score is None:
+        return None
+    try:
+        r_score = np.asarray(r_score, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError("recommended: the score column must hold numbers.") \
+            from None
+    if np.isnan(r_score).any() or (r_score == np.inf).any():
+        raise ValueError("recommended: the score column contains NaN or +inf.")
+    return r_score
+
+
+def _catalog_size(n_items, n_distinct, inputs):
+    """``n_items``, or the number of distinct items of ``inputs`` (at least 1)."""
+    if n_items is None:
+        return max(n_distinct, 1)
+    n_items = check_positive_int(n_items, "n_items", allow_none=False)
+    if n_items < n_distinct:
+        raise ValueError(f"n_items={n_items} is smaller than the {n_distinct} "
+                         f"distinct items of {inputs}.")
+    return n_items
+
+
+def exposure_counts(recommended, *, k, train=None, n_items=None, user="user",
+                    item="item", score=None):
+    """Expected exposure of every catalog item in the top-``k`` lists.
+
+    The lists are read as :func:`recommendation_report` reads them, every
+    user of ``recommended`` counted.  Returns ``(counts, train_counts,
+    labels)``: ``counts[i]`` is the ``c_i`` of ``gini@K`` (the expected
+    number of lists holding item ``i``, ties at the cut by their free
+    places), ``train_counts[i]`` its number of training interactions (None
+    without ``train``), ``labels`` the ids of the first ``len(labels)``
+    codes; the codes after them are catalog items absent from the inputs.
+    """
+    k = check_k(k, allow_none=False)
+    r_user, r_item, r_score, r_rank = _read(
+        recommended, "recommended", user=user, item=item, value=score,
+        value_default="score", gains=False)
+    if r_rank is not None:
+        r_score = None  # lists in order: the position is the rank
+    if train is not None:
+        t_user, t_item, _, _ = _read(train, "train", user=user, item=item,
+                                     value=None, value_default=None, gains=False)
+    else:
+        t_user = t_item = np.zeros(0, dtype=np.int64)
+    r_score = _check_scores(r_score)
+    if r_user.shape[0] == 0:
+        raise ValueError("recommended holds no recommended item.")
+    (ru,), _ = _encode([r_user], "user")
+    (ri, ti), item_labels = _encode([r_item, t_item], "item")
+    n_items = _catalog_size(n_items, item_labels.shape[0], "recommended and train")
+    _check_pairs(ru, ri, n_items, "recommended")
+    m = _membership(ru, r_score, r_rank, k)
+    counts = _beyond.partials(ru, ri, m, n_items=n_items).item_count
+    train_counts = None
+    if train is not None:
+        (tu,), _ = _encode([t_user], "train user")
+        train_counts = _beyond.popularity(tu, ti, n_items=n_items).interactions
+    return counts, train_counts, item_labels
 
 
 def _row_rank(user):
