@@ -120,6 +120,7 @@ def sections():
                 "GroupedRocCurveDisplay",
                 "RankingComparisonDisplay",
                 "CalibrationCurveDisplay",
+                "ItemExposureDisplay",
             ],
             "autosummary/class.rst",
         ),

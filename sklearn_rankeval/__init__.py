@@ -35,6 +35,7 @@ from ._plot import (
     ElevenPointDisplay,
     GroupedRocCurveDisplay,
     InterpolatedPrecisionRecallDisplay,
+    ItemExposureDisplay,
     RankingComparisonDisplay,
 )
 from ._recommend import recommendation_report
@@ -54,6 +55,7 @@ __all__ = [
     "ElevenPointDisplay",
     "GroupedRocCurveDisplay",
     "InterpolatedPrecisionRecallDisplay",
+    "ItemExposureDisplay",
     "RankingAccumulator",
     "RankingComparisonDisplay",
     "bpref_score",

@@ -98,7 +98,9 @@ __all__ = [
     "bootstrap",
     "catalog_values",
     "finalize",
+    "gini_index",
     "grouped_descending",
+    "lorenz_curve",
     "membership",
     "membership_from_rank",
     "merge",
@@ -637,6 +639,36 @@ def merge(parts):
 # ---------------------------------------------------------------------------
 # finalize
 # ---------------------------------------------------------------------------
+def gini_index(counts):
+    """``sum_j (2j - n - 1) c_(j) / (n sum c)``, c sorted ascending (``gini@K``).
+
+    ``counts`` holds one exposure count per catalog item (zeros included);
+    0 is equal exposure, ``1 - 1/n`` all of it on one item.  It equals one
+    minus twice the area under :func:`lorenz_curve` (trapezoids).  Needs a
+    positive total.  ``counts`` may be a stack ``(n_rows, n_items)``: one
+    value per row.
+    """
+    c = np.sort(np.asarray(counts, dtype=np.float64), axis=-1)
+    n = c.shape[-1]
+    j = np.arange(1, n + 1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        gini = (c @ (2 * j - n - 1)) / (n * c.sum(axis=-1))
+    return float(gini) if np.ndim(gini) == 0 else gini
+
+
+def lorenz_curve(counts):
+    """The Lorenz curve of per-item counts: ``(item_share, count_share)``.
+
+    Items sorted by count ascending; point ``j`` (0 .. n) is the share
+    ``j / n`` of the catalog's items against the share of the total count
+    that these ``j`` least counted items hold.  Needs a positive total.
+    """
+    c = np.sort(np.asarray(counts, dtype=np.float64))
+    n = c.shape[0]
+    cum = np.concatenate(([0.0], np.cumsum(c)))
+    return np.arange(n + 1) / n, cum / cum[-1]
+
+
 def per_user_values(parts):
     """Per-user ``novelty``, ``arp``, ``long_tail`` and ``ild`` values.
 
@@ -685,9 +717,8 @@ def catalog_values(count, sure, log_miss):
     covered = np.where(np.atleast_2d(sure) > 0, 1.0,
                        -np.expm1(np.atleast_2d(log_miss)))
     total = c.sum(axis=1)
-    j = np.arange(1, n + 1)
+    gini = gini_index(c)
     with np.errstate(invalid="ignore", divide="ignore"):
-        gini = (np.sort(c, axis=1) @ (2 * j - n - 1)) / (n * total)
         p = c / total[:, None]
         plogp = np.where(p > 0, p * np.log2(np.where(p > 0, p, 1.0)), 0.0)
     entropy = np.where(total > 0, -plogp.sum(axis=1), np.nan)

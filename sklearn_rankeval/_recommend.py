@@ -252,6 +252,13 @@ def _features(item_features, labels, n_items):
     return rows
 
 
+def _membership(ru, score, rank, k):
+    """Each row's membership of its user's top-``k`` list (``_beyond``)."""
+    if score is not None:
+        return _beyond.membership(ru, score, k=k)
+    return _beyond.membership_from_rank(ru, k=k, rank=rank)
+
+
 def _beyond_values(beyond, ru, ri, score, rank, n_items, train_pop, features, *,
                    head_share, evaluated, confidence, n_resamples, random_state):
     """``({name: value}, [per-user frames])`` of the beyond-accuracy metrics.
@@ -267,10 +274,7 @@ def _beyond_values(beyond, ru, ri, score, rank, n_items, train_pop, features, *,
     rng = None if confidence is None else check_random_state(random_state)
     for kk in sorted({b[2] for b in beyond}):
         names = {b[1] for b in beyond if b[2] == kk}
-        if score is not None:
-            m = _beyond.membership(ru, score, k=kk)
-        else:
-            m = _beyond.membership_from_rank(ru, k=kk, rank=rank)
+        m = _membership(ru, score, rank, kk)
         parts = _beyond.partials(
             ru, ri, m, n_items=n_items,
             popularity=train_pop if names & {"novelty", "arp", "long_tail"} else None,
@@ -295,11 +299,10 @@ def _beyond_values(beyond, ru, ri, score, rank, n_items, train_pop, features, *,
 
 
 def recommendation_report(recommended, held_out, *, k=10, metrics=None, train=None,
-                          n_items=None, item_features=None, head_share=0.8,
-                          users="held_out",
+                          n_items=None, item_features=None, users="held_out",
                           user="user", item="item", score=None, relevance=None,
                           convention=None, confidence=None, n_resamples=1000,
-                          random_state=None, output="text"):
+                          random_state=None, output="text", head_share=0.8):
     """Accuracy and beyond-accuracy metrics of top-N recommendation lists.
 
     The lists are read as the long layout they define: one row per
@@ -348,10 +351,6 @@ sparse matrix, default=None
     item_features : array, sparse matrix or DataFrame, default=None
         For ``ild@K``: row ``i`` describes item ``i`` (integer item ids), or
         a DataFrame indexed by item id.
-    head_share : float, default=0.8
-        ``long_tail@K``: the short head is the fewest most popular training
-        items holding this share of the training interactions (plus the
-        items as popular as the last of them); the tail is the rest.
     users : {'held_out', 'recommended', 'union'}, default='held_out'
         The users averaged: those with a held-out item, those with a list, or
         both.  An evaluated user with no list gets only ``-inf`` rows (recall
@@ -386,6 +385,10 @@ sparse matrix, default=None
         ``ild@K`` (NaN where undefined: no list, fewer than 2 items for
         ILD).  ``coverage@K``, ``gini@K`` and ``entropy@K`` describe the
         whole catalog and have no per-user column.
+    head_share : float, default=0.8
+        ``long_tail@K``: the short head is the fewest most popular training
+        items holding this share of the training interactions (plus the
+        items as popular as the last of them); the tail is the rest.
 
     Returns
     -------
@@ -454,14 +457,7 @@ sparse matrix, default=None
     else:
         t_user = t_item = np.zeros(0, dtype=np.int64)
 
-    if r_score is not None:
-        try:
-            r_score = np.asarray(r_score, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise TypeError("recommended: the score column must hold numbers.") \
-                from None
-        if np.isnan(r_score).any() or (r_score == np.inf).any():
-            raise ValueError("recommended: the score column contains NaN or +inf.")
+    r_score = _check_scores(r_score)
     if h_gain is None:
         h_gain = np.ones(h_user.shape[0])
     else:
@@ -475,18 +471,10 @@ sparse matrix, default=None
 
     (ru, hu), user_labels = _encode([r_user, h_user], "user")
     (ri, hi, ti), item_labels = _encode([r_item, h_item, t_item], "item")
-    n_distinct = item_labels.shape[0]
     n_columns = max([m.shape[1] for m in (held_out, train) if _is_sparse(m)],
                     default=0)
-    if n_items is None:
-        n_items = max(n_distinct, n_columns, 1)
-    else:
-        n_items = check_positive_int(n_items, "n_items", allow_none=False)
-        if n_items < max(n_distinct, n_columns):
-            raise ValueError(
-                f"n_items={n_items} is smaller than the "
-                f"{max(n_distinct, n_columns)} items of recommended, held_out "
-                "and train.")
+    n_items = _catalog_size(n_items, max(item_labels.shape[0], n_columns),
+                            "recommended, held_out and train")
     n_users = user_labels.shape[0]
     held_row, in_list = _match_pairs(ru, ri, hu, hi, n_items)
     r_gain = np.where(held_row >= 0, h_gain[held_row] if h_gain.shape[0] else 0.0,
@@ -586,6 +574,70 @@ def _per_user_frame(frames, order, user_labels, user):
     frame = frame[[name for name in order if name in frame.columns]]
     frame.index = pd.Index(user_labels[frame.index.to_numpy()], name=user)
     return frame
+
+
+def _check_scores(r_score):
+    """The score column of ``recommended`` as float64 (None stays None)."""
+    if r_score is None:
+        return None
+    try:
+        r_score = np.asarray(r_score, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError("recommended: the score column must hold numbers.") \
+            from None
+    if np.isnan(r_score).any() or (r_score == np.inf).any():
+        raise ValueError("recommended: the score column contains NaN or +inf.")
+    return r_score
+
+
+def _catalog_size(n_items, n_distinct, inputs):
+    """``n_items``, or the number of distinct items of ``inputs`` (at least 1)."""
+    if n_items is None:
+        return max(n_distinct, 1)
+    n_items = check_positive_int(n_items, "n_items", allow_none=False)
+    if n_items < n_distinct:
+        raise ValueError(f"n_items={n_items} is smaller than the {n_distinct} "
+                         f"items of {inputs}.")
+    return n_items
+
+
+def exposure_counts(recommended, *, k, train=None, n_items=None, user="user",
+                    item="item", score=None):
+    """Expected exposure of every catalog item in the top-``k`` lists.
+
+    The lists are read as :func:`recommendation_report` reads them, every
+    user of ``recommended`` counted.  Returns ``(counts, train_counts,
+    labels)``: ``counts[i]`` is the ``c_i`` of ``gini@K`` (the expected
+    number of lists holding item ``i``, ties at the cut by their free
+    places), ``train_counts[i]`` its number of training interactions (None
+    without ``train``), ``labels`` the ids of the first ``len(labels)``
+    codes; the codes after them are catalog items absent from the inputs.
+    """
+    k = check_k(k, allow_none=False)
+    r_user, r_item, r_score, r_rank = _read(
+        recommended, "recommended", user=user, item=item, value=score,
+        value_default="score", gains=False)
+    if r_rank is not None:
+        r_score = None  # lists in order: the position is the rank
+    if train is not None:
+        t_user, t_item, _, _ = _read(train, "train", user=user, item=item,
+                                     value=None, value_default=None, gains=False)
+    else:
+        t_user = t_item = np.zeros(0, dtype=np.int64)
+    r_score = _check_scores(r_score)
+    if r_user.shape[0] == 0:
+        raise ValueError("recommended holds no recommended item.")
+    (ru,), _ = _encode([r_user], "user")
+    (ri, ti), item_labels = _encode([r_item, t_item], "item")
+    n_items = _catalog_size(n_items, item_labels.shape[0], "recommended and train")
+    _match_pairs(ru, ri, ru[:0], ri[:0], n_items)  # a repeated pair: an error
+    m = _membership(ru, r_score, r_rank, k)
+    counts = _beyond.partials(ru, ri, m, n_items=n_items).item_count
+    train_counts = None
+    if train is not None:
+        (tu,), _ = _encode([t_user], "train user")
+        train_counts = _beyond.popularity(tu, ti, n_items=n_items).interactions
+    return counts, train_counts, item_labels
 
 
 def _row_rank(user):

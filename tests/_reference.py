@@ -609,6 +609,24 @@ def gini_index(counts):
     return num / (n * total)
 
 
+def lorenz_points(counts):
+    """The Lorenz curve ``[(j / n, share of the j least counted items)]``.
+
+    Point ``j`` (0 .. n) sums the ``j`` smallest counts by hand and divides
+    by the total; every catalog item is a point, zero counts included.
+    """
+    c = sorted(counts)
+    n = len(c)
+    total = sum(c)
+    points = []
+    for j in range(n + 1):
+        held = 0
+        for x in c[:j]:
+            held += x
+        points.append((Fraction(j, n), Fraction(held) / total))
+    return points
+
+
 def shannon_entropy(counts):
     """-sum p log2 p with p = c / sum c (bits)."""
     total = sum(counts)

@@ -3,10 +3,10 @@ from_predictions, bad input, and matplotlib as an optional dependency.
 
 The displays are found from ``sklearn_rankeval.__all__``: the ranking-curve
 displays (scores, ``groups``, one ``line_``) get every test below; the
-comparison and calibration displays, which take other inputs, get the tests
-that every display passes (axes, figure, legend, a passed ``ax``,
-``from_estimator`` == ``from_predictions``, the install hint) and have their
-own test files for the rest."""
+comparison, calibration and item-exposure displays, which take other inputs,
+get the tests that every display passes (axes, figure, legend, a passed
+``ax``, its two constructors draw the same figure, the install hint) and have
+their own test files for the rest."""
 
 import subprocess
 import sys
@@ -23,6 +23,7 @@ from sklearn_rankeval import (
     ElevenPointDisplay,
     GroupedRocCurveDisplay,
     InterpolatedPrecisionRecallDisplay,
+    ItemExposureDisplay,
     RankingComparisonDisplay,
 )
 from sklearn_rankeval.datasets import make_click_log
@@ -31,7 +32,8 @@ from sklearn_rankeval.datasets import make_click_log
 EXPORTED = [getattr(sklearn_rankeval, name) for name in sklearn_rankeval.__all__
             if name.endswith("Display")]
 # the displays of other inputs than (y_true, y_score, groups=)
-OTHER_INPUTS = (RankingComparisonDisplay, CalibrationCurveDisplay)
+OTHER_INPUTS = (RankingComparisonDisplay, CalibrationCurveDisplay,
+                ItemExposureDisplay)
 # the ranking-curve displays: a new one is tested here the day it is exported
 DISPLAYS = [d for d in EXPORTED if d not in OTHER_INPUTS]
 # the arrays each display computes (None where not applicable)
@@ -244,11 +246,16 @@ def test_no_relevant_item_warns_and_gives_nan(pyplot, Display):
 def test_missing_matplotlib_raises_an_install_hint(monkeypatch, Display):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
-    # the comparison display takes a dict of models' scores
-    scores = ({"A": [0.9, 0.1], "B": [0.1, 0.9]}
-              if Display is RankingComparisonDisplay else [0.9, 0.1])
+    # the comparison display takes a dict of models' scores, the exposure
+    # display per-item counts
+    if Display is ItemExposureDisplay:
+        build, args = Display.from_counts, ([1, 0],)
+    else:
+        build = Display.from_predictions
+        args = ([1, 0], {"A": [0.9, 0.1], "B": [0.1, 0.9]}
+                if Display is RankingComparisonDisplay else [0.9, 0.1])
     with pytest.raises(ImportError, match=r'pip install "sklearn-rankeval\[plot\]"'):
-        Display.from_predictions([1, 0], scores)
+        build(*args)
     disp = Display.__new__(Display)
     disp.name = None
     with pytest.raises(ImportError, match=r"\.plot requires matplotlib"):
@@ -256,21 +263,31 @@ def test_missing_matplotlib_raises_an_install_hint(monkeypatch, Display):
 
 
 def _calls(Display, X, y, groups, clf):
-    """``(args, kwargs)`` of ``from_predictions`` and of ``from_estimator``
-    that draw the same figure, for any display."""
+    """Two ``(constructor, args, kwargs)`` that draw the same figure, for any
+    display: ``from_predictions`` and ``from_estimator`` (the exposure
+    display: ``from_recommendations`` and ``from_counts``)."""
+    if Display is ItemExposureDisplay:
+        # top-2 lists; item 0 is in 3 lists, 1, 3 and 4 in one, 2 and 5 in none
+        lists = {"u1": [0, 1, 2], "u2": [0, 3, 1], "u3": [4, 0]}
+        train = {"t1": [0, 1], "t2": [0, 5]}
+        kw = dict(k=2, name="m")
+        return ((Display.from_recommendations, (lists,), dict(kw, train=train)),
+                (Display.from_counts, ([3, 1, 0, 1, 1, 0],),
+                 dict(kw, train_counts=[2, 1, 0, 0, 0, 1])))
     proba = clf.predict_proba(X)[:, 1]
+    pred, est = Display.from_predictions, Display.from_estimator
     if Display is RankingComparisonDisplay:
         other = LogisticRegression(C=0.001).fit(X, y)
         kw = dict(groups=groups, metrics=["gauc", "ndcg@5"], n_resamples=200,
                   random_state=0)
-        return (((y, {"A": proba, "B": other.predict_proba(X)[:, 1]}), kw),
-                (({"A": clf, "B": other}, X, y), kw))
+        return ((pred, (y, {"A": proba, "B": other.predict_proba(X)[:, 1]}), kw),
+                (est, ({"A": clf, "B": other}, X, y), kw))
     if Display is CalibrationCurveDisplay:
         kw = dict(segments=np.where(groups % 2 == 0, "even", "odd"), n_bins=5)
     else:
         kw = dict(groups=groups)
-    return (((y, proba), dict(kw, pos_label=1, name="LogisticRegression")),
-            ((clf, X, y), kw))
+    return ((pred, (y, proba), dict(kw, pos_label=1, name="LogisticRegression")),
+            (est, (clf, X, y), kw))
 
 
 parametrize_every_display = pytest.mark.parametrize(
@@ -283,10 +300,11 @@ def test_every_display_draws_on_a_passed_ax_with_a_legend(pyplot, click_data,
     import matplotlib as mpl
 
     X, y, groups, clf = click_data
-    (pred_args, pred_kw), (est_args, est_kw) = _calls(Display, X, y, groups, clf)
+    (pred, pred_args, pred_kw), (est, est_args, est_kw) = _calls(
+        Display, X, y, groups, clf)
     fig, ax = pyplot.subplots()
-    a = Display.from_predictions(*pred_args, ax=ax, **pred_kw)
-    b = Display.from_estimator(*est_args, ax=ax, **est_kw)
+    a = pred(*pred_args, ax=ax, **pred_kw)
+    b = est(*est_args, ax=ax, **est_kw)
     assert a.ax_ is ax and b.ax_ is ax and b.figure_ is fig
     assert isinstance(a.ax_, mpl.axes.Axes)
     assert isinstance(a.figure_, mpl.figure.Figure)
@@ -298,9 +316,10 @@ def test_every_display_draws_on_a_passed_ax_with_a_legend(pyplot, click_data,
 def test_every_display_from_estimator_draws_from_predictions(pyplot, click_data,
                                                              Display):
     X, y, groups, clf = click_data
-    (pred_args, pred_kw), (est_args, est_kw) = _calls(Display, X, y, groups, clf)
-    pred = Display.from_predictions(*pred_args, **pred_kw)
-    est = Display.from_estimator(*est_args, **est_kw)
+    (first, pred_args, pred_kw), (second, est_args, est_kw) = _calls(
+        Display, X, y, groups, clf)
+    pred = first(*pred_args, **pred_kw)
+    est = second(*est_args, **est_kw)
     assert est.ax_ is not pred.ax_
     lines = [(line.get_label(), line.get_xydata()) for line in pred.ax_.get_lines()]
     assert lines

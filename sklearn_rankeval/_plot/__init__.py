@@ -4,6 +4,7 @@
 from .calibration import CalibrationCurveDisplay
 from .comparison import RankingComparisonDisplay
 from .eleven_point import ElevenPointDisplay
+from .exposure import ItemExposureDisplay
 from .interpolated_pr import InterpolatedPrecisionRecallDisplay
 from .roc import GroupedRocCurveDisplay
 
@@ -12,5 +13,6 @@ __all__ = [
     "ElevenPointDisplay",
     "GroupedRocCurveDisplay",
     "InterpolatedPrecisionRecallDisplay",
+    "ItemExposureDisplay",
     "RankingComparisonDisplay",
 ]
