@@ -635,7 +635,18 @@ def _mean(values, name):
     return float(values[ok].mean())
 
 
-def finalize(parts, *, k):
+#: ``finalize(coverage=...)``: the denominator of ``coverage@K``.
+COVERAGE = ("catalog", "train_items")
+#: ``finalize(novelty=...)``: the variant of ``novelty@K``.
+NOVELTY = ("users", "interactions")
+
+
+def _check_variant(value, name, choices):
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name} must be one of {choices}, got {value!r}.")
+
+
+def finalize(parts, *, k, coverage="catalog", novelty="users", popularity=None):
     """The metric values, ``{"coverage@K": ..., ...}``, of summed partials.
 
     ``k`` only names the metrics.  ``novelty@K``, ``arp@K`` and
@@ -643,13 +654,47 @@ def finalize(parts, *, k):
     ``popularity``, ``ild@K`` with ``item_features``; each is the mean over
     the users where it is defined.  ``gini@K`` and ``entropy@K`` are nan (with
     an UndefinedMetricWarning) when no item was recommended.
+
+    Two variants of other libraries (``convention=`` of
+    ``recommendation_report``) take the training :class:`Popularity` of the
+    whole training set as ``popularity``:
+
+    - ``coverage="train_items"``: the number of covered items over the
+      number of items with a training interaction, instead of ``n_items``
+      (Microsoft Recommenders' ``catalog_coverage``; it can exceed 1 when
+      items without training interactions are recommended);
+    - ``novelty="interactions"``: ``sum_i c_i nov_i / sum_i c_i``, pooled over
+      all recommendations instead of averaged per user, with ``nov_i =
+      -log2(interactions_i / total interactions)`` and ``nov_i = 0`` for an
+      item without training interactions, which still counts in the
+      denominator (Microsoft Recommenders' ``novelty``).  A function of the
+      expected counts ``c_i``: under ties, its value at the expected counts.
     """
     k = check_k(k, allow_none=False)
+    _check_variant(coverage, "coverage", COVERAGE)
+    _check_variant(novelty, "novelty", NOVELTY)
+    if popularity is None and (coverage, novelty) != ("catalog", "users"):
+        raise ValueError("coverage='train_items' and novelty='interactions' need "
+                         "popularity= (of the training interactions).")
+    if popularity is not None and popularity.interactions.shape[0] != \
+            parts.item_count.shape[0]:
+        raise ValueError(
+            f"popularity covers {popularity.interactions.shape[0]} items but "
+            f"the partials {parts.item_count.shape[0]}.")
     c = parts.item_count
     n = c.shape[0]
     covered = np.where(parts.item_sure > 0, 1.0, -np.expm1(parts.item_log_miss))
     total = c.sum()
-    out = {f"coverage@{k}": float(covered.sum() / n)}
+    if coverage == "catalog":
+        out = {f"coverage@{k}": float(covered.sum() / n)}
+    else:
+        n_train = int(np.count_nonzero(popularity.interactions))
+        if n_train == 0:
+            warn(f"coverage@{k} over the training items is undefined: no "
+                 "training interaction; returning nan.", UndefinedMetricWarning)
+            out = {f"coverage@{k}": math.nan}
+        else:
+            out = {f"coverage@{k}": float(covered.sum() / n_train)}
     if total > 0:
         j = np.arange(1, n + 1)
         out[f"gini@{k}"] = float(((2 * j - n - 1) * np.sort(c)).sum() / (n * total))
@@ -664,4 +709,21 @@ def finalize(parts, *, k):
         ("ild",) if parts.has_features else ())
     for name in names:
         out[f"{name}@{k}"] = _mean(values[name], f"{name}@{k}")
+    if novelty == "interactions" and parts.has_popularity:
+        out[f"novelty@{k}"] = _pooled_novelty(c, popularity.interactions,
+                                              f"novelty@{k}")
     return out
+
+
+def _pooled_novelty(count, interactions, name):
+    """``sum_i c_i nov_i / sum_i c_i``, ``nov_i = -log2(share of interactions)``."""
+    total = count.sum()
+    n_rows = interactions.sum()
+    if total == 0 or n_rows == 0:
+        warn(f"{name} is undefined: no recommendation or no training "
+             "interaction; returning nan.", UndefinedMetricWarning)
+        return math.nan
+    seen = interactions > 0
+    nov = np.zeros(interactions.shape[0])
+    nov[seen] = -np.log2(interactions[seen] / n_rows)
+    return float((count * nov).sum() / total)

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from . import _beyond
+from . import _beyond, _recommend_conventions
 from ._engine._group_ids import encode_rows
 from ._per_group import per_group_scores
 from ._registry import parse_metrics
@@ -32,7 +32,6 @@ _BEYOND_RE = re.compile(rf"^({'|'.join(BEYOND)})@(\d+)$")
 DEFAULT = ("precision@{k}", "recall@{k}", "ndcg@{k}", "map@{k}", "coverage@{k}")
 USERS = ("held_out", "recommended", "union")
 OUTPUTS = ("text", "dict", "frame", "per_user")
-PEERS = ("ms_recommenders", "recbole", "rectools", "lenskit", "elliot")
 
 
 # ---------------------------------------------------------------------------
@@ -210,7 +209,8 @@ def _features(item_features, labels, n_items):
     return rows
 
 
-def _beyond_values(beyond, ru, ri, score, rank, n_items, train_pop, features):
+def _beyond_values(beyond, ru, ri, score, rank, n_items, train_pop, features,
+                   options=None):
     out = {}
     for kk in sorted({b[2] for b in beyond}):
         names = {b[1] for b in beyond if b[2] == kk}
@@ -222,7 +222,8 @@ def _beyond_values(beyond, ru, ri, score, rank, n_items, train_pop, features):
             ru, ri, m, n_items=n_items,
             popularity=train_pop if names & {"novelty", "arp", "long_tail"} else None,
             item_features=features if "ild" in names else None)
-        out.update(_beyond.finalize(parts, k=kk))
+        out.update(_beyond.finalize(parts, k=kk, popularity=train_pop,
+                                    **(options or {})))
     return out
 
 
@@ -286,8 +287,19 @@ default=None
         the row order is the rank.
     relevance : str, default=None
         Gain column of ``held_out``; None: ``"relevance"`` if present, else 1.
-    convention : None
-        Only None in this version.
+    convention : {'ms_recommenders', 'rectools'}, default=None
+        Another library's numbers by name (:ref:`conventions-recommend`):
+        its users per metric (Microsoft Recommenders: precision, recall and
+        MAP over the users with a list and a held-out item, NDCG over those
+        with a held-out item; RecTools: accuracy over the users with a
+        held-out item), every held-out row relevant, its MAP normaliser,
+        NDCG ideal, coverage denominator and novelty variant; the
+        beyond-accuracy metrics over the users with a list.  A metric the
+        library lacks, or a tie whose order it leaves to its caller, is a
+        ``ValueError`` naming the metric and the convention.  ``users=``
+        must then stay at its default.  ``'recbole'``, ``'lenskit'`` and
+        ``'elliot'`` are not reproduced yet (a ``ValueError``).  None: this
+        library's rules.
     confidence : float, default=None
         Bootstrap interval over users at this level for the accuracy metrics
         (as in :func:`ranking_report`).
@@ -314,8 +326,8 @@ default=None
 
     Notes
     -----
-    Not in this version: ``convention=`` presets of the peer libraries
-    (anything but None is a ``ValueError``), SciPy sparse ``held_out`` /
+    Not in this version: the ``convention=`` presets ``'recbole'``,
+    ``'lenskit'`` and ``'elliot'`` (a ``ValueError``), SciPy sparse ``held_out`` /
     ``train`` matrices, the ``head_share`` option of ``long_tail@K`` (0.8),
     and per-user beyond-accuracy columns in ``output="per_user"``.  Ties at
     the K-th place of the beyond-accuracy metrics follow ``_beyond``
@@ -329,20 +341,37 @@ default=None
     >>> recommendation_report(recommended, held_out, k=2,
     ...     metrics=["precision@2", "recall@2", "coverage@2"], output="dict")
     {'precision@2': 0.25, 'recall@2': 0.5, 'coverage@2': 0.6}
+    >>> # Microsoft Recommenders: recall over ann only, NDCG over ann and cy
+    >>> print(recommendation_report(recommended, {"ann": ["b"], "cy": ["a"]},
+    ...     metrics=["recall@2", "ndcg@2"], convention="ms_recommenders"))
+    metric      value
+    recall@2   1.0000
+    ndcg@2     0.3155
     >>> print(recommendation_report(recommended, held_out, k=3,
     ...                             metrics=["recall@3", "mrr"]))
     metric      value
     recall@3   0.7500
     mrr        0.4167
     """
+    kwargs = dict(k=k, metrics=metrics, train=train, n_items=n_items,
+                  item_features=item_features, users=users, user=user, item=item,
+                  score=score, relevance=relevance, confidence=confidence,
+                  n_resamples=n_resamples, random_state=random_state, output=output)
+    if convention is not None:
+        return _recommend_conventions.report(_report, convention, recommended,
+                                             held_out, **kwargs)
+    return _report(recommended, held_out, **kwargs)
+
+
+def _report(recommended, held_out, *, k, metrics, train, n_items, item_features,
+            users, user, item, score, relevance, confidence, n_resamples,
+            random_state, output, ranking_convention=None, beyond_options=None):
+    """``recommendation_report`` under this library's rules, or under the
+    ranking convention and ``_beyond.finalize`` options of a peer (given by
+    ``_recommend_conventions``)."""
     k = check_k(k, allow_none=False)
     check_option(users, "users", USERS)
     check_option(output, "output", OUTPUTS)
-    if convention is not None:
-        raise ValueError(
-            f"convention={convention!r}: the presets of the peer libraries "
-            f"({', '.join(PEERS)}) are not reproduced by recommendation_report "
-            "yet; use convention=None.")
     accuracy, beyond, order = _split_metrics(metrics, k)
     if output == "per_user" and not accuracy:
         raise ValueError("output='per_user' needs at least one accuracy metric.")
@@ -361,24 +390,8 @@ default=None
     else:
         t_user = t_item = np.zeros(0, dtype=np.int64)
 
-    if r_score is not None:
-        try:
-            r_score = np.asarray(r_score, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise TypeError("recommended: the score column must hold numbers.") \
-                from None
-        if np.isnan(r_score).any() or (r_score == np.inf).any():
-            raise ValueError("recommended: the score column contains NaN or +inf.")
-    if h_gain is None:
-        h_gain = np.ones(h_user.shape[0])
-    else:
-        try:
-            h_gain = np.asarray(h_gain, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise TypeError("held_out: the relevance must hold numbers.") from None
-        if not np.all(np.isfinite(h_gain)) or (h_gain < 0).any():
-            raise ValueError("held_out: the relevance must be finite and >= 0 "
-                             "(negative or NaN found).")
+    r_score = _check_scores(r_score)
+    h_gain = _check_gains(h_gain, h_user.shape[0])
 
     (ru, hu), user_labels = _encode([r_user, h_user], "user")
     (ri, hi, ti), item_labels = _encode([r_item, h_item, t_item], "item")
@@ -428,7 +441,7 @@ default=None
         groups = np.concatenate([ru, hu[missed]])
         if output == "per_user":
             frame = per_group_scores(y_true, y_score, groups=groups,
-                                     metrics=accuracy)
+                                     metrics=accuracy, convention=ranking_convention)
             frame = frame[accuracy]
             frame.index = user_labels[frame.index.to_numpy()]
             frame.index.name = user
@@ -436,11 +449,11 @@ default=None
         out.update(ranking_report(
             y_true, y_score, groups=groups, metrics=accuracy, output="dict",
             confidence=confidence, n_resamples=n_resamples,
-            random_state=random_state))
+            random_state=random_state, convention=ranking_convention))
     if beyond:
         names = {b[1] for b in beyond}
         train_pop = features = None
-        if names & {"novelty", "arp", "long_tail"}:
+        if names & {"novelty", "arp", "long_tail"} or beyond_options:
             if train is None:
                 raise ValueError("novelty@K, arp@K and long_tail@K need train= "
                                  "(the training interactions).")
@@ -453,10 +466,38 @@ default=None
         if r_score is None and r_rank is None:
             r_rank = _row_rank(ru)
         values = _beyond_values(beyond, ru, ri, r_score, r_rank, n_items,
-                                train_pop, features)
+                                train_pop, features, beyond_options)
         out.update({b[0]: values[b[0]] for b in beyond})
     out = {name: out[name] for name in order}
     return _format(out, output, n_items if beyond else None)
+
+
+def _check_scores(r_score):
+    """The score column as float64 (None stays None); NaN, +inf: ValueError."""
+    if r_score is None:
+        return None
+    try:
+        r_score = np.asarray(r_score, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError("recommended: the score column must hold numbers.") \
+            from None
+    if np.isnan(r_score).any() or (r_score == np.inf).any():
+        raise ValueError("recommended: the score column contains NaN or +inf.")
+    return r_score
+
+
+def _check_gains(h_gain, n):
+    """The held-out gains as float64 (None: 1 each); negative, NaN: ValueError."""
+    if h_gain is None:
+        return np.ones(n)
+    try:
+        h_gain = np.asarray(h_gain, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError("held_out: the relevance must hold numbers.") from None
+    if not np.all(np.isfinite(h_gain)) or (h_gain < 0).any():
+        raise ValueError("held_out: the relevance must be finite and >= 0 "
+                         "(negative or NaN found).")
+    return h_gain
 
 
 def _row_rank(user):
