@@ -20,6 +20,7 @@ every held-out row is relevant, a tie order the peer leaves to its caller
 set of users and joins the values.
 """
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -85,6 +86,8 @@ class Peer(NamedTuple):
     #: the metrics (our names) refused because the peer refuses the input:
     #: recommended (user, item) pairs found in the training interactions
     train_disjoint: tuple
+    #: the value of an accuracy metric when no user is evaluated
+    no_users: float
     calls: dict
     refused: dict
     missing: str
@@ -114,6 +117,7 @@ PEERS = {
             "'item_feature_vector'; a zero row has similarity 0)",
         needs_train=("coverage", "entropy", "novelty", "ild"),
         train_disjoint=("entropy", "novelty", "ild"),
+        no_users=0.0,  # "if df_hit.shape[0] == 0: return 0.0"
         calls={
             "precision": "precision_at_k(rating_true, rating_pred, k=K)",
             "recall": "recall_at_k(rating_true, rating_pred, k=K)",
@@ -152,7 +156,7 @@ PEERS = {
         precision="k", map="relevant", ndcg="k",
         coverage="catalog", novelty="users", entropy=None, gini=None,
         long_tail=None, ild=None, needs_train=("novelty", "arp"),
-        train_disjoint=(),
+        train_disjoint=(), no_users=math.nan,  # the mean of an empty Series
         calls={
             "precision": "Precision(k=K)",
             "recall": "Recall(k=K)",
@@ -366,8 +370,12 @@ def report(run, convention, recommended, held_out, **kwargs):
     score_col = next(c for c in ("score", "__score", "__score__")
                      if c not in (user, item))
     groups = {}
-    for label, compute, users, _, _ in plan:
-        groups.setdefault(users, []).append((label, compute))
+    for label, compute, users, kind, _ in plan:
+        if output == "per_user" and kind in _BEYOND_KINDS and accuracy:
+            continue  # the per-user frame holds the accuracy metrics
+        groups.setdefault(users, []).append((label, compute, kind))
+    anyone = {"both": (has_held & has_list).any(), "held_out": has_held.any(),
+              "recommended": has_list.any()}
     base = {key: kwargs[key] for key in ("train", "item_features", "user",
                                          "item", "confidence", "n_resamples",
                                          "random_state")}
@@ -376,19 +384,24 @@ def report(run, convention, recommended, held_out, **kwargs):
         if value != default} or None
     values, frames = {}, []
     for users, names in groups.items():
+        if not anyone[users] and all(kind not in _BEYOND_KINDS
+                                     for *_, kind in names):
+            for label, _, _ in names:  # no user to average
+                values[label] = peer.no_users
+            continue
         keep_r = has_held[ru] if users == "both" else slice(None)
         keep_h = has_list[hu] if users == "both" else slice(None)
         out = run(
             {user: r_user[keep_r], item: r_item[keep_r], score_col: y[keep_r]},
             {user: h_user[keep_h], item: h_item[keep_h]},
-            k=k, metrics=[c for _, c in names], n_items=n_items,
+            k=k, metrics=[c for _, c, _ in names], n_items=n_items,
             users="recommended" if users == "recommended" else "held_out",
             score=score_col, relevance=None,
             output="per_user" if output == "per_user" else "dict",
             ranking_convention=peer.ranking,
             beyond_options=options,
             **base)
-        for label, compute in names:
+        for label, compute, _ in names:
             factor = 1.0
             if compute != label:  # RecTools' NDCG: DCG over the ideal DCG of k
                 factor = 1.0 / _ideal_dcg(int(compute.split("@")[1]))
@@ -399,9 +412,10 @@ def report(run, convention, recommended, held_out, **kwargs):
     if output == "per_user":
         import pandas as pd
 
-        frame = pd.concat(frames, axis=1)
+        frame = (pd.concat(frames, axis=1) if frames else pd.DataFrame(
+            index=pd.Index([], dtype=object))).reindex(columns=accuracy)
         frame.index.name = user
-        return frame[[name for name in order if name in frame.columns]]
+        return frame
     values = {name: values[name] for name in order}
     return rec._format(values, output, n_items if beyond else None)
 

@@ -30,12 +30,12 @@ from sklearn_rankeval._recommend_conventions import NAMES, PEERS
 KS = (1, 3, 5, 10)
 
 
-def _data(seed, ties=True):
+def _data(seed, ties=True, levels=4):
     """(recommended frame, held-out frame, train frame, n_items).
 
     Users 0..29 on items 0..24.  Users 0-3 have no list, users 26-29 no
     held-out item; lists are 0..12 items long with scores from few values
-    (``ties``) or distinct ones.  Training pairs avoid the recommended pairs
+    (``ties``: ``levels`` values) or distinct ones.  Training pairs avoid the recommended pairs
     (Microsoft Recommenders refuses them) and miss some recommended items.
     """
     rng = np.random.default_rng(seed)
@@ -45,7 +45,7 @@ def _data(seed, ties=True):
         n_list = 0 if u < 4 else int(rng.integers(1, 13))
         listed = order[:n_list]
         if ties:
-            scores = rng.integers(0, 4, n_list).astype(float)
+            scores = rng.integers(0, levels, n_list).astype(float)
         else:
             scores = rng.permutation(100)[:n_list].astype(float)
         rec += [(u, int(i), s) for i, s in zip(listed, scores)]
@@ -131,12 +131,15 @@ def test_ms_recommenders_tie_order_is_the_row_order():
     held = pd.DataFrame({"user": [1, 2], "item": [12, 10]})
     true = held.rename(columns={"user": "userID", "item": "itemID"})
     true["rating"] = 1.0
-    for frame in (rec, rec.iloc[[2, 1, 0, 4, 3]].reset_index(drop=True)):
+    values = []
+    for frame in (rec, rec.iloc[[2, 1, 0, 3, 4]].reset_index(drop=True)):
         pred = frame.rename(columns={"user": "userID", "item": "itemID",
                                      "score": "prediction"})
         got = _report(frame, held, ["precision@1", "ndcg@2"], "ms_recommenders")
         assert got["precision@1"] == pe.precision_at_k(true, pred, k=1)
         assert got["ndcg@2"] == pytest.approx(pe.ndcg_at_k(true, pred, k=2))
+        values.append(got)
+    assert values[0]["precision@1"] == 0.5 and values[1]["precision@1"] == 1.0
 
 
 # ---------------------------------------------------------------------------
@@ -174,6 +177,41 @@ def test_rectools_against_calc_metrics(seed, k):
     got = _report(rec, held, list(want), "rectools", train=train,
                   n_items=n_items)
     assert got == pytest.approx(want, rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_rectools_ties_refused_or_order_free(seed):
+    # with tied scores each metric is either refused or RecTools' number for
+    # both orders of the tied items (ranks assigned in row order, reversed)
+    rectools = pytest.importorskip("rectools")
+    rm = pytest.importorskip("rectools.metrics")
+    Columns = rectools.Columns  # noqa: N806
+    rec, held, train, n_items = _data(seed, levels=25)
+    interactions = held.rename(columns={"user": Columns.User,
+                                        "item": Columns.Item})
+    prev = train.rename(columns={"user": Columns.User, "item": Columns.Item})
+    given = refused = 0
+    for k in KS:
+        metrics = {f"precision@{k}": rm.Precision(k=k), f"ndcg@{k}": rm.NDCG(k=k),
+                   f"map@{k}": rm.MAP(k=k), f"mrr@{k}": rm.MRR(k=k),
+                   f"coverage@{k}": rm.CatalogCoverage(k=k, normalize=True),
+                   f"novelty@{k}": rm.MeanInvUserFreq(k=k)}
+        for name, metric in metrics.items():
+            try:
+                got = _report(rec, held, [name], "rectools", train=train,
+                              n_items=n_items)[name]
+            except ValueError as exc:
+                assert f"convention='rectools' cannot give '{name}'" in str(exc)
+                refused += 1
+                continue
+            given += 1
+            for frame in (rec, rec.iloc[::-1]):
+                want = rm.calc_metrics(
+                    {name: metric}, reco=_rectools_reco(frame, Columns),
+                    interactions=interactions, prev_interactions=prev,
+                    catalog=np.arange(n_items))[name]
+                assert got == pytest.approx(want, rel=1e-12, abs=1e-12)
+    assert given and refused
 
 
 def test_rectools_lists_in_order_against_calc_metrics():
@@ -419,3 +457,62 @@ def test_confidence_under_a_convention():
                                 random_state=0)["dcg@5"]
     for key in ("value", "ci_low", "ci_high"):
         assert got["ndcg@5"][key] == pytest.approx(dcg[key] / ideal)
+
+
+def test_ms_recommenders_no_hit_and_no_common_user():
+    # test_python_evaluation.py (precision/recall/ndcg/map_at_k with the
+    # rating_nohit fixture, every prediction item 100): 0.0; here items
+    # 100..117, a repeated pair being a ValueError in this library
+    nohit = {"user": MS_PRED["user"], "item": list(range(100, 118)),
+             "score": MS_PRED["score"]}
+    metrics = ["precision@10", "recall@10", "ndcg@10", "map@10"]
+    assert _report(nohit, MS_TRUE, metrics, "ms_recommenders") == dict.fromkeys(
+        metrics, 0.0)
+    # no user in both frames: python_evaluation returns 0.0 ("if
+    # df_hit.shape[0] == 0: return 0.0"); RecTools' mean of no user is nan
+    rec, held = {"a": [1]}, {"b": [1]}
+    assert _report(rec, held, metrics, "ms_recommenders") == dict.fromkeys(
+        metrics, 0.0)
+    frame = recommendation_report(rec, held, metrics=["precision@1", "ndcg@1"],
+                                  convention="ms_recommenders", output="per_user")
+    assert list(frame.columns) == ["precision@1", "ndcg@1"]
+    assert math.isnan(frame.loc["b", "precision@1"]) and frame.loc["b", "ndcg@1"] == 0
+
+
+def test_ms_recommenders_no_common_user_against_the_peer():
+    pe = pytest.importorskip("recommenders.evaluation.python_evaluation")
+    true = pd.DataFrame({"userID": ["b"], "itemID": [1], "rating": [1.0]})
+    pred = pd.DataFrame({"userID": ["a"], "itemID": [1], "prediction": [1.0]})
+    got = _report({"a": [1]}, {"b": [1]}, ["precision@1", "recall@1", "ndcg@1",
+                                           "map@1"], "ms_recommenders")
+    assert got == {"precision@1": pe.precision_at_k(true, pred, k=1),
+                   "recall@1": pe.recall_at_k(true, pred, k=1),
+                   "ndcg@1": pe.ndcg_at_k(true, pred, k=1),
+                   "map@1": pe.map_at_k(true, pred, k=1)}
+
+
+def test_per_user_holds_the_accuracy_metrics():
+    rec, held, train, _ = _data(2, ties=False)
+    frame = recommendation_report(rec, held, metrics=["recall@3", "coverage@3"],
+                                  convention="rectools", output="per_user")
+    assert list(frame.columns) == ["recall@3"]
+    assert frame.index.name == "user" and len(frame) == 26  # held-out users
+    assert frame["recall@3"].mean() == pytest.approx(
+        _report(rec, held, ["recall@3"], "rectools")["recall@3"])
+
+
+def test_peer_fields_agree_with_the_ranking_presets():
+    # the MAP normaliser and the precision denominator come from the ranking
+    # preset each peer reuses; the record's fields must say the same
+    from sklearn_rankeval._conventions import PRESETS
+    from sklearn_rankeval._registry import METRICS
+
+    for peer in PEERS.values():
+        preset = PRESETS[peer.ranking]
+        for metric, field in (("map", peer.map), ("precision", peer.precision)):
+            default = dict((o[0], o[1]) for o in METRICS[metric].options)
+            assert preset[metric].get("k_denominator",
+                                      default["k_denominator"]) == field
+        # every held-out row has gain 1: a binary or linear gain reads it as 1
+        ndcg = preset["dcg" if peer.ndcg == "k" else "ndcg"]
+        assert ndcg["gain"] in ("binary", "linear")
