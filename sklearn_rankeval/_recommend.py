@@ -17,6 +17,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from . import _beyond, _recommend_conventions
+from ._docs import substitute_doc
 from ._engine._group_ids import encode_rows
 from ._per_group import per_group_scores
 from ._registry import parse_metrics
@@ -287,19 +288,7 @@ default=None
         the row order is the rank.
     relevance : str, default=None
         Gain column of ``held_out``; None: ``"relevance"`` if present, else 1.
-    convention : {'ms_recommenders', 'rectools'}, default=None
-        Another library's numbers by name (:ref:`conventions-recommend`):
-        its users per metric (Microsoft Recommenders: precision, recall and
-        MAP over the users with a list and a held-out item, NDCG over those
-        with a held-out item; RecTools: accuracy over the users with a
-        held-out item), every held-out row relevant, its MAP normaliser,
-        NDCG ideal, coverage denominator and novelty variant; the
-        beyond-accuracy metrics over the users with a list.  A metric the
-        library lacks, or a tie whose order it leaves to its caller, is a
-        ``ValueError`` naming the metric and the convention.  ``users=``
-        must then stay at its default.  ``'recbole'``, ``'lenskit'`` and
-        ``'elliot'`` are not reproduced yet (a ``ValueError``).  None: this
-        library's rules.
+    %(recommend_convention)s
     confidence : float, default=None
         Bootstrap interval over users at this level for the accuracy metrics
         (as in :func:`ranking_report`).
@@ -326,8 +315,8 @@ default=None
 
     Notes
     -----
-    Not in this version: the ``convention=`` presets ``'recbole'``,
-    ``'lenskit'`` and ``'elliot'`` (a ``ValueError``), SciPy sparse ``held_out`` /
+    Not in this version: the ``convention=`` presets not reproduced yet
+    (see ``convention``), SciPy sparse ``held_out`` /
     ``train`` matrices, the ``head_share`` option of ``long_tail@K`` (0.8),
     and per-user beyond-accuracy columns in ``output="per_user"``.  Ties at
     the K-th place of the beyond-accuracy metrics follow ``_beyond``
@@ -361,6 +350,10 @@ default=None
         return _recommend_conventions.report(_report, convention, recommended,
                                              held_out, **kwargs)
     return _report(recommended, held_out, **kwargs)
+
+
+substitute_doc(recommendation_report,
+               {"recommend_convention": _recommend_conventions.convention_doc()})
 
 
 def _report(recommended, held_out, *, k, metrics, train, n_items, item_features,

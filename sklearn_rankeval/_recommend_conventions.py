@@ -29,7 +29,8 @@ from ._conventions import tie_free_scores
 from ._registry import parse_metrics
 from ._validation import check_k, check_option
 
-__all__ = ["NAMES", "PEERS", "Peer", "conventions_table", "report"]
+__all__ = ["NAMES", "PEERS", "Peer", "convention_doc", "conventions_table",
+           "report"]
 
 #: Every name ``convention=`` knows; those without a record raise.
 NAMES = ("ms_recommenders", "recbole", "rectools", "lenskit", "elliot")
@@ -418,6 +419,34 @@ def report(run, convention, recommended, held_out, **kwargs):
         return frame
     values = {name: values[name] for name in order}
     return rec._format(values, output, n_items if beyond else None)
+
+
+# ---------------------------------------------------------------------------
+# the documentation: the ``convention`` parameter and the table
+# ---------------------------------------------------------------------------
+def convention_doc():
+    """The ``convention`` parameter of ``recommendation_report`` (numpydoc)."""
+    import textwrap
+
+    later = [name for name in NAMES if name not in PEERS]
+    body = (
+        "Another library's numbers by name (:ref:`conventions-recommend`): "
+        + "; ".join(f"``'{p.name}'``, {p.library} {p.version}"
+                    for p in PEERS.values())
+        + ".  Its users per metric, every held-out row relevant, its MAP "
+        "normaliser, NDCG ideal, coverage denominator and novelty variant; "
+        "the beyond-accuracy metrics over the users with a list.  A metric "
+        "the library lacks, or a tie whose order it leaves undefined, is a "
+        "``ValueError`` naming the metric and the convention.  ``users=`` "
+        "must then stay at its default.  "
+        + (", ".join(f"``'{name}'``" for name in later)
+           + " are not reproduced yet (a ``ValueError``).  " if later else "")
+        + "None: this library's rules.")
+    header = ("convention : {" + ", ".join(f"'{name}'" for name in PEERS)
+              + "}, default=None")
+    return header + "\n" + textwrap.fill(
+        body, width=76, initial_indent="    ", subsequent_indent="    ",
+        break_on_hyphens=False)
 
 
 # ---------------------------------------------------------------------------

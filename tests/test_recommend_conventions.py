@@ -516,3 +516,21 @@ def test_peer_fields_agree_with_the_ranking_presets():
         # every held-out row has gain 1: a binary or linear gain reads it as 1
         ndcg = preset["dcg" if peer.ndcg == "k" else "ndcg"]
         assert ndcg["gain"] in ("binary", "linear")
+
+
+def test_the_docs_are_generated_from_the_records():
+    from sklearn_rankeval._recommend_conventions import conventions_table
+
+    doc = recommendation_report.__doc__
+    header = doc[doc.index("convention : {"):].splitlines()[0]
+    assert header == ("convention : {" + ", ".join(f"'{n}'" for n in PEERS)
+                      + "}, default=None")
+    table = conventions_table()
+    for peer in PEERS.values():
+        assert f"{peer.library} {peer.version}" in table
+        for name, call in peer.calls.items():
+            assert f"``{name}``: ``{call}``" in table
+        for name in peer.refused:
+            assert f"``{name}``: " in table
+    for name in NAMES:
+        assert f"``{name}``" in table
