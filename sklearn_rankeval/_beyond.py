@@ -728,7 +728,18 @@ def catalog_values(count, sure, log_miss):
     return out
 
 
-def finalize(parts, *, k):
+#: ``finalize(coverage=...)``: the denominator of ``coverage@K``.
+COVERAGE = ("catalog", "train_items")
+#: ``finalize(novelty=...)``: the variant of ``novelty@K``.
+NOVELTY = ("users", "interactions")
+
+
+def _check_variant(value, name, choices):
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name} must be one of {choices}, got {value!r}.")
+
+
+def finalize(parts, *, k, coverage="catalog", novelty="users", popularity=None):
     """The metric values, ``{"coverage@K": ..., ...}``, of summed partials.
 
     ``k`` only names the metrics.  ``novelty@K``, ``arp@K`` and
@@ -736,17 +747,54 @@ def finalize(parts, *, k):
     ``popularity``, ``ild@K`` with ``item_features``; each is the mean over
     the users where it is defined.  ``gini@K`` and ``entropy@K`` are nan (with
     an UndefinedMetricWarning) when no item was recommended.
+
+    Two variants of other libraries (``convention=`` of
+    ``recommendation_report``) take the training :class:`Popularity` of the
+    whole training set as ``popularity``:
+
+    - ``coverage="train_items"``: the number of covered items over the
+      number of items with a training interaction, instead of ``n_items``
+      (Microsoft Recommenders' ``catalog_coverage``; it can exceed 1 when
+      items without training interactions are recommended);
+    - ``novelty="interactions"``: ``sum_i c_i nov_i / sum_i c_i``, pooled over
+      all recommendations instead of averaged per user, with ``nov_i =
+      -log2(interactions_i / total interactions)`` and ``nov_i = 0`` for an
+      item without training interactions, which still counts in the
+      denominator (Microsoft Recommenders' ``novelty``).  A function of the
+      expected counts ``c_i``: under ties, its value at the expected counts.
     """
     k = check_k(k, allow_none=False)
-    coverage, gini, entropy = catalog_values(parts.item_count, parts.item_sure,
-                                             parts.item_log_miss)
+    _check_variant(coverage, "coverage", COVERAGE)
+    _check_variant(novelty, "novelty", NOVELTY)
+    if popularity is None and (coverage, novelty) != ("catalog", "users"):
+        raise ValueError("coverage='train_items' and novelty='interactions' need "
+                         "popularity= (of the training interactions).")
+    if popularity is not None and popularity.interactions.shape[0] != \
+            parts.item_count.shape[0]:
+        raise ValueError(
+            f"popularity covers {popularity.interactions.shape[0]} items but "
+            f"the partials {parts.item_count.shape[0]}.")
+    covered, gini, entropy = catalog_values(parts.item_count, parts.item_sure,
+                                            parts.item_log_miss)
+    if coverage == "train_items":
+        n_train = int(np.count_nonzero(popularity.interactions))
+        if n_train == 0:
+            warn(f"coverage@{k} over the training items is undefined: no "
+                 "training interaction; returning nan.", UndefinedMetricWarning)
+            covered = math.nan
+        else:
+            covered *= parts.item_count.shape[0] / n_train
     if math.isnan(gini):
         warn("gini and entropy are undefined: no item was recommended; "
              "returning nan.", UndefinedMetricWarning)
-    out = {f"coverage@{k}": coverage, f"gini@{k}": gini, f"entropy@{k}": entropy}
+    out = {f"coverage@{k}": covered, f"gini@{k}": gini, f"entropy@{k}": entropy}
     values = per_user_values(parts)
     for name in user_metrics(parts):
         out[f"{name}@{k}"] = _mean(values[name], f"{name}@{k}")
+    if novelty == "interactions" and parts.has_popularity:
+        out[f"novelty@{k}"] = _pooled_novelty(parts.item_count,
+                                              popularity.interactions,
+                                              f"novelty@{k}")
     return out
 
 
@@ -813,3 +861,17 @@ def bootstrap(user, item, membership, parts, *, n_users, n_resamples, rng,
             for name in names:
                 out[name][rows] = (counts @ sums[name]) / (counts @ defined[name])
     return out
+
+
+def _pooled_novelty(count, interactions, name):
+    """``sum_i c_i nov_i / sum_i c_i``, ``nov_i = -log2(share of interactions)``."""
+    total = count.sum()
+    n_rows = interactions.sum()
+    if total == 0 or n_rows == 0:
+        warn(f"{name} is undefined: no recommendation or no training "
+             "interaction; returning nan.", UndefinedMetricWarning)
+        return math.nan
+    seen = interactions > 0
+    nov = np.zeros(interactions.shape[0])
+    nov[seen] = -np.log2(interactions[seen] / n_rows)
+    return float((count * nov).sum() / total)

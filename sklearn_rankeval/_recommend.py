@@ -16,13 +16,14 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from . import _beyond
+from . import _beyond, _recommend_conventions
 from ._bootstrap import (
     check_confidence,
     check_n_resamples,
     check_random_state,
     percentile_interval,
 )
+from ._docs import substitute_doc
 from ._engine._group_ids import encode_rows
 from ._per_group import per_group_scores
 from ._registry import parse_metrics
@@ -38,7 +39,6 @@ _BEYOND_RE = re.compile(rf"^({'|'.join(BEYOND)})@(\d+)$")
 DEFAULT = ("precision@{k}", "recall@{k}", "ndcg@{k}", "map@{k}", "coverage@{k}")
 USERS = ("held_out", "recommended", "union")
 OUTPUTS = ("text", "dict", "frame", "per_user")
-PEERS = ("ms_recommenders", "recbole", "rectools", "lenskit", "elliot")
 
 
 # ---------------------------------------------------------------------------
@@ -260,12 +260,19 @@ def _membership(ru, score, rank, k):
 
 
 def _beyond_values(beyond, ru, ri, score, rank, n_items, train_pop, features, *,
-                   head_share, evaluated, confidence, n_resamples, random_state):
+                   head_share, evaluated, confidence, n_resamples, random_state,
+                   options=None):
     """``({name: value}, [per-user frames])`` of the beyond-accuracy metrics.
 
     With ``confidence``, each value is ``{"value", "ci_low", "ci_high"}``
-    from :func:`_beyond.bootstrap` over the evaluated users.
+    from :func:`_beyond.bootstrap` over the evaluated users.  ``options``:
+    a peer's variants of ``_beyond.finalize`` (``convention=``).
     """
+    if options and confidence is not None:
+        raise ValueError(
+            "confidence= with a convention: the intervals of the beyond-accuracy "
+            "metrics follow this library's definitions only; pass "
+            "convention=None or leave confidence=None.")
     import pandas as pd
 
     out, frames = {}, []
@@ -280,7 +287,8 @@ def _beyond_values(beyond, ru, ri, score, rank, n_items, train_pop, features, *,
             popularity=train_pop if names & {"novelty", "arp", "long_tail"} else None,
             item_features=features if "ild" in names else None,
             head_share=head_share)
-        values = _beyond.finalize(parts, k=kk)
+        values = _beyond.finalize(parts, k=kk, popularity=train_pop,
+                                  **(options or {}))
         if rng is not None:
             parts_e = parts._replace(user=index[parts.user])
             dist = _beyond.bootstrap(index[ru], ri, m, parts_e, n_users=n_evaluated,
@@ -364,8 +372,7 @@ sparse matrix, default=None
         the row order is the rank.
     relevance : str, default=None
         Gain column of ``held_out``; None: ``"relevance"`` if present, else 1.
-    convention : None
-        Only None in this version.
+    %(recommend_convention)s
     confidence : float, default=None
         Bootstrap interval over the evaluated users at this level (as in
         :func:`ranking_report`), for every metric: a resample draws users
@@ -418,20 +425,43 @@ sparse matrix, default=None
     >>> recommendation_report(recommended, held_out, k=2,
     ...     metrics=["precision@2", "recall@2", "coverage@2"], output="dict")
     {'precision@2': 0.25, 'recall@2': 0.5, 'coverage@2': 0.6}
+    >>> # Microsoft Recommenders: recall over ann only, NDCG over ann and cy
+    >>> print(recommendation_report(recommended, {"ann": ["b"], "cy": ["a"]},
+    ...     metrics=["recall@2", "ndcg@2"], convention="ms_recommenders"))
+    metric      value
+    recall@2   1.0000
+    ndcg@2     0.3155
     >>> print(recommendation_report(recommended, held_out, k=3,
     ...                             metrics=["recall@3", "mrr"]))
     metric      value
     recall@3   0.7500
     mrr        0.4167
     """
+    kwargs = dict(k=k, metrics=metrics, train=train, n_items=n_items,
+                  item_features=item_features, users=users, user=user, item=item,
+                  score=score, relevance=relevance, confidence=confidence,
+                  n_resamples=n_resamples, random_state=random_state, output=output,
+                  head_share=head_share)
+    if convention is not None:
+        return _recommend_conventions.report(_report, convention, recommended,
+                                             held_out, **kwargs)
+    return _report(recommended, held_out, **kwargs)
+
+
+substitute_doc(recommendation_report,
+               {"recommend_convention": _recommend_conventions.convention_doc()})
+
+
+def _report(recommended, held_out, *, k, metrics, train, n_items, item_features,
+            users, user, item, score, relevance, confidence, n_resamples,
+            random_state, output, head_share=0.8, ranking_convention=None,
+            beyond_options=None):
+    """``recommendation_report`` under this library's rules, or under the
+    ranking convention and ``_beyond.finalize`` options of a peer (given by
+    ``_recommend_conventions``)."""
     k = check_k(k, allow_none=False)
     check_option(users, "users", USERS)
     check_option(output, "output", OUTPUTS)
-    if convention is not None:
-        raise ValueError(
-            f"convention={convention!r}: the presets of the peer libraries "
-            f"({', '.join(PEERS)}) are not reproduced by recommendation_report "
-            "yet; use convention=None.")
     accuracy, beyond, order = _split_metrics(metrics, k)
     if output == "per_user" and not accuracy and not {
             b[1] for b in beyond} - set(_beyond.CATALOG):
@@ -458,16 +488,7 @@ sparse matrix, default=None
         t_user = t_item = np.zeros(0, dtype=np.int64)
 
     r_score = _check_scores(r_score)
-    if h_gain is None:
-        h_gain = np.ones(h_user.shape[0])
-    else:
-        try:
-            h_gain = np.asarray(h_gain, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise TypeError("held_out: the relevance must hold numbers.") from None
-        if not np.all(np.isfinite(h_gain)) or (h_gain < 0).any():
-            raise ValueError("held_out: the relevance must be finite and >= 0 "
-                             "(negative or NaN found).")
+    h_gain = _check_gains(h_gain, h_user.shape[0])
 
     (ru, hu), user_labels = _encode([r_user, h_user], "user")
     (ri, hi, ti), item_labels = _encode([r_item, h_item, t_item], "item")
@@ -503,17 +524,17 @@ sparse matrix, default=None
                                                h_gain)
         if output == "per_user":
             frame = per_group_scores(y_true, y_score, groups=groups,
-                                     metrics=accuracy)
+                                     metrics=accuracy, convention=ranking_convention)
             per_user.append(frame[accuracy])
         else:
             out.update(ranking_report(
                 y_true, y_score, groups=groups, metrics=accuracy, output="dict",
                 confidence=confidence, n_resamples=n_resamples,
-                random_state=random_state))
+                random_state=random_state, convention=ranking_convention))
     if beyond:
         names = {b[1] for b in beyond}
         train_pop = features = None
-        if names & {"novelty", "arp", "long_tail"}:
+        if names & {"novelty", "arp", "long_tail"} or beyond_options:
             if train is None:
                 raise ValueError("novelty@K, arp@K and long_tail@K need train= "
                                  "(the training interactions).")
@@ -526,7 +547,8 @@ sparse matrix, default=None
         values, users_k = _beyond_values(
             beyond, ru, ri, r_score, r_rank, n_items, train_pop, features,
             head_share=head_share, evaluated=evaluated, confidence=confidence,
-            n_resamples=n_resamples, random_state=random_state)
+            n_resamples=n_resamples, random_state=random_state,
+            options=beyond_options)
         out.update(values)
         if output == "per_user":
             per_user.extend(users_k)
@@ -588,6 +610,20 @@ def _check_scores(r_score):
     if np.isnan(r_score).any() or (r_score == np.inf).any():
         raise ValueError("recommended: the score column contains NaN or +inf.")
     return r_score
+
+
+def _check_gains(h_gain, n):
+    """The held-out gains as float64 (None: 1 each); negative, NaN: ValueError."""
+    if h_gain is None:
+        return np.ones(n)
+    try:
+        h_gain = np.asarray(h_gain, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError("held_out: the relevance must hold numbers.") from None
+    if not np.all(np.isfinite(h_gain)) or (h_gain < 0).any():
+        raise ValueError("held_out: the relevance must be finite and >= 0 "
+                         "(negative or NaN found).")
+    return h_gain
 
 
 def _catalog_size(n_items, n_distinct, inputs):

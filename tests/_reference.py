@@ -656,6 +656,33 @@ def _mean_over_users(lists, per_item):
     return sum(values) / len(values) if values else NAN
 
 
+def coverage_of_training_items(lists, train):
+    """|union of the lists| / number of distinct training items (Microsoft
+    Recommenders' catalog_coverage)."""
+    covered = set()
+    for lst in lists.values():
+        covered.update(lst)
+    n_train = len({i for _, i in train})
+    return Fraction(len(covered), n_train) if n_train else NAN
+
+
+def novelty_pooled(lists, train):
+    """Mean over all recommendations (not per user) of -log2(n_i / n), n_i the
+    training rows of item i, n all training rows; 0 for an item without
+    training rows, which still counts (Microsoft Recommenders' novelty)."""
+    count = {}
+    for _, i in train:
+        count[i] = count.get(i, 0) + 1
+    items = [i for lst in lists.values() for i in lst]
+    if not items or not train:
+        return NAN
+    total = 0.0
+    for i in items:
+        if i in count:
+            total -= math.log2(count[i] / len(train))
+    return total / len(items)
+
+
 def novelty(lists, train):
     users_of, n_users = _training_users(train)
     return _mean_over_users(

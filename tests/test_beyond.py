@@ -200,6 +200,60 @@ def test_metrics_equal_expected_values_over_orderings(seed, k):
                                           nan_ok=True), name
 
 
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("k", [1, 2, 4])
+def test_variants_equal_expected_values_over_orderings(seed, k):
+    # finalize(coverage="train_items", novelty="interactions"): both linear in
+    # the memberships given the fixed list sizes, so exact under ties
+    rec, train, features = _case(seed)
+    user, item, score = _flat(rec)
+    pop = bd.popularity(*_train_arrays(train), n_items=9)
+    parts = bd.partials(user, item, bd.membership(user, score, k=k), n_items=9,
+                        popularity=pop)
+    got = bd.finalize(parts, k=k, coverage="train_items", novelty="interactions",
+                      popularity=pop)
+    exp = lambda metric: float(ref.expected_over_realisations(metric, rec, k))  # noqa: E731
+    assert got[f"coverage@{k}"] == pytest.approx(
+        exp(lambda lists: ref.coverage_of_training_items(lists, train)),
+        rel=1e-12, abs=1e-12)
+    assert got[f"novelty@{k}"] == pytest.approx(
+        exp(lambda lists: ref.novelty_pooled(lists, train)), rel=1e-12, abs=1e-12)
+    # the other metrics are those of the default variants
+    own = bd.finalize(parts, k=k)
+    for name in ("gini", "entropy", "arp", "long_tail"):
+        assert got[f"{name}@{k}"] == own[f"{name}@{k}"]
+
+
+def test_variants_need_popularity_and_known_names():
+    user, item, score = _flat({0: [(0, 1.0), (1, 0.5)]})
+    parts = bd.partials(user, item, bd.membership(user, score, k=1), n_items=3)
+    with pytest.raises(ValueError, match="need popularity="):
+        bd.finalize(parts, k=1, coverage="train_items")
+    with pytest.raises(ValueError, match="novelty must be one of"):
+        bd.finalize(parts, k=1, novelty="pooled")
+    with pytest.raises(ValueError, match="coverage must be one of"):
+        bd.finalize(parts, k=1, coverage=None)
+    pop = bd.popularity(np.array([0]), np.array([2]), n_items=4)
+    with pytest.raises(ValueError, match="popularity covers 4 items"):
+        bd.finalize(parts, k=1, coverage="train_items", popularity=pop)
+    empty = bd.popularity(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64),
+                          n_items=3)
+    with pytest.warns(UndefinedMetricWarning, match="coverage@1"):
+        out = bd.finalize(parts, k=1, coverage="train_items", popularity=empty)
+    assert math.isnan(out["coverage@1"])
+    # an item never trained on adds 0 to the pooled novelty but counts
+    # (-log2(1/2) for item 0, 0 for item 1, over 2 recommendations)
+    pop = bd.popularity(np.array([0, 1]), np.array([0, 2]), n_items=3)
+    parts = bd.partials(user, item, bd.membership(user, score, k=2), n_items=3,
+                        popularity=pop)
+    out = bd.finalize(parts, k=2, novelty="interactions", popularity=pop)
+    assert out["novelty@2"] == 0.5
+    # the per-user variant counts item 1 as trained on by one user of two
+    assert bd.finalize(parts, k=2)["novelty@2"] == 1.0
+    out = bd.finalize(parts, k=2, coverage="train_items", popularity=pop)
+    assert out["coverage@2"] == 1.0  # items 0, 1 covered; 2 training items
+
+
 def test_coverage_is_the_expected_number_of_covered_items():
     # one user, three items tied for k=1: one item is covered in every
     # ordering, not three (a model scoring everything alike gains nothing)

@@ -1,0 +1,532 @@
+"""``recommendation_report(convention=...)``: a peer library's numbers by name.
+
+One :class:`Peer` record per library (:data:`PEERS`) holds, field by field,
+the rules on which the libraries differ: which users are averaged, the
+precision denominator, the order of tied items at the cut, the MAP
+normaliser, the NDCG ideal, the coverage denominator, the novelty variant,
+the entropy base, the Gini direction and the long-tail split; and, metric by
+metric, the peer's call that gives the number or the reason it cannot be
+reproduced.  Asking for a metric the peer lacks is a ``ValueError`` naming
+the metric and the convention: never a number computed with another rule.
+
+The accuracy metrics reuse a ranking convention of ``_conventions``
+(``Peer.ranking``: its MAP normaliser, precision denominator, NDCG gain and
+the order of tied items); the beyond-accuracy variants are options of
+``_beyond.finalize`` (``Peer.coverage``, ``Peer.novelty``).  What is left
+here is what a ranking convention cannot say: the users of each metric, that
+every held-out row is relevant, a tie order the peer leaves to its caller
+(refused), and RecTools' NDCG ideal.  :func:`report` runs
+``recommendation_report``'s own computation (``_recommend._report``) once per
+set of users and joins the values.
+"""
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from ._conventions import tie_free_scores
+from ._registry import parse_metrics
+from ._validation import check_k, check_option
+
+__all__ = ["NAMES", "PEERS", "Peer", "convention_doc", "conventions_table",
+           "report"]
+
+#: Every name ``convention=`` knows; those without a record raise.
+NAMES = ("ms_recommenders", "recbole", "rectools", "lenskit", "elliot")
+#: ``Peer.users`` values: users with a list *and* a held-out item, users with
+#: a held-out item, users with a list.
+USER_SETS = ("both", "held_out", "recommended")
+#: Accuracy metrics that only count the items above the cut (a tie inside
+#: the top ``k`` does not change them).
+_CUT_ONLY = ("precision", "recall", "success", "hit_rate")
+_BEYOND_KINDS = ("coverage", "gini", "entropy", "novelty", "arp", "long_tail", "ild")
+
+
+class Peer(NamedTuple):
+    """The rules of one library, one field per rule on which peers differ.
+
+    A rule field that the peer has no metric for holds None; ``refused``
+    says why.  ``calls``: for each metric the peer gives, the peer's call
+    that gives our number (``K``: the cutoff).
+    """
+
+    name: str
+    library: str
+    version: str
+    source: str
+    #: the ranking convention of ``_conventions`` used for the accuracy metrics
+    ranking: str
+    #: {metric name or "accuracy" / "beyond": one of USER_SETS}
+    users: dict
+    #: every held-out row is relevant (gain 1), whatever ``relevance`` says
+    relevance: str
+    #: "input": tied scores in row order (a stable sort); "refuse": the peer
+    #: reads ranks its caller assigns, so a tie that can change a number raises
+    ties: str
+    ties_note: str
+    #: hits / ``"k"`` or / ``"retrieved"``
+    precision: str
+    #: ``k_denominator`` of AP@k
+    map: str
+    #: NDCG: ``"achievable"`` ideal (min(R, k) relevant items) or ``"k"`` (k
+    #: relevant items for every user); gains are binary, the log base cancels
+    ndcg: str
+    #: ``_beyond.finalize(coverage=...)``
+    coverage: str
+    #: ``_beyond.finalize(novelty=...)``
+    novelty: str
+    #: entropy base (None: no such metric)
+    entropy: str
+    gini: str
+    long_tail: str
+    #: intra-list diversity: the item similarity (None: no such metric)
+    ild: str
+    #: the metrics (our names) that need ``train`` (the peer's call takes it)
+    needs_train: tuple
+    #: the metrics (our names) refused because the peer refuses the input:
+    #: recommended (user, item) pairs found in the training interactions
+    train_disjoint: tuple
+    #: the value of an accuracy metric when no user is evaluated
+    no_users: float
+    calls: dict
+    refused: dict
+    missing: str
+
+    def users_of(self, name, beyond):
+        return self.users.get(name, self.users["beyond" if beyond else "accuracy"])
+
+
+_MS_SOURCE = "recommenders/evaluation/python_evaluation.py"
+_RT_SOURCE = ("rectools/metrics/classification.py, ranking.py, novelty.py, "
+              "catalog.py, popularity.py, scoring.py (calc_metrics)")
+
+PEERS = {
+    "ms_recommenders": Peer(
+        name="ms_recommenders", library="Microsoft Recommenders",
+        version="1.2.1", source=_MS_SOURCE, ranking="spark",
+        users={"accuracy": "both", "ndcg": "held_out", "beyond": "recommended"},
+        relevance="every row of rating_true (score_type='binary')",
+        ties="input",
+        ties_note=("its get_top_k_items sorts by user and score with pandas' "
+                   "multi-key sort_values, a stable lexsort: tied items stay "
+                   "in row order"),
+        precision="k", map="min", ndcg="achievable",
+        coverage="train_items", novelty="interactions", entropy="bits (log2)",
+        gini=None, long_tail=None,
+        ild="cosine of the item_features rows (item_sim_measure="
+            "'item_feature_vector'; a zero row has similarity 0)",
+        needs_train=("coverage", "entropy", "novelty", "ild"),
+        train_disjoint=("entropy", "novelty", "ild"),
+        no_users=0.0,  # "if df_hit.shape[0] == 0: return 0.0"
+        calls={
+            "precision": "precision_at_k(rating_true, rating_pred, k=K)",
+            "recall": "recall_at_k(rating_true, rating_pred, k=K)",
+            "ndcg": "ndcg_at_k(rating_true, rating_pred, k=K)",
+            "map": "map_at_k(rating_true, rating_pred, k=K)",
+            "coverage": "catalog_coverage(train_df, reco_df) on the top-K lists",
+            "entropy": "distributional_coverage(train_df, reco_df) on the "
+                       "top-K lists",
+            "novelty": "novelty(train_df, reco_df) on the top-K lists",
+            "ild": "diversity(train_df, reco_df, item_feature_df, "
+                   "item_sim_measure='item_feature_vector') on the top-K lists",
+        },
+        refused={
+            "r_precision": "its r_precision_at_k averages only over the users "
+                           "with a hit among their first R items (a NaN "
+                           "skipped by mean), no rule of this library",
+            "gini": "it has no Gini index",
+            "arp": "it has no average recommendation popularity",
+            "long_tail": "it has no long-tail share",
+        },
+        missing=("Microsoft Recommenders' python_evaluation has precision_at_k, "
+                 "recall_at_k, ndcg_at_k and map_at_k and the beyond-accuracy "
+                 "catalog_coverage, distributional_coverage, novelty and "
+                 "diversity"),
+    ),
+    "rectools": Peer(
+        name="rectools", library="RecTools", version="0.19.0",
+        source=_RT_SOURCE, ranking="ranx",
+        users={"accuracy": "held_out", "beyond": "recommended"},
+        relevance="every row of interactions",
+        ties="refuse",
+        ties_note=("it reads the rank column (Columns.Rank) that its caller "
+                   "assigns, and tied scores have no rank: a tie that can "
+                   "change a number is a ValueError (lists given in order have "
+                   "no tie)"),
+        precision="k", map="relevant", ndcg="k",
+        coverage="catalog", novelty="users", entropy=None, gini=None,
+        long_tail=None, ild=None, needs_train=("novelty", "arp"),
+        train_disjoint=(), no_users=math.nan,  # the mean of an empty Series
+        calls={
+            "precision": "Precision(k=K)",
+            "recall": "Recall(k=K)",
+            "ndcg": "NDCG(k=K) (divide_by_achievable=False)",
+            "map": "MAP(k=K) (divide_by_k=False)",
+            "mrr": "MRR(k=K)",
+            "success": "HitRate(k=K)",
+            "coverage": "CatalogCoverage(k=K, normalize=True), catalog of "
+                        "n_items items",
+            "novelty": "MeanInvUserFreq(k=K)",
+            "arp": "AvgRecPopularity(k=K)",
+        },
+        refused={
+            "hit_rate": "RecTools' HitRate is the share of users with a hit: "
+                        "success@K",
+            "gini": "it has no Gini index",
+            "entropy": "it has no entropy of the exposure",
+            "long_tail": "it has no long-tail share",
+            "ild": "its IntraListDiversity takes a distance calculator "
+                   "(Hamming on feature sets), not the cosine of "
+                   "item_features rows",
+        },
+        missing=("RecTools' per-user metrics are Precision, Recall, NDCG, MAP, "
+                 "MRR, HitRate and the beyond-accuracy CatalogCoverage, "
+                 "MeanInvUserFreq and AvgRecPopularity"),
+    ),
+}
+
+
+def check_peer(convention):
+    """The :class:`Peer` of ``convention``; unknown or not yet reproduced raise."""
+    check_option(convention, "convention", NAMES)
+    if convention not in PEERS:
+        raise ValueError(
+            f"convention={convention!r} is not reproduced by "
+            f"recommendation_report yet (reproduced: "
+            f"{', '.join(repr(p) for p in PEERS)}); use one of those or None.")
+    return PEERS[convention]
+
+
+def _refuse(peer, label, why):
+    raise ValueError(f"convention={peer.name!r} cannot give {label!r}: {why}.")
+
+
+def _plan(peer, accuracy, beyond):
+    """``[(label, our name, users set, kind, k)]`` of the requested metrics."""
+    plan = []
+    for name in accuracy:
+        (_, spec, options), = parse_metrics([name])
+        if spec.name not in peer.calls:
+            _refuse(peer, name, peer.refused.get(spec.name, peer.missing))
+        k = options.get("k")
+        if k is None:
+            _refuse(peer, name, f"{peer.library} computes {spec.name} at a "
+                                "cutoff K only: ask for "
+                                f"'{spec.name}@K'")
+        compute = name
+        if spec.name == "ndcg" and peer.ndcg == "k":
+            compute = f"dcg@{k}"  # divided by the ideal DCG of k items
+        plan.append((name, compute, peer.users_of(spec.name, False),
+                     spec.name, k))
+    for name, base, kk in beyond:
+        if base not in peer.calls:
+            _refuse(peer, name, peer.refused.get(base, peer.missing))
+        plan.append((name, name, peer.users_of(base, True), base, kk))
+    return plan
+
+
+def _ideal_dcg(k):
+    """The DCG of ``k`` relevant items (RecTools' NDCG ideal)."""
+    return float((1 / np.log2(np.arange(2, k + 2))).sum())
+
+
+def _tie_blocks(user, score):
+    """Blocks of equal (user, score) in each user's score order.
+
+    Returns ``(order, block, start, end)``: the row order (user, score
+    descending, stable), each sorted row's block index, and each block's
+    first and past-last 0-based rank within its user.
+    """
+    order = np.lexsort((-score, user))
+    u, s = user[order], score[order]
+    new_user = np.r_[True, u[1:] != u[:-1]]
+    new_block = new_user | np.r_[True, s[1:] != s[:-1]]
+    block = np.cumsum(new_block) - 1
+    user_start = np.flatnonzero(new_user)[np.cumsum(new_user) - 1]
+    first = np.flatnonzero(new_block)
+    start = first - user_start[first]
+    end = start + np.diff(np.r_[first, u.shape[0]])
+    return order, block, start, end
+
+
+def _check_ties(peer, plan, ru, score, relevant, user_labels):
+    """Under ``ties="refuse"``: raise where a tie can change a number.
+
+    A rank-sensitive accuracy metric at ``k``: a tie of items that differ in
+    relevance starting within the top ``k``; a cut-only one (precision,
+    recall, success): such a tie across the cut; a beyond-accuracy metric at
+    ``K``: any tie across the cut.
+    """
+    if ru.shape[0] == 0:
+        return
+    order, block, start, end = _tie_blocks(ru, score)
+    size = end - start
+    rel = relevant[order].astype(np.int64)
+    n_blocks = start.shape[0]
+    mixed = (np.bincount(block, weights=rel, minlength=n_blocks) % size) != 0
+    first_row = order[np.flatnonzero(np.r_[True, block[1:] != block[:-1]])]
+    for label, _, _, kind, k in plan:
+        across = (start < k) & (end > k)
+        if kind in _BEYOND_KINDS:
+            bad = across
+        elif kind in _CUT_ONLY:
+            bad = across & mixed
+        else:
+            bad = (start < k) & (size > 1) & mixed
+        if bad.any():
+            b = np.flatnonzero(bad)[0]
+            what = "" if kind in _BEYOND_KINDS else " that differ in relevance"
+            _refuse(peer, label,
+                    f"user {_label(user_labels[ru[first_row[b]]])!r} has "
+                    f"{size[b]} items tied at ranks {start[b] + 1}-{end[b]}"
+                    f"{what}, and {peer.library} reads the ranks its caller "
+                    "assigns (a tie has none); pass the lists in order or "
+                    "untied scores")
+
+
+def _label(x):
+    """A user / item id as the user wrote it (no NumPy scalar repr)."""
+    return x.item() if isinstance(x, np.generic) else x
+
+
+def _scale(value, factor):
+    if isinstance(value, dict):
+        return {key: v * factor for key, v in value.items()}
+    return value * factor
+
+
+def report(run, convention, recommended, held_out, **kwargs):
+    """``recommendation_report(..., convention=convention)``.
+
+    ``run`` is ``_recommend._report`` and ``kwargs`` the report's arguments.
+    """
+    from . import _recommend as rec
+
+    peer = check_peer(convention)
+    k = check_k(kwargs["k"], allow_none=False)
+    output = kwargs["output"]
+    check_option(output, "output", rec.OUTPUTS)
+    check_option(kwargs["users"], "users", rec.USERS)
+    if kwargs["users"] != "held_out":
+        raise ValueError(
+            f"users={kwargs['users']!r} with convention={convention!r}: the "
+            f"convention sets the users of each metric ({peer.library}'s); "
+            "leave users at its default.")
+    accuracy, beyond, order = rec._split_metrics(kwargs["metrics"], k)
+    plan = _plan(peer, accuracy, beyond)
+    user, item = kwargs["user"], kwargs["item"]
+
+    r_user, r_item, r_score, r_rank = rec._read(
+        recommended, "recommended", user=user, item=item, value=kwargs["score"],
+        value_default="score", gains=False)
+    r_score = None if r_rank is not None else rec._check_scores(r_score)
+    h_user, h_item, h_gain, _ = rec._read(
+        held_out, "held_out", user=user, item=item, value=kwargs["relevance"],
+        value_default="relevance", gains=True)
+    rec._check_gains(h_gain, h_user.shape[0])  # checked, then every row counts
+    train = kwargs["train"]
+    if train is not None:
+        t_user, t_item, _, _ = rec._read(train, "train", user=user, item=item,
+                                         value=None, value_default=None,
+                                         gains=False)
+    if train is None:
+        t_user = t_item = np.zeros(0, dtype=np.int64)
+    (ru, hu, tu), user_labels = rec._encode([r_user, h_user, t_user], "user")
+    (ri, hi, ti), item_labels = rec._encode([r_item, h_item, t_item], "item")
+    n_codes = max(item_labels.shape[0], 1)
+    held_row, _ = rec._match_pairs(ru, ri, hu, hi, n_codes)  # repeats: errors
+    r_key = ru * n_codes + ri
+
+    # the rank order of the lists, tie-free in row order where allowed
+    if r_score is None:
+        rank = r_rank if r_rank is not None else rec._row_rank(ru)
+        y = -(rank.astype(np.float64) + 1)
+    else:
+        y = r_score
+        if peer.ties == "refuse":
+            _check_ties(peer, plan, ru, y, held_row >= 0, user_labels)
+    y = tie_free_scores(y, "input")
+
+    for label, _, _, kind, _ in plan:
+        if kind in peer.needs_train and train is None:
+            _refuse(peer, label, f"{peer.library} computes it with "
+                                 f"{peer.calls[kind]}, which needs the training "
+                                 "interactions: pass train=")
+        if kind in peer.train_disjoint:
+            seen = np.isin(r_key, tu * n_codes + ti)
+            if seen.any():
+                _refuse(peer, label,
+                        f"{peer.library} refuses recommendations of items the "
+                        "user has in train (\"reco_df should not contain any "
+                        "user_item pairs that are already shown in train_df\"): "
+                        f"user {_label(user_labels[ru[seen][0]])!r} gets item "
+                        f"{_label(item_labels[ri[seen][0]])!r}")
+
+    n_items = kwargs["n_items"]
+    if n_items is None:
+        n_items = n_codes
+    has_list = np.bincount(ru, minlength=user_labels.shape[0]) > 0
+    has_held = np.bincount(hu, minlength=user_labels.shape[0]) > 0
+    score_col = next(c for c in ("score", "__score", "__score__")
+                     if c not in (user, item))
+    groups = {}
+    for label, compute, users, kind, _ in plan:
+        if output == "per_user" and kind in _BEYOND_KINDS and accuracy:
+            continue  # the per-user frame holds the accuracy metrics
+        groups.setdefault(users, []).append((label, compute, kind))
+    anyone = {"both": (has_held & has_list).any(), "held_out": has_held.any(),
+              "recommended": has_list.any()}
+    base = {key: kwargs[key] for key in ("train", "item_features", "user",
+                                         "item", "confidence", "n_resamples",
+                                         "random_state", "head_share")}
+    options = {name: value for name, value, default in (
+        ("coverage", peer.coverage, "catalog"), ("novelty", peer.novelty, "users"))
+        if value != default} or None
+    values, frames = {}, []
+    for users, names in groups.items():
+        if not anyone[users] and all(kind not in _BEYOND_KINDS
+                                     for *_, kind in names):
+            for label, _, _ in names:  # no user to average
+                values[label] = peer.no_users
+            continue
+        keep_r = has_held[ru] if users == "both" else slice(None)
+        keep_h = has_list[hu] if users == "both" else slice(None)
+        out = run(
+            {user: r_user[keep_r], item: r_item[keep_r], score_col: y[keep_r]},
+            {user: h_user[keep_h], item: h_item[keep_h]},
+            k=k, metrics=[c for _, c, _ in names], n_items=n_items,
+            users="recommended" if users == "recommended" else "held_out",
+            score=score_col, relevance=None,
+            output="per_user" if output == "per_user" else "dict",
+            ranking_convention=peer.ranking,
+            beyond_options=options,
+            **base)
+        for label, compute, _ in names:
+            factor = 1.0
+            if compute != label:  # RecTools' NDCG: DCG over the ideal DCG of k
+                factor = 1.0 / _ideal_dcg(int(compute.split("@")[1]))
+            if output == "per_user":
+                frames.append(out[compute].rename(label) * factor)
+            else:
+                values[label] = _scale(out[compute], factor)
+    if output == "per_user":
+        import pandas as pd
+
+        frame = (pd.concat(frames, axis=1) if frames else pd.DataFrame(
+            index=pd.Index([], dtype=object))).reindex(columns=accuracy)
+        frame.index.name = user
+        return frame
+    values = {name: values[name] for name in order}
+    return rec._format(values, output, n_items if beyond else None)
+
+
+# ---------------------------------------------------------------------------
+# the documentation: the ``convention`` parameter and the table
+# ---------------------------------------------------------------------------
+def convention_doc():
+    """The ``convention`` parameter of ``recommendation_report`` (numpydoc)."""
+    import textwrap
+
+    later = [name for name in NAMES if name not in PEERS]
+    body = (
+        "Another library's numbers by name (:ref:`conventions-recommend`): "
+        + "; ".join(f"``'{p.name}'``, {p.library} {p.version}"
+                    for p in PEERS.values())
+        + ".  Its users per metric, every held-out row relevant, its MAP "
+        "normaliser, NDCG ideal, coverage denominator and novelty variant; "
+        "the beyond-accuracy metrics over the users with a list.  A metric "
+        "the library lacks, or a tie whose order it leaves undefined, is a "
+        "``ValueError`` naming the metric and the convention.  ``users=`` "
+        "must then stay at its default.  "
+        + (", ".join(f"``'{name}'``" for name in later)
+           + " are not reproduced yet (a ``ValueError``).  " if later else "")
+        + "None: this library's rules.")
+    header = ("convention : {" + ", ".join(f"'{name}'" for name in PEERS)
+              + "}, default=None")
+    return header + "\n" + textwrap.fill(
+        body, width=76, initial_indent="    ", subsequent_indent="    ",
+        break_on_hyphens=False)
+
+
+# ---------------------------------------------------------------------------
+# the documentation's table (doc/conf.py writes it for doc/conventions.rst)
+# ---------------------------------------------------------------------------
+_USERS_TEXT = {"both": "users with a list and a held-out item",
+               "held_out": "users with a held-out item (no list: 0)",
+               "recommended": "users with a list"}
+_RULES = (
+    ("precision", "P@K divides by", {"k": "K", "retrieved": "min(K, n)"}),
+    ("map", "AP@K divides by", {"min": "min(R, K)", "relevant": "R",
+                                "hits": "the hits"}),
+    ("ndcg", "NDCG's ideal", {"achievable": "min(R, K) relevant items (binary "
+                                            "gain)",
+                              "k": "K relevant items for every user (binary "
+                                   "gain)"}),
+    ("coverage", "coverage@K divides by", {"catalog": "n_items",
+                                           "train_items": "the distinct "
+                                                          "training items"}),
+    ("novelty", "novelty@K", {"users": "mean over users of the mean "
+                                       "-log2(training users of i / training "
+                                       "users)",
+                              "interactions": "pooled over all recommendations: "
+                                              "-log2(training rows of i / "
+                                              "training rows), 0 for an item "
+                                              "without any"}),
+    ("entropy", "entropy@K", None),
+    ("ild", "ild@K", None),
+)
+
+
+def _rules_text(peer):
+    lines = []
+    users = {}
+    for name in peer.calls:
+        value = peer.users_of(name, name in _BEYOND_KINDS)
+        users.setdefault(value, []).append(name)
+    lines.append("Users: " + "; ".join(
+        f"{', '.join(metrics)}: {_USERS_TEXT[value]}"
+        for value, metrics in users.items()) + ".")
+    lines.append(f"Relevant: {peer.relevance}.")
+    lines.append(f"Ties: {peer.ties_note}.")
+    lines.append(f"Accuracy rules of ``convention={peer.ranking!r}``.")
+    for field, label, texts in _RULES:
+        value = getattr(peer, field)
+        if value is not None:
+            lines.append(f"{label}: {texts[value] if texts else value}.")
+    return lines
+
+
+def conventions_table():
+    """The reST list-table of :data:`PEERS` (generated, never hand-written)."""
+    out = [".. list-table:: ``recommendation_report(convention=...)``",
+           "   :header-rows: 1",
+           "   :widths: 14 22 32 32",
+           "",
+           "   * - Convention",
+           "     - Library, version, source",
+           "     - Reproduced: metric, the peer's call",
+           "     - Rules; refused and why"]
+    for peer in PEERS.values():
+        calls = [f"``{name}``: ``{call}``" for name, call in peer.calls.items()]
+        refused = [f"``{name}``: {why}" for name, why in peer.refused.items()]
+        cells = [
+            [f"``{peer.name}``"],
+            [f"{peer.library} {peer.version}", f"``{peer.source}``"],
+            calls,
+            _rules_text(peer) + ["Refused: " + "; ".join(refused) + "; any "
+                                 f"other metric ({peer.missing}).",
+                                 "A metric without ``@K`` is refused."],
+        ]
+        for j, cell in enumerate(cells):
+            out.append(("   * - " if j == 0 else "     - ") + cell[0])
+            for line in cell[1:]:
+                out.append("")
+                out.append("       " + line)
+    for name in NAMES:
+        if name not in PEERS:
+            out.append(f"   * - ``{name}``")
+            out.append("     - (none yet)")
+            out.append("     - (none yet)")
+            out.append("     - any metric: ``ValueError`` (not reproduced yet)")
+    return "\n".join(out) + "\n"

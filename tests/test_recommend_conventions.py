@@ -1,0 +1,536 @@
+"""``recommendation_report(convention=...)``: the peers' numbers by name.
+
+Three kinds of tests:
+
+- against the peer itself, where it imports (``pytest.importorskip``:
+  Microsoft Recommenders' ``recommenders.evaluation.python_evaluation`` and
+  RecTools' ``rectools.metrics``; neither is a dependency, so these are
+  skipped in CI).  They run with the peers' own environment::
+
+      PYTHONPATH=. /work/peers/bin/python -m pytest \\
+          tests/test_recommend_conventions.py --noconftest -p no:cacheprovider
+
+- hand cases whose values are the peers' own test values (file and test
+  cited at each), which run everywhere;
+- the refusals: each names the metric and the convention.
+
+The random data have users without a list, users without held-out items,
+items outside the training data and ties, also across the cut.
+"""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sklearn_rankeval import recommendation_report
+from sklearn_rankeval._recommend_conventions import NAMES, PEERS
+
+KS = (1, 3, 5, 10)
+
+
+def _data(seed, ties=True, levels=4):
+    """(recommended frame, held-out frame, train frame, n_items).
+
+    Users 0..29 on items 0..24.  Users 0-3 have no list, users 26-29 no
+    held-out item; lists are 0..12 items long with scores from few values
+    (``ties``: ``levels`` values) or distinct ones.  Training pairs avoid the recommended pairs
+    (Microsoft Recommenders refuses them) and miss some recommended items.
+    """
+    rng = np.random.default_rng(seed)
+    rec, held, train = [], [], []
+    for u in range(30):
+        order = rng.permutation(25)
+        n_list = 0 if u < 4 else int(rng.integers(1, 13))
+        listed = order[:n_list]
+        if ties:
+            scores = rng.integers(0, levels, n_list).astype(float)
+        else:
+            scores = rng.permutation(100)[:n_list].astype(float)
+        rec += [(u, int(i), s) for i, s in zip(listed, scores)]
+        if u < 26:
+            n_held = int(rng.integers(1, 6))
+            pool = rng.permutation(25)[:n_held]
+            held += [(u, int(i)) for i in pool]
+        rest = [int(i) for i in order[n_list:] if i < 20]  # items 20-24 unseen
+        train += [(u, i) for i in rest[:int(rng.integers(0, 6))]]
+    rec = pd.DataFrame(rec, columns=["user", "item", "score"])
+    rec = rec.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+    held = pd.DataFrame(held, columns=["user", "item"])
+    train = pd.DataFrame(train, columns=["user", "item"])
+    return rec, held, train, 25
+
+
+def _report(rec, held, metrics, convention, **kwargs):
+    return recommendation_report(rec, held, metrics=metrics, output="dict",
+                                 convention=convention, **kwargs)
+
+
+# ---------------------------------------------------------------------------
+# Microsoft Recommenders 1.2.1, the peer itself
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("k", KS)
+def test_ms_recommenders_accuracy_against_the_peer(seed, k):
+    pe = pytest.importorskip("recommenders.evaluation.python_evaluation")
+    rec, held, _, _ = _data(seed)  # ties, also across the cut
+    pred = rec.rename(columns={"user": "userID", "item": "itemID",
+                               "score": "prediction"})
+    true = held.rename(columns={"user": "userID", "item": "itemID"})
+    true["rating"] = 1.0
+    got = _report(rec, held, [f"precision@{k}", f"recall@{k}", f"ndcg@{k}",
+                              f"map@{k}"], "ms_recommenders")
+    want = {
+        f"precision@{k}": pe.precision_at_k(true, pred, k=k),
+        f"recall@{k}": pe.recall_at_k(true, pred, k=k),
+        f"ndcg@{k}": pe.ndcg_at_k(true, pred, k=k),
+        f"map@{k}": pe.map_at_k(true, pred, k=k),
+    }
+    assert got == pytest.approx(want, rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("k", KS)
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
+@pytest.mark.filterwarnings("ignore::FutureWarning")
+def test_ms_recommenders_beyond_against_the_peer(seed, k):
+    pe = pytest.importorskip("recommenders.evaluation.python_evaluation")
+    rec, held, train, n_items = _data(seed)
+    features = np.random.default_rng(seed).integers(0, 2, (n_items, 6)).astype(
+        float)
+    features[features.sum(axis=1) == 0, 0] = 1.0
+    got = _report(rec, held, [f"coverage@{k}", f"entropy@{k}", f"novelty@{k}",
+                              f"ild@{k}"], "ms_recommenders", train=train,
+                  item_features=features)
+    pred = rec.rename(columns={"user": "userID", "item": "itemID",
+                               "score": "prediction"})
+    top = pe.get_top_k_items(pred, col_user="userID", col_rating="prediction",
+                             k=k)[["userID", "itemID"]]
+    tr = train.rename(columns={"user": "userID", "item": "itemID"})
+    item_df = pd.DataFrame({"itemID": np.arange(n_items),
+                            "features": list(features)})
+    want = {
+        f"coverage@{k}": pe.catalog_coverage(tr, top),
+        f"entropy@{k}": pe.distributional_coverage(tr, top),
+        f"novelty@{k}": pe.novelty(tr, top),
+        f"ild@{k}": pe.diversity(tr, top, item_feature_df=item_df,
+                                 item_sim_measure="item_feature_vector"),
+    }
+    # at k=1 no list has a pair: both undefined (nan)
+    assert got == pytest.approx(want, rel=1e-12, abs=1e-12, nan_ok=True)
+    assert math.isnan(got[f"ild@{k}"]) == (k == 1)
+
+
+def test_ms_recommenders_tie_order_is_the_row_order():
+    # get_top_k_items sorts with pandas' stable multi-key sort: reordering
+    # the tied rows changes the peer's number, and ours with it
+    pe = pytest.importorskip("recommenders.evaluation.python_evaluation")
+    rec = pd.DataFrame({"user": [1, 1, 1, 2, 2], "item": [10, 11, 12, 10, 11],
+                        "score": [1.0, 1.0, 1.0, 0.5, 0.5]})
+    held = pd.DataFrame({"user": [1, 2], "item": [12, 10]})
+    true = held.rename(columns={"user": "userID", "item": "itemID"})
+    true["rating"] = 1.0
+    values = []
+    for frame in (rec, rec.iloc[[2, 1, 0, 3, 4]].reset_index(drop=True)):
+        pred = frame.rename(columns={"user": "userID", "item": "itemID",
+                                     "score": "prediction"})
+        got = _report(frame, held, ["precision@1", "ndcg@2"], "ms_recommenders")
+        assert got["precision@1"] == pe.precision_at_k(true, pred, k=1)
+        assert got["ndcg@2"] == pytest.approx(pe.ndcg_at_k(true, pred, k=2))
+        values.append(got)
+    assert values[0]["precision@1"] == 0.5 and values[1]["precision@1"] == 1.0
+
+
+# ---------------------------------------------------------------------------
+# RecTools 0.19, the peer itself
+# ---------------------------------------------------------------------------
+def _rectools_reco(rec, Columns):  # noqa: N803 - rectools.Columns
+    """Ranks 1..n per user by descending score, as RecTools' models give."""
+    reco = rec.sort_values(["user", "score"], ascending=[True, False],
+                           kind="stable").copy()
+    reco[Columns.Rank] = reco.groupby("user").cumcount() + 1
+    return reco.rename(columns={"user": Columns.User, "item": Columns.Item})[
+        [Columns.User, Columns.Item, Columns.Rank]]
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("k", KS)
+def test_rectools_against_calc_metrics(seed, k):
+    rectools = pytest.importorskip("rectools")
+    rm = pytest.importorskip("rectools.metrics")
+    rec, held, train, n_items = _data(seed, ties=False)
+    Columns = rectools.Columns  # noqa: N806
+    reco = _rectools_reco(rec, Columns)
+    interactions = held.rename(columns={"user": Columns.User,
+                                        "item": Columns.Item})
+    prev = train.rename(columns={"user": Columns.User, "item": Columns.Item})
+    want = rm.calc_metrics(
+        {f"precision@{k}": rm.Precision(k=k), f"recall@{k}": rm.Recall(k=k),
+         f"ndcg@{k}": rm.NDCG(k=k), f"map@{k}": rm.MAP(k=k),
+         f"mrr@{k}": rm.MRR(k=k), f"success@{k}": rm.HitRate(k=k),
+         f"coverage@{k}": rm.CatalogCoverage(k=k, normalize=True),
+         f"novelty@{k}": rm.MeanInvUserFreq(k=k),
+         f"arp@{k}": rm.AvgRecPopularity(k=k)},
+        reco=reco, interactions=interactions, prev_interactions=prev,
+        catalog=np.arange(n_items))
+    got = _report(rec, held, list(want), "rectools", train=train,
+                  n_items=n_items)
+    assert got == pytest.approx(want, rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_rectools_ties_refused_or_order_free(seed):
+    # with tied scores each metric is either refused or RecTools' number for
+    # both orders of the tied items (ranks assigned in row order, reversed)
+    rectools = pytest.importorskip("rectools")
+    rm = pytest.importorskip("rectools.metrics")
+    Columns = rectools.Columns  # noqa: N806
+    rec, held, train, n_items = _data(seed, levels=25)
+    interactions = held.rename(columns={"user": Columns.User,
+                                        "item": Columns.Item})
+    prev = train.rename(columns={"user": Columns.User, "item": Columns.Item})
+    given = refused = 0
+    for k in KS:
+        metrics = {f"precision@{k}": rm.Precision(k=k), f"ndcg@{k}": rm.NDCG(k=k),
+                   f"map@{k}": rm.MAP(k=k), f"mrr@{k}": rm.MRR(k=k),
+                   f"coverage@{k}": rm.CatalogCoverage(k=k, normalize=True),
+                   f"novelty@{k}": rm.MeanInvUserFreq(k=k)}
+        for name, metric in metrics.items():
+            try:
+                got = _report(rec, held, [name], "rectools", train=train,
+                              n_items=n_items)[name]
+            except ValueError as exc:
+                assert f"convention='rectools' cannot give '{name}'" in str(exc)
+                refused += 1
+                continue
+            given += 1
+            for frame in (rec, rec.iloc[::-1]):
+                want = rm.calc_metrics(
+                    {name: metric}, reco=_rectools_reco(frame, Columns),
+                    interactions=interactions, prev_interactions=prev,
+                    catalog=np.arange(n_items))[name]
+                assert got == pytest.approx(want, rel=1e-12, abs=1e-12)
+    assert given and refused
+
+
+def test_rectools_lists_in_order_against_calc_metrics():
+    # lists in rank order: no score, no tie
+    rectools = pytest.importorskip("rectools")
+    rm = pytest.importorskip("rectools.metrics")
+    Columns = rectools.Columns  # noqa: N806
+    rec, held, _, _ = _data(7)
+    lists = {u: list(g["item"]) for u, g in rec.groupby("user", sort=False)}
+    reco = pd.DataFrame([(u, i, r + 1) for u, items in lists.items()
+                         for r, i in enumerate(items)],
+                        columns=[Columns.User, Columns.Item, Columns.Rank])
+    interactions = held.rename(columns={"user": Columns.User,
+                                        "item": Columns.Item})
+    want = rm.calc_metrics({"ndcg@4": rm.NDCG(k=4), "map@4": rm.MAP(k=4),
+                            "mrr@4": rm.MRR(k=4)},
+                           reco=reco, interactions=interactions)
+    assert _report(lists, held, list(want), "rectools") == pytest.approx(want)
+
+
+# ---------------------------------------------------------------------------
+# hand cases: the peers' own test values
+# ---------------------------------------------------------------------------
+# recommenders tests/unit/recommenders/evaluation/conftest.py, fixtures
+# rating_true and rating_pred (the ratings do not matter to the ranking
+# metrics: score_type="binary" counts every row of rating_true)
+MS_TRUE = {"user": [1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 1],
+           "item": [3, 1, 4, 5, 6, 7, 2, 5, 6, 8, 9, 10, 11, 12, 13, 14, 1, 2],
+           "relevance": [3, 5, 5, 3, 3, 1, 5, 5, 5, 4, 4, 3, 3, 3, 2, 1, 5, 4]}
+MS_PRED = {"user": [1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 1],
+           "item": [12, 10, 3, 5, 11, 13, 4, 10, 7, 13, 1, 3, 5, 2, 11, 14, 3, 10],
+           "score": [12, 14, 13, 12, 11, 10, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5,
+                     14, 13]}
+# fixture diversity_data
+MS_TRAIN = {"user": [1, 1, 1, 2, 2, 3, 3, 3], "item": [1, 2, 4, 3, 4, 3, 4, 5]}
+MS_RECO = {"user": [1, 1, 2, 2, 3, 3], "item": [3, 5, 2, 5, 1, 2]}
+MS_FEATURES = pd.DataFrame(
+    [[0.0, 1.0, 1.0, 0.0, 0.0], [0.0, 1.0, 0.0, 1.0, 0.0], [0.0, 0.0, 1.0, 1.0, 0.0],
+     [0.0, 0.0, 1.0, 0.0, 1.0], [0.0, 0.0, 0.0, 1.0, 1.0]], index=[1, 2, 3, 4, 5])
+
+
+def test_ms_recommenders_accuracy_hand_case():
+    # test_python_evaluation.py: test_python_precision_at_k (0.26666),
+    # test_python_recall_at_k (0.37777), test_python_ndcg_at_k (0.38172),
+    # test_python_map_at_k (0.23613), TOL = 1e-4
+    got = _report(MS_PRED, MS_TRUE, ["precision@10", "recall@10", "ndcg@10",
+                                     "map@10"], "ms_recommenders")
+    assert got == pytest.approx({"precision@10": 0.26666, "recall@10": 0.37777,
+                                 "ndcg@10": 0.38172, "map@10": 0.23613},
+                                abs=1e-4)
+    # this library's own NDCG, graded gains and all users alike, differs
+    own = _report(MS_PRED, MS_TRUE, ["ndcg@10"], None)
+    assert own["ndcg@10"] != pytest.approx(0.38172, abs=1e-4)
+
+
+def test_ms_recommenders_precision_normalisation_hand_case():
+    # test_python_precision_at_k: "if we do precision@5 when there is only 3
+    # items, we can get a maximum of 3/5" (same_items, 0.6)
+    same = {"user": [1, 1, 1, 2, 2, 2], "item": [1, 2, 3, 1, 2, 3],
+            "score": [5, 4, 3, 5, 5, 3]}
+    held = {"user": same["user"], "item": same["item"]}
+    assert _report(same, held, ["precision@5"], "ms_recommenders") == {
+        "precision@5": 0.6}
+    assert _report(same, held, ["precision@3"], "ms_recommenders") == {
+        "precision@3": 1.0}
+
+
+def test_ms_recommenders_beyond_hand_case():
+    # test_catalog_coverage (0.8), test_distributional_coverage (1.9183),
+    # test_novelty (2.83333), test_diversity_item_feature_vector (0.5)
+    got = _report(MS_RECO, {"user": [1], "item": [3]},
+                  ["coverage@2", "entropy@2", "novelty@2", "ild@2"],
+                  "ms_recommenders", train=MS_TRAIN, item_features=MS_FEATURES)
+    assert got == pytest.approx({"coverage@2": 0.8, "entropy@2": 1.9183,
+                                 "novelty@2": 2.83333, "ild@2": 0.5}, abs=1e-4)
+
+
+def test_ms_recommenders_users_per_metric():
+    # precision, recall and MAP average the users in both frames
+    # (merge_ranking_true_pred's common_users); NDCG every user of
+    # rating_true (its outer merge): u3 has no list and scores 0 there only
+    rec = {"u1": ["a", "b"], "u2": ["c", "a"], "u4": ["a"]}
+    held = {"u1": ["b"], "u2": ["d"], "u3": ["a"]}
+    got = _report(rec, held, ["precision@2", "recall@2", "ndcg@2", "map@2"],
+                  "ms_recommenders")
+    ndcg_u1 = 1 / math.log2(3)
+    assert got == pytest.approx({"precision@2": (1 / 2) / 2, "recall@2": 1 / 2,
+                                 "ndcg@2": ndcg_u1 / 3, "map@2": (1 / 2) / 2})
+    frame = recommendation_report(rec, held, metrics=["recall@2", "ndcg@2"],
+                                  convention="ms_recommenders",
+                                  output="per_user")
+    assert math.isnan(frame.loc["u3", "recall@2"]) and frame.loc["u3", "ndcg@2"] == 0
+
+
+# RecTools rectools/metrics/ranking.py, the doctests of MAP, NDCG and MRR
+RT_RECO = {1: [7, 8], 2: [1, 2], 3: [1, 2, 3, 4], 4: [1, 2, 3]}
+RT_INTERACTIONS = {1: [1, 2], 2: [1], 3: [1, 3, 4], 4: [1, 2, 3]}
+
+
+def test_rectools_ranking_hand_case():
+    # MAP(k=1): [0, 1, 1/3, 1/3]; MAP(k=3): [0, 1, 0.55555556, 1];
+    # NDCG(k=1): [0, 1, 1, 1]; NDCG(k=3): [0, 0.46927873, 0.70391809, 1]
+    got = recommendation_report(RT_RECO, RT_INTERACTIONS,
+                                metrics=["map@1", "map@3", "ndcg@1", "ndcg@3"],
+                                convention="rectools", output="per_user")
+    np.testing.assert_allclose(got["map@1"], [0, 1, 1 / 3, 1 / 3])
+    np.testing.assert_allclose(got["map@3"], [0, 1, 0.55555556, 1], atol=1e-8)
+    np.testing.assert_allclose(got["ndcg@1"], [0, 1, 1, 1])
+    np.testing.assert_allclose(got["ndcg@3"], [0, 0.46927873, 0.70391809, 1],
+                               atol=1e-8)
+    # MRR's doctest has its own lists
+    reco = {1: [7, 8], 2: [1, 2], 3: [2, 1, 3, 4], 4: [7, 8, 3]}
+    got = recommendation_report(reco, RT_INTERACTIONS, metrics=["mrr@1", "mrr@3"],
+                                convention="rectools", output="per_user")
+    np.testing.assert_allclose(got["mrr@1"], [0, 1, 0, 0])
+    np.testing.assert_allclose(got["mrr@3"], [0, 1, 0.5, 1 / 3])
+
+
+def test_rectools_beyond_hand_cases():
+    # tests/metrics/test_novelty.py, TestMeanInvUserFreq.test_correct_miuf_values
+    train = {"u1": ["i1", "i2"], "u2": ["i1"], "u3": ["i1"]}
+    reco = {"u1": ["i3"], "u2": ["i2", "i3"], "u3": ["i1", "i2"]}
+    nov = -math.log2(1 / 3)
+    for k, per_user in ((1, [nov, nov, 0]), (2, [nov, nov, nov / 2])):
+        got = _report(reco, {"u1": ["i1"]}, [f"novelty@{k}"], "rectools",
+                      train=train)
+        assert got[f"novelty@{k}"] == pytest.approx(np.mean(per_user))
+    # rectools/metrics/popularity.py, AvgRecPopularity's doctest:
+    # k=1 [3, 1, 1], k=3 [2.5, 2, 1.5]
+    reco = {1: [1, 2], 2: [3, 1, 2], 3: [3, 2]}
+    prev = {1: [1, 2], 2: [1, 3], 3: [1, 2]}
+    got = _report(reco, {1: [1]}, ["arp@1", "arp@3"], "rectools", train=prev)
+    assert got == pytest.approx({"arp@1": 5 / 3, "arp@3": 2.0})
+
+
+# ---------------------------------------------------------------------------
+# refusals
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("convention,metric", [
+    ("ms_recommenders", "gini@5"), ("ms_recommenders", "arp@5"),
+    ("ms_recommenders", "long_tail@5"), ("ms_recommenders", "mrr@5"),
+    ("ms_recommenders", "r_precision"), ("ms_recommenders", "success@5"),
+    ("rectools", "gini@5"), ("rectools", "entropy@5"), ("rectools", "ild@5"),
+    ("rectools", "long_tail@5"), ("rectools", "hit_rate@5"),
+    ("rectools", "r_precision"), ("rectools", "ndcg"), ("ms_recommenders", "map"),
+])
+def test_a_metric_the_peer_lacks_is_refused(convention, metric):
+    rec, held, train, n_items = _data(0, ties=False)
+    with pytest.raises(ValueError, match=rf"convention='{convention}' cannot give "
+                                         rf"'{metric}'"):
+        _report(rec, held, [metric], convention, train=train,
+                item_features=np.eye(n_items))
+
+
+def test_every_refusal_says_why():
+    for peer in PEERS.values():
+        for name, why in peer.refused.items():
+            assert name not in peer.calls and len(why) > 10
+
+
+@pytest.mark.parametrize("convention", [n for n in NAMES if n not in PEERS])
+def test_peers_not_reproduced_yet(convention):
+    with pytest.raises(ValueError, match=f"convention='{convention}' is not "
+                                         "reproduced"):
+        _report({"a": [1]}, {"a": [1]}, ["ndcg@1"], convention)
+
+
+def test_unknown_convention_and_users():
+    with pytest.raises(ValueError, match="convention"):
+        _report({"a": [1]}, {"a": [1]}, ["ndcg@1"], "surprise")
+    with pytest.raises(ValueError, match="users='union' with convention="):
+        recommendation_report({"a": [1]}, {"a": [1]}, convention="rectools",
+                              users="union")
+
+
+def test_rectools_refuses_a_tie_that_changes_the_number():
+    # RecTools reads the ranks its caller assigns: a tie of a relevant and a
+    # non-relevant item within the top k has no rank
+    rec = {"user": [1, 1, 1], "item": [10, 11, 12], "score": [2.0, 1.0, 1.0]}
+    held = {"user": [1], "item": [12]}
+    for metric in ("ndcg@2", "map@3", "mrr@3", "precision@2", "recall@2"):
+        with pytest.raises(ValueError, match=rf"convention='rectools' cannot give "
+                                             rf"'{metric}': user 1 has 2 items "
+                                             r"tied at ranks 2-3"):
+            _report(rec, held, [metric], "rectools")
+    # the same tie cannot change precision@3 (both in) nor precision@1
+    got = _report(rec, held, ["precision@3", "precision@1", "recall@3"],
+                  "rectools")
+    assert got == pytest.approx({"precision@3": 1 / 3, "precision@1": 0.0,
+                                 "recall@3": 1.0})
+    # a tie across the cut changes coverage whatever the relevance
+    with pytest.raises(ValueError, match="'coverage@2'"):
+        _report(rec, {"user": [1], "item": [99]}, ["coverage@2"], "rectools")
+    assert _report(rec, {"user": [1], "item": [99]}, ["coverage@3"], "rectools",
+                   n_items=4) == {"coverage@3": 0.75}
+
+
+def test_ms_recommenders_refuses_recommended_training_pairs():
+    # novelty and distributional_coverage raise "reco_df should not contain
+    # any user_item pairs that are already shown in train_df"
+    for metric in ("novelty@2", "entropy@2"):
+        with pytest.raises(ValueError, match=rf"'ms_recommenders' cannot give "
+                                             rf"'{metric}'.*user 1 gets item 3"):
+            _report(MS_RECO, {"user": [1], "item": [3]}, [metric],
+                    "ms_recommenders", train={"user": [1], "item": [3]})
+    # catalog_coverage has no such check
+    got = _report(MS_RECO, {"user": [1], "item": [3]}, ["coverage@2"],
+                  "ms_recommenders", train={"user": [1], "item": [3]})
+    assert got == {"coverage@2": 4.0}  # 4 items recommended, 1 in train
+
+
+def test_ms_recommenders_beyond_needs_train():
+    with pytest.raises(ValueError, match=r"'coverage@2'.*pass train="):
+        _report(MS_RECO, {"user": [1], "item": [3]}, ["coverage@2"],
+                "ms_recommenders")
+
+
+def test_inputs_not_modified_and_outputs():
+    rec, held, train, _ = _data(3)
+    copies = rec.copy(), held.copy(), train.copy()
+    text = recommendation_report(rec, held, k=3, train=train,
+                                 metrics=["ndcg@3", "coverage@3"],
+                                 convention="ms_recommenders")
+    assert text.splitlines()[0].split() == ["metric", "value"]
+    frame = recommendation_report(rec, held, k=3, train=train,
+                                  metrics=["ndcg@3", "coverage@3"],
+                                  convention="ms_recommenders", output="frame")
+    assert list(frame["metric"]) == ["ndcg@3", "coverage@3"]
+    pd.testing.assert_frame_equal(rec, copies[0])
+    pd.testing.assert_frame_equal(held, copies[1])
+    pd.testing.assert_frame_equal(train, copies[2])
+
+
+def test_confidence_under_a_convention():
+    # RecTools' NDCG is DCG over a constant: its interval scales with it
+    rec, held, _, _ = _data(5, ties=False)
+    got = recommendation_report(rec, held, metrics=["ndcg@5"],
+                                convention="rectools", output="dict",
+                                confidence=0.9, n_resamples=50, random_state=0)
+    ideal = sum(1 / math.log2(i + 2) for i in range(5))
+    dcg = recommendation_report(rec, held, metrics=["dcg@5"], output="dict",
+                                confidence=0.9, n_resamples=50,
+                                random_state=0)["dcg@5"]
+    for key in ("value", "ci_low", "ci_high"):
+        assert got["ndcg@5"][key] == pytest.approx(dcg[key] / ideal)
+
+
+def test_ms_recommenders_no_hit_and_no_common_user():
+    # test_python_evaluation.py (precision/recall/ndcg/map_at_k with the
+    # rating_nohit fixture, every prediction item 100): 0.0; here items
+    # 100..117, a repeated pair being a ValueError in this library
+    nohit = {"user": MS_PRED["user"], "item": list(range(100, 118)),
+             "score": MS_PRED["score"]}
+    metrics = ["precision@10", "recall@10", "ndcg@10", "map@10"]
+    assert _report(nohit, MS_TRUE, metrics, "ms_recommenders") == dict.fromkeys(
+        metrics, 0.0)
+    # no user in both frames: python_evaluation returns 0.0 ("if
+    # df_hit.shape[0] == 0: return 0.0"); RecTools' mean of no user is nan
+    rec, held = {"a": [1]}, {"b": [1]}
+    assert _report(rec, held, metrics, "ms_recommenders") == dict.fromkeys(
+        metrics, 0.0)
+    frame = recommendation_report(rec, held, metrics=["precision@1", "ndcg@1"],
+                                  convention="ms_recommenders", output="per_user")
+    assert list(frame.columns) == ["precision@1", "ndcg@1"]
+    assert math.isnan(frame.loc["b", "precision@1"]) and frame.loc["b", "ndcg@1"] == 0
+
+
+def test_ms_recommenders_no_common_user_against_the_peer():
+    pe = pytest.importorskip("recommenders.evaluation.python_evaluation")
+    true = pd.DataFrame({"userID": ["b"], "itemID": [1], "rating": [1.0]})
+    pred = pd.DataFrame({"userID": ["a"], "itemID": [1], "prediction": [1.0]})
+    got = _report({"a": [1]}, {"b": [1]}, ["precision@1", "recall@1", "ndcg@1",
+                                           "map@1"], "ms_recommenders")
+    assert got == {"precision@1": pe.precision_at_k(true, pred, k=1),
+                   "recall@1": pe.recall_at_k(true, pred, k=1),
+                   "ndcg@1": pe.ndcg_at_k(true, pred, k=1),
+                   "map@1": pe.map_at_k(true, pred, k=1)}
+
+
+def test_per_user_holds_the_accuracy_metrics():
+    rec, held, train, _ = _data(2, ties=False)
+    frame = recommendation_report(rec, held, metrics=["recall@3", "coverage@3"],
+                                  convention="rectools", output="per_user")
+    assert list(frame.columns) == ["recall@3"]
+    assert frame.index.name == "user" and len(frame) == 26  # held-out users
+    assert frame["recall@3"].mean() == pytest.approx(
+        _report(rec, held, ["recall@3"], "rectools")["recall@3"])
+
+
+def test_peer_fields_agree_with_the_ranking_presets():
+    # the MAP normaliser and the precision denominator come from the ranking
+    # preset each peer reuses; the record's fields must say the same
+    from sklearn_rankeval._conventions import PRESETS
+    from sklearn_rankeval._registry import METRICS
+
+    for peer in PEERS.values():
+        preset = PRESETS[peer.ranking]
+        for metric, field in (("map", peer.map), ("precision", peer.precision)):
+            default = dict((o[0], o[1]) for o in METRICS[metric].options)
+            assert preset[metric].get("k_denominator",
+                                      default["k_denominator"]) == field
+        # every held-out row has gain 1: a binary or linear gain reads it as 1
+        ndcg = preset["dcg" if peer.ndcg == "k" else "ndcg"]
+        assert ndcg["gain"] in ("binary", "linear")
+
+
+def test_the_docs_are_generated_from_the_records():
+    from sklearn_rankeval._recommend_conventions import conventions_table
+
+    doc = recommendation_report.__doc__
+    header = doc[doc.index("convention : {"):].splitlines()[0]
+    assert header == ("convention : {" + ", ".join(f"'{n}'" for n in PEERS)
+                      + "}, default=None")
+    table = conventions_table()
+    for peer in PEERS.values():
+        assert f"{peer.library} {peer.version}" in table
+        for name, call in peer.calls.items():
+            assert f"``{name}``: ``{call}``" in table
+        for name in peer.refused:
+            assert f"``{name}``: " in table
+    for name in NAMES:
+        assert f"``{name}``" in table
