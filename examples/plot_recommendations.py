@@ -52,10 +52,7 @@ print(f"density: {interactions.mean():.3f}")
 # held out: the items the lists should find.
 held = interactions & (rng.random(interactions.shape) < 0.2)
 train_matrix = sparse.csr_matrix(interactions & ~held, dtype=np.float64)
-held_users, held_items = np.nonzero(held)
-held_out = {"user": held_users, "item": held_items}
-train_users, train_items = train_matrix.nonzero()
-train = {"user": train_users, "item": train_items}
+held_out = sparse.csr_matrix(held)  # row u, column i: user u held out item i
 
 # %%
 # Two models, two score matrices
@@ -82,9 +79,12 @@ lists = {name: top_k_items(s, k=10, exclude=train_matrix)
 # %%
 # Accuracy and beyond accuracy
 # ----------------------------
-# The accuracy metrics get a 95% bootstrap interval over the users with a
-# held-out item; the beyond-accuracy metrics are single numbers of the
-# lists: coverage (the share of the catalog ever recommended), the Gini
+# The accuracy metrics, novelty and ARP get a 95% bootstrap interval over
+# the users with a held-out item (the users drawn with replacement, their
+# lists with them); coverage, Gini and entropy, which describe the whole
+# catalog, get none (a resample repeats users, which never adds an item to
+# the catalog shown). The beyond-accuracy metrics describe the lists:
+# coverage (the share of the catalog ever recommended), the Gini
 # index and the entropy (in bits) of the items' exposure, novelty (the mean
 # self-information of the recommended items, in bits) and ARP (their
 # average number of training interactions).
@@ -93,8 +93,8 @@ metrics = ["precision@10", "recall@10", "ndcg@10", "map@10", "coverage@10",
 columns = {}
 for name, recommended in lists.items():
     report = recommendation_report(
-        recommended, held_out, k=10, metrics=metrics, train=train,
-        n_items=n_items, confidence=0.95, random_state=0,
+        recommended, held_out, k=10, metrics=metrics, train=train_matrix,
+        confidence=0.95, random_state=0,
         output="frame").set_index("metric")
     columns[name] = [
         f"{v:.4f}" if np.isnan(lo) else f"{v:.4f} [{lo:.4f}, {hi:.4f}]"
@@ -121,12 +121,12 @@ print(pd.DataFrame(columns, index=metrics).to_string())
 # less, but more than the training data. The lists drawn are those of the
 # users with a held-out item, the users the report averages, so that the
 # Gini index in the legend is the table's ``gini@10``.
-evaluated = np.isin(np.arange(n_users), held_users)
+evaluated = held.any(axis=1)
 fig, ax = plt.subplots(figsize=(6, 6), layout="constrained")
 for name, recommended in lists.items():
     keep = evaluated[recommended["user"]]
     ItemExposureDisplay.from_recommendations(
         {column: values[keep] for column, values in recommended.items()},
-        k=10, train=train, n_items=n_items, name=name, ax=ax)
+        k=10, train=train_matrix, n_items=n_items, name=name, ax=ax)
 ax.set_title("Exposure of the catalog in the top-10 lists")
 plt.show()

@@ -645,15 +645,12 @@ def gini_index(counts):
     ``counts`` holds one exposure count per catalog item (zeros included);
     0 is equal exposure, ``1 - 1/n`` all of it on one item.  It equals one
     minus twice the area under :func:`lorenz_curve` (trapezoids).  Needs a
-    positive total.  ``counts`` may be a stack ``(n_rows, n_items)``: one
-    value per row.
+    positive total.
     """
-    c = np.sort(np.asarray(counts, dtype=np.float64), axis=-1)
-    n = c.shape[-1]
+    c = np.sort(np.asarray(counts, dtype=np.float64))
+    n = c.shape[0]
     j = np.arange(1, n + 1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        gini = (c @ (2 * j - n - 1)) / (n * c.sum(axis=-1))
-    return float(gini) if np.ndim(gini) == 0 else gini
+    return float(((2 * j - n - 1) * c).sum() / (n * c.sum()))
 
 
 def lorenz_curve(counts):
@@ -704,28 +701,17 @@ def _mean(values, name):
 
 
 def catalog_values(count, sure, log_miss):
-    """``coverage``, ``gini`` and ``entropy`` of per-item sums, row by row.
-
-    ``count``, ``sure`` and ``log_miss`` are the per-item vectors of
-    :class:`BeyondPartials` (1-D), or stacks of them ``(n_rows, n_items)``
-    such as the sums of bootstrap resamples.  Returns three arrays of the
-    leading shape (floats for 1-D input); ``gini`` and ``entropy`` are NaN
-    where nothing was recommended.
-    """
-    c = np.atleast_2d(np.asarray(count, dtype=np.float64))
-    n = c.shape[1]
-    covered = np.where(np.atleast_2d(sure) > 0, 1.0,
-                       -np.expm1(np.atleast_2d(log_miss)))
-    total = c.sum(axis=1)
-    gini = gini_index(c)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = c / total[:, None]
-        plogp = np.where(p > 0, p * np.log2(np.where(p > 0, p, 1.0)), 0.0)
-    entropy = np.where(total > 0, -plogp.sum(axis=1), np.nan)
-    out = covered.sum(axis=1) / n, np.where(total > 0, gini, np.nan), entropy
-    if np.ndim(count) == 1:
-        return tuple(float(v[0]) for v in out)
-    return out
+    """``(coverage, gini, entropy)`` of the per-item sums of
+    :class:`BeyondPartials`; ``gini`` and ``entropy`` are NaN when nothing
+    was recommended."""
+    c = np.asarray(count, dtype=np.float64)
+    covered = np.where(sure > 0, 1.0, -np.expm1(log_miss))
+    coverage = float(covered.sum() / c.shape[0])
+    total = c.sum()
+    if total == 0:
+        return coverage, math.nan, math.nan
+    p = c[c > 0] / total
+    return coverage, gini_index(c), float(-(p * np.log2(p)).sum())
 
 
 #: ``finalize(coverage=...)``: the denominator of ``coverage@K``.
@@ -808,59 +794,40 @@ def user_metrics(parts):
 CATALOG = ("coverage", "gini", "entropy")
 
 
-def bootstrap(user, item, membership, parts, *, n_users, n_resamples, rng,
-              max_cells=None):
-    """Bootstrap distributions over users, ``{name: (n_resamples,) array}``.
+def bootstrap(parts, *, n_users, n_resamples, rng):
+    """Bootstrap distributions of the per-user metrics over users,
+    ``{name: (n_resamples,) array}`` (``novelty``, ``arp``, ``long_tail``,
+    ``ild``: those ``parts`` can give).
 
-    ``user``, ``item``, ``membership``: the rows that gave ``parts`` (user
-    codes ``0 .. n_users - 1``, the users resampled).  A resample draws
-    ``n_users`` users with replacement (:func:`~._bootstrap.resample_counts`);
-    a user drawn ``c`` times adds its memberships ``c`` times to the item
-    sums (``c`` independent tie breaks for coverage) and counts ``c`` times in
-    the per-user means.  No loop over users: each chunk of resamples ``C``
-    gives the item sums ``C @ M`` for the sparse ``(n_users, n_items)``
-    matrices ``M`` of the memberships, and the per-user sums ``C @ s``.
+    ``parts.user`` holds codes ``0 .. n_users - 1`` of the users resampled
+    (users without a list among them count as drawn, with no value).  A
+    resample draws ``n_users`` users with replacement
+    (:func:`~._bootstrap.resample_counts`); a user drawn ``c`` times counts
+    ``c`` times in the mean: ``(C @ v) / (C @ d)`` for each chunk of resample
+    counts ``C``, per-user values ``v`` and defined flags ``d``, no loop over
+    users.
+
+    ``coverage``, ``gini`` and ``entropy`` have none: a resample repeats
+    users, which never adds an item to the union of the lists, so their
+    bootstrap over users is biased downwards (its percentile interval can
+    miss the value itself).
     """
-    from scipy import sparse
+    from ._bootstrap import resample_counts
 
-    from ._bootstrap import MAX_CELLS, resample_counts
-
-    max_cells = MAX_CELLS if max_cells is None else max_cells
-    n_items = parts.item_count.shape[0]
-    m = np.asarray(membership, dtype=np.float64)
-    sure = m == 1.0
-    tied = (m > 0) & ~sure
-
-    def matrix(rows, weights):
-        return sparse.csr_matrix((weights, (user[rows], item[rows])),
-                                 shape=(n_users, n_items)).T.tocsr()
-
-    mats = (matrix(m > 0, m[m > 0]), matrix(sure, np.ones(sure.sum())),
-            matrix(tied, np.log1p(-m[tied])))
     values = per_user_values(parts)
     names = user_metrics(parts)
-    size = np.zeros(n_users)
-    size[parts.user] = parts.user_stats[0]
-    sums, defined = {}, {}
-    for name in names:
-        v = np.zeros(n_users)
-        d = np.zeros(n_users)
+    sums = np.zeros((len(names), n_users))
+    defined = np.zeros((len(names), n_users))
+    for row, name in enumerate(names):
         ok = ~np.isnan(values[name])
-        v[parts.user[ok]] = values[name][ok]
-        d[parts.user[ok]] = 1.0
-        sums[name], defined[name] = v, d
-    out = {name: np.empty(n_resamples) for name in CATALOG + names}
-    cells = max_cells * max(n_users, 1) // max(n_users, n_items, 1)
-    for start, counts in resample_counts(n_users, n_resamples, rng,
-                                         max_cells=max(cells, 1)):
-        rows = slice(start, start + counts.shape[0])
-        item_sums = [(mat @ counts.T).T for mat in mats]
-        for name, vals in zip(CATALOG, catalog_values(*item_sums)):
-            out[name][rows] = vals
+        sums[row, parts.user[ok]] = values[name][ok]
+        defined[row, parts.user[ok]] = 1.0
+    out = np.empty((len(names), n_resamples))
+    for start, counts in resample_counts(n_users, n_resamples, rng):
         with np.errstate(invalid="ignore", divide="ignore"):
-            for name in names:
-                out[name][rows] = (counts @ sums[name]) / (counts @ defined[name])
-    return out
+            out[:, start:start + counts.shape[0]] = (sums @ counts.T) / (
+                defined @ counts.T)
+    return dict(zip(names, out))
 
 
 def _pooled_novelty(count, interactions, name):

@@ -291,7 +291,7 @@ def _beyond_values(beyond, ru, ri, score, rank, n_items, train_pop, features, *,
                                   **(options or {}))
         if rng is not None:
             parts_e = parts._replace(user=index[parts.user])
-            dist = _beyond.bootstrap(index[ru], ri, m, parts_e, n_users=n_evaluated,
+            dist = _beyond.bootstrap(parts_e, n_users=n_evaluated,
                                      n_resamples=n_resamples, rng=rng)
             for name in dist:
                 key = f"{name}@{kk}"
@@ -375,17 +375,19 @@ sparse matrix, default=None
     %(recommend_convention)s
     confidence : float, default=None
         Bootstrap interval over the evaluated users at this level (as in
-        :func:`ranking_report`), for every metric: a resample draws users
-        with replacement; the beyond-accuracy metrics are recomputed from the
-        resampled users' lists (a user drawn twice counts twice in the item
-        counts and in the per-user means).
+        :func:`ranking_report`) for the accuracy metrics and the per-user
+        beyond-accuracy metrics (``novelty@K``, ``arp@K``, ``long_tail@K``,
+        ``ild@K``: a user drawn twice counts twice in the mean).
+        ``coverage@K``, ``gini@K`` and ``entropy@K`` get none: a resample
+        repeats users, which never adds an item to the union of the lists,
+        so a bootstrap over users is biased downwards for them.
     n_resamples : int, default=1000
         Number of bootstrap resamples (with ``confidence``).
     random_state : int, Generator, RandomState or None, default=None
         Seed of the resampling.
     output : {'text', 'dict', 'frame', 'per_user'}, default='text'
         A text table; ``{metric: value}`` (with ``confidence``, the values
-        are ``{"value", "ci_low", "ci_high"}``); a tidy DataFrame
+        with an interval are ``{"value", "ci_low", "ci_high"}``); a tidy DataFrame
         (``metric``, ``value``); or a DataFrame indexed by the evaluated user
         ids (sorted by code) with one column per per-user metric: the
         accuracy metrics and ``novelty@K``, ``arp@K``, ``long_tail@K``,

@@ -240,8 +240,7 @@ def test_outputs():
                                confidence=0.9, random_state=0, n_resamples=200)
     assert ci["recall@3"]["value"] == pytest.approx(d["recall@3"])
     assert ci["recall@3"]["ci_low"] <= d["recall@3"] <= ci["recall@3"]["ci_high"]
-    assert ci["coverage@3"]["value"] == pytest.approx(d["coverage@3"])
-    assert ci["coverage@3"]["ci_low"] <= ci["coverage@3"]["ci_high"]
+    assert ci["coverage@3"] == pytest.approx(d["coverage@3"])  # no interval
 
 
 def test_bad_input():
@@ -434,13 +433,25 @@ def test_beyond_intervals_are_the_bootstrap_over_users():
     rec, held, train = _int_case(3, n_users=5)
     recommended, held_out = _frame(rec, held)
     users = sorted({u for u, _, _ in rec} | {u for u, _ in held})
-    names = ["coverage@2", "gini@2", "entropy@2", "novelty@2", "arp@2"]
+    features = np.random.default_rng(3).integers(0, 3, size=(9, 3)).astype(float)
+    names = ["novelty@2", "arp@2", "long_tail@2", "ild@2"]
     n_resamples, seed = 40, 7
     got = recommendation_report(
-        recommended, held_out, metrics=names, users="union", output="dict",
+        recommended, held_out, metrics=names + ["coverage@2", "gini@2"],
+        users="union", output="dict", item_features=features,
         train=pd.DataFrame(train, columns=["user", "item"]), n_items=9,
         confidence=0.8, n_resamples=n_resamples, random_state=seed)
+    plain = recommendation_report(
+        recommended, held_out, metrics=["coverage@2", "gini@2"], users="union",
+        n_items=9, output="dict")
+    assert got["coverage@2"] == plain["coverage@2"]  # no interval
+    assert got["gini@2"] == plain["gini@2"]
     lists_in = _ref_lists(rec, 2)
+    feats = {i: list(features[i]) for i in range(9)}
+    metric = {"novelty@2": lambda lists: ref.novelty(lists, train),
+              "arp@2": lambda lists: ref.average_popularity(lists, train),
+              "long_tail@2": lambda lists: ref.long_tail_share(lists, train),
+              "ild@2": lambda lists: ref.intra_list_diversity(lists, feats)}
     rng = np.random.default_rng(seed)
     dist = {name: [] for name in names}
     for _ in range(n_resamples):
@@ -448,15 +459,9 @@ def test_beyond_intervals_are_the_bootstrap_over_users():
                             minlength=len(users))
         copies = {(u, j): lists_in[u] for u, c in zip(users, drawn)
                   for j in range(c) if u in lists_in}
-        counts = ref.expected_counts(copies, 2, 9)
-        dist["coverage@2"].append(ref.expected_over_realisations(
-            lambda lists: ref.coverage(lists, 9), copies, 2))
-        dist["gini@2"].append(ref.gini_index(counts))
-        dist["entropy@2"].append(ref.shannon_entropy(counts))
-        dist["novelty@2"].append(ref.expected_over_realisations(
-            lambda lists: ref.novelty(lists, train), copies, 2))
-        dist["arp@2"].append(ref.expected_over_realisations(
-            lambda lists: ref.average_popularity(lists, train), copies, 2))
+        for name in names:
+            dist[name].append(ref.expected_over_realisations(metric[name],
+                                                             copies, 2))
     for name in names:
         values = np.array([float(v) for v in dist[name]])
         values = values[~np.isnan(values)]
