@@ -151,3 +151,13 @@ def test_readme_ctr_example_prints_what_it_says():
         exec(compile(code, "README.rst", "exec"), {})
     assert out.getvalue().splitlines() == expected
     assert len(expected) == 3
+
+
+def test_readme_recommendation_example_prints_what_it_says():
+    code = _readme_block("top_k_items(")
+    expected = [line[2:] for line in code.splitlines() if line.startswith("# {")]
+    out = StringIO()
+    with redirect_stdout(out):
+        exec(compile(code, "README.rst", "exec"), {})
+    assert out.getvalue().splitlines() == expected
+    assert len(expected) == 1
