@@ -93,10 +93,13 @@ from ._warnings import warn
 
 __all__ = [
     "CATALOG",
+    "METRICS",
+    "NEEDS_POPULARITY",
     "BeyondPartials",
     "Popularity",
     "bootstrap",
     "catalog_values",
+    "check_head_share",
     "finalize",
     "gini_index",
     "grouped_descending",
@@ -107,9 +110,17 @@ __all__ = [
     "partials",
     "per_user_values",
     "popularity",
+    "row_rank",
     "short_head",
     "user_metrics",
 ]
+
+#: The metrics that are a function of the per-item sums only.
+CATALOG = ("coverage", "gini", "entropy")
+#: The metrics computed from the training popularity (they need ``train``).
+NEEDS_POPULARITY = ("novelty", "arp", "long_tail")
+#: Every beyond-accuracy metric (``ild`` needs item features).
+METRICS = CATALOG + NEEDS_POPULARITY + ("ild",)
 
 #: Per-user statistics, the rows of ``BeyondPartials.user_stats``.
 USER_STATS = ("size", "novelty", "arp", "long_tail", "ild_pairs")
@@ -311,6 +322,19 @@ def membership(user, score, *, k):
     return out
 
 
+def row_rank(user):
+    """0-based position of each row among its user's rows, in input order."""
+    n = user.shape[0]
+    order = np.argsort(user, kind="stable")
+    u = user[order]
+    new_user = np.ones(n, dtype=bool)
+    new_user[1:] = u[1:] != u[:-1]
+    _, start = _starts(new_user)
+    rank = np.empty(n, dtype=np.int64)
+    rank[order] = np.arange(n) - start
+    return rank
+
+
 def membership_from_rank(user, *, k, rank=None):
     """Membership of lists given in order: 1 where ``rank < k``, else 0.
 
@@ -332,13 +356,7 @@ def membership_from_rank(user, *, k, rank=None):
     user = _codes(user, "user")
     n = user.shape[0]
     if rank is None:
-        order = np.argsort(user, kind="stable")
-        u = user[order]
-        new_user = np.ones(n, dtype=bool)
-        new_user[1:] = u[1:] != u[:-1]
-        _, start = _starts(new_user)
-        rank = np.empty(n, dtype=np.int64)
-        rank[order] = np.arange(n) - start
+        rank = row_rank(user)
     else:
         rank = _codes(rank, "rank")
         _same_length(user=user, rank=rank)
@@ -392,6 +410,17 @@ def popularity(train_user, train_item, *, n_items):
     return Popularity(interactions, users, n_users)
 
 
+def check_head_share(head_share):
+    """``head_share`` if a real number in [0, 1], else a TypeError/ValueError."""
+    if isinstance(head_share, (bool, np.bool_)) or not isinstance(head_share, Real):
+        raise TypeError(
+            f"head_share must be a real number in [0, 1], got {head_share!r}."
+        )
+    if not 0 <= head_share <= 1:
+        raise ValueError(f"head_share must be in [0, 1], got {head_share!r}.")
+    return head_share
+
+
 def short_head(interactions, head_share=0.8):
     """Boolean mask of the short-head items (the rest is the long tail).
 
@@ -401,12 +430,7 @@ def short_head(interactions, head_share=0.8):
     (Abdollahpouri et al. 2019).  ``head_share=0``, or no interaction at
     all, gives an empty head; items without interactions are never in it.
     """
-    if isinstance(head_share, (bool, np.bool_)) or not isinstance(head_share, Real):
-        raise TypeError(
-            f"head_share must be a real number in [0, 1], got {head_share!r}."
-        )
-    if not 0 <= head_share <= 1:
-        raise ValueError(f"head_share must be in [0, 1], got {head_share!r}.")
+    check_head_share(head_share)
     interactions = np.asarray(interactions)
     total = int(interactions.sum())
     need = float(head_share) * total * (1 - _HEAD_RTOL)
@@ -786,12 +810,9 @@ def finalize(parts, *, k, coverage="catalog", novelty="users", popularity=None):
 
 def user_metrics(parts):
     """The names of the per-user metrics that ``parts`` can give."""
-    return (("novelty", "arp", "long_tail") if parts.has_popularity else ()) + (
+    return (NEEDS_POPULARITY if parts.has_popularity else ()) + (
         ("ild",) if parts.has_features else ())
 
-
-#: The metrics that are a function of the per-item sums only.
-CATALOG = ("coverage", "gini", "entropy")
 
 
 def bootstrap(parts, *, n_users, n_resamples, rng):

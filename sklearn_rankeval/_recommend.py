@@ -33,7 +33,7 @@ from ._validation import check_k, check_option, check_positive_int
 __all__ = ["recommendation_report"]
 
 #: The beyond-accuracy metric names (each with ``@K``).
-BEYOND = ("coverage", "gini", "entropy", "novelty", "arp", "long_tail", "ild")
+BEYOND = _beyond.METRICS
 _BEYOND_RE = re.compile(rf"^({'|'.join(BEYOND)})@(\d+)$")
 #: The default metrics; ``{k}`` is the call's ``k``.
 DEFAULT = ("precision@{k}", "recall@{k}", "ndcg@{k}", "map@{k}", "coverage@{k}")
@@ -64,8 +64,12 @@ def _column(frame, col, name):
 def _is_columns(obj, user, item):
     if hasattr(obj, "columns") and not isinstance(obj, Mapping):
         return True
-    return isinstance(obj, Mapping) and user in obj and item in obj and not any(
-        isinstance(v, Mapping) for v in obj.values())
+    if not isinstance(obj, Mapping) or any(isinstance(v, Mapping)
+                                           for v in obj.values()):
+        return False
+    # a mapping naming one of the two columns is a mapping of columns with the
+    # other misnamed (a ValueError naming it), not lists of users so named
+    return user in obj or item in obj
 
 
 def _read(obj, name, *, user, item, value, value_default, gains):
@@ -123,6 +127,9 @@ def _read(obj, name, *, user, item, value, value_default, gains):
             if isinstance(lst, (str, bytes)) or not hasattr(lst, "__len__"):
                 raise TypeError(f"{name}: the items of user {u!r} must be a list, "
                                 f"got {type(lst).__name__}.")
+            if not gains and isinstance(lst, (set, frozenset)):
+                raise TypeError(f"{name}: the items of user {u!r} are a set, which "
+                                "has no order: the order of a list is its rank.")
             lst = list(lst)
             items.extend(lst)
             values.extend([1] * len(lst))
@@ -151,6 +158,14 @@ def _encode(arrays, what):
     """Codes of the ids of several arrays together, split back, and the labels."""
     sizes = [a.shape[0] for a in arrays]
     kinds = {a.dtype.kind for a in arrays if a.shape[0]}
+    if len(kinds) > 1 and kinds <= set("iub"):
+        # integers of several kinds (int64, uint32, bool): one integer dtype
+        # when no value is lost, not the much slower object arrays
+        big = any(a.dtype.kind == "u" and a.dtype.itemsize == 8 and a.shape[0]
+                  and a.max() >= 2**63 for a in arrays)
+        if not big:
+            arrays = [a.astype(np.int64) for a in arrays]
+            kinds = {"i"}
     if len(kinds) > 1 or "O" in kinds:
         arrays = [a.astype(object) for a in arrays]
     else:  # empty arrays take the dtype of the others (no str/int promotion)
@@ -162,12 +177,15 @@ def _encode(arrays, what):
     try:
         codes, labels = encode_rows(joined, joined.shape[0])
     except (TypeError, ValueError) as exc:
-        rule = " must be hashable" if "unhashable" in str(exc) else ""
+        rule = " must be hashable" if "unhashable" in str(exc) else (
+            " must be of one comparable type across the inputs (such as all "
+            "strings or all integers)" if "comparable" in str(exc) or
+            "not supported between" in str(exc) else "")
         raise type(exc)(f"{what} ids{rule}: {exc}") from None
     return np.split(codes.astype(np.int64), np.cumsum(sizes)[:-1]), labels
 
 
-def _match_pairs(ru, ri, hu, hi, n_items):
+def _match_pairs(ru, ri, hu, hi, n_items, user_labels, item_labels):
     """Each recommended row's held-out row (or -1), and whether each held-out
     row is recommended: one sort of the (user, item) keys of both inputs.  A
     (user, item) pair repeated within one input is a ``ValueError``."""
@@ -180,8 +198,11 @@ def _match_pairs(ru, ri, hu, hi, n_items):
     same = (ordered[1:] >> 1) == (ordered[:-1] >> 1)
     repeated = same & ((ordered[1:] & 1) == (ordered[:-1] & 1))
     if repeated.any():
-        name = "held_out" if ordered[1:][repeated][0] & 1 else "recommended"
-        raise ValueError(f"{name} repeats a (user, item) pair.")
+        key = int(ordered[1:][repeated][0])
+        name = "held_out" if key & 1 else "recommended"
+        u, i = divmod(key >> 1, n_items)
+        raise ValueError(f"{name} repeats the (user, item) pair "
+                         f"({_label(user_labels[u])!r}, {_label(item_labels[i])!r}).")
     pair = np.flatnonzero(same)
     r_rows, h_rows = order[pair], order[pair + 1] - n_r
     held_row = np.full(n_r, -1, dtype=np.int64)
@@ -199,14 +220,20 @@ def _split_metrics(metrics, k):
         metrics = [m.format(k=k) for m in DEFAULT]
     elif isinstance(metrics, str):
         metrics = [metrics]
+    if len(metrics) == 0:
+        raise ValueError("metrics is empty: name at least one metric (or None "
+                         "for the default ones).")
     accuracy, beyond, order = [], [], []
     for name in metrics:
         if not isinstance(name, str):
             raise TypeError(f"metrics must hold metric names, got {name!r}.")
         match = _BEYOND_RE.match(name)
         if match:
-            beyond.append((name, match.group(1), check_k(int(match.group(2)),
-                                                         allow_none=False)))
+            cut = match.group(2)
+            if cut != str(int(cut)) or int(cut) == 0:
+                raise ValueError(f"metrics: {name!r}: the cutoff must be a "
+                                 "positive integer without leading zeros.")
+            beyond.append((name, match.group(1), int(cut)))
         elif name.split("@")[0] in BEYOND:
             raise ValueError(f"metrics: {name!r} needs a cutoff, e.g. "
                              f"'{name.split('@')[0]}@10'.")
@@ -218,38 +245,48 @@ def _split_metrics(metrics, k):
     return accuracy, beyond, list(dict.fromkeys(order))
 
 
-def _features(item_features, labels, n_items):
-    """Rows of ``item_features`` for the encoded items, zero rows after them."""
+def _label(value):
+    """An id as the user wrote it (a NumPy scalar as its Python value)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _features(item_features, labels, n_items, used):
+    """``(n_items, d)`` feature rows: those of the items ``used`` (codes of
+    recommended items) from ``item_features``, zero rows for the others."""
     from scipy import sparse
 
+    present = np.flatnonzero(np.bincount(used, minlength=n_items))
+    wanted = labels[present]
     if hasattr(item_features, "index") and hasattr(item_features, "loc"):
-        missing = ~np.isin(labels, np.asarray(item_features.index, dtype=object))
+        missing = ~np.isin(wanted, np.asarray(item_features.index, dtype=object))
         if missing.any():
             raise ValueError(f"item_features has no row for the item "
-                             f"{labels[missing][0]!r}.")
-        rows = item_features.loc[list(labels)].to_numpy(dtype=np.float64)
+                             f"{_label(wanted[missing][0])!r}.")
+        rows = item_features.loc[list(wanted)].to_numpy(dtype=np.float64)
     else:
         if not sparse.issparse(item_features):
             item_features = np.asarray(item_features, dtype=np.float64)
         n_rows = item_features.shape[0]
         try:
-            idx = labels.astype(np.int64)
-            ok = np.array_equal(idx, labels) and (
+            idx = wanted.astype(np.int64)
+            ok = np.array_equal(idx, wanted) and (
                 idx.size == 0 or (idx.min() >= 0 and idx.max() < n_rows))
         except (TypeError, ValueError):
             ok = False
         if not ok:
             raise ValueError(
-                f"item_features has {n_rows} rows: the item ids must be the "
-                "integers 0 .. n_rows - 1 (or pass a DataFrame indexed by item id).")
+                f"item_features has {n_rows} rows: the recommended item ids must "
+                "be integers 0 .. n_rows - 1 (or pass a DataFrame indexed by item "
+                "id).")
         rows = item_features[idx]
-    pad = n_items - rows.shape[0]
-    if pad:
-        if sparse.issparse(rows):
-            rows = sparse.vstack([rows, sparse.csr_matrix((pad, rows.shape[1]))])
-        else:
-            rows = np.vstack([rows, np.zeros((pad, rows.shape[1]))])
-    return rows
+    if sparse.issparse(rows):
+        place = sparse.csr_matrix(
+            (np.ones(present.shape[0]), (present, np.arange(present.shape[0]))),
+            shape=(n_items, present.shape[0]))
+        return place @ sparse.csr_matrix(rows)
+    out = np.zeros((n_items, rows.shape[1]))
+    out[present] = rows
+    return out
 
 
 def _membership(ru, score, rank, k):
@@ -284,7 +321,7 @@ def _beyond_values(beyond, ru, ri, score, rank, n_items, train_pop, features, *,
         m = _membership(ru, score, rank, kk)
         parts = _beyond.partials(
             ru, ri, m, n_items=n_items,
-            popularity=train_pop if names & {"novelty", "arp", "long_tail"} else None,
+            popularity=train_pop if names & set(_beyond.NEEDS_POPULARITY) else None,
             item_features=features if "ild" in names else None,
             head_share=head_share)
         values = _beyond.finalize(parts, k=kk, popularity=train_pop,
@@ -414,10 +451,11 @@ sparse matrix, default=None
     -----
     Ties at the K-th place: an item tied at the cut belongs to ``L_u``
     with probability (free places) / (tie size); every metric is its exact
-    expected value over the orderings of the tied items where it is linear
-    in membership (novelty, ARP, long tail, ILD's pairs, coverage as the
-    expected number of covered items), and Gini and entropy are those of
-    the expected item counts.  The row order never breaks a tie.
+    expected value over the orderings of the tied items for novelty, ARP,
+    long tail and ILD (linear in the memberships and in the pair
+    memberships) and for coverage (the expected number of covered items,
+    ``sum_i 1 - prod_u (1 - m_ui)``); Gini and entropy are those of the
+    expected item counts.  The row order never breaks a tie.
 
     Examples
     --------
@@ -471,7 +509,11 @@ def _report(recommended, held_out, *, k, metrics, train, n_items, item_features,
             "output='per_user' needs a per-user metric: an accuracy metric or one "
             f"of {', '.join(n + '@K' for n in BEYOND if n not in _beyond.CATALOG)}"
             f" ({', '.join(n + '@K' for n in _beyond.CATALOG)} are catalog-level).")
+    _beyond.check_head_share(head_share)
     if confidence is not None:
+        if output == "per_user":
+            raise ValueError("confidence= gives intervals of the averages: it has "
+                             "no meaning with output='per_user'.")
         check_confidence(confidence)
         check_n_resamples(n_resamples)
 
@@ -494,12 +536,11 @@ def _report(recommended, held_out, *, k, metrics, train, n_items, item_features,
 
     (ru, hu), user_labels = _encode([r_user, h_user], "user")
     (ri, hi, ti), item_labels = _encode([r_item, h_item, t_item], "item")
-    n_columns = max([m.shape[1] for m in (held_out, train) if _is_sparse(m)],
-                    default=0)
-    n_items = _catalog_size(n_items, max(item_labels.shape[0], n_columns),
+    n_items = _catalog_size(n_items, item_labels.shape[0], (held_out, train),
                             "recommended, held_out and train")
     n_users = user_labels.shape[0]
-    held_row, in_list = _match_pairs(ru, ri, hu, hi, n_items)
+    held_row, in_list = _match_pairs(ru, ri, hu, hi, n_items, user_labels,
+                                     item_labels)
     r_gain = np.where(held_row >= 0, h_gain[held_row] if h_gain.shape[0] else 0.0,
                       0.0)
 
@@ -507,6 +548,11 @@ def _report(recommended, held_out, *, k, metrics, train, n_items, item_features,
     has_held = np.bincount(hu, minlength=n_users) > 0
     evaluated = {"held_out": has_held, "recommended": has_list,
                  "union": has_list | has_held}[users]
+    if not evaluated.any():
+        raise ValueError(f"users={users!r}: no user to evaluate (held_out holds "
+                         f"{'no item' if not has_held.any() else 'items'}, "
+                         f"recommended {'no list' if not has_list.any() else 'lists'}"
+                         ").")
 
     keep_r = evaluated[ru]
     keep_h = evaluated[hu]
@@ -518,7 +564,7 @@ def _report(recommended, held_out, *, k, metrics, train, n_items, item_features,
     missed = ~in_list[keep_h]
     hu, h_gain = hu[keep_h][missed], h_gain[keep_h][missed]
     if r_score is None and r_rank is None:  # columns without a score: row order
-        r_rank = _row_rank(ru)
+        r_rank = _beyond.row_rank(ru)
 
     out, per_user = {}, []
     if accuracy:
@@ -536,7 +582,7 @@ def _report(recommended, held_out, *, k, metrics, train, n_items, item_features,
     if beyond:
         names = {b[1] for b in beyond}
         train_pop = features = None
-        if names & {"novelty", "arp", "long_tail"} or beyond_options:
+        if names & set(_beyond.NEEDS_POPULARITY) or beyond_options:
             if train is None:
                 raise ValueError("novelty@K, arp@K and long_tail@K need train= "
                                  "(the training interactions).")
@@ -545,7 +591,7 @@ def _report(recommended, held_out, *, k, metrics, train, n_items, item_features,
         if "ild" in names:
             if item_features is None:
                 raise ValueError("ild@K needs item_features=.")
-            features = _features(item_features, item_labels, n_items)
+            features = _features(item_features, item_labels, n_items, ri)
         values, users_k = _beyond_values(
             beyond, ru, ri, r_score, r_rank, n_items, train_pop, features,
             head_share=head_share, evaluated=evaluated, confidence=confidence,
@@ -555,7 +601,8 @@ def _report(recommended, held_out, *, k, metrics, train, n_items, item_features,
         if output == "per_user":
             per_user.extend(users_k)
     if output == "per_user":
-        return _per_user_frame(per_user, order, user_labels, user)
+        return _per_user_frame(per_user, order, user_labels, user,
+                               np.flatnonzero(evaluated))
     out = {name: out[name] for name in order}
     return _format(out, output, n_items if beyond else None)
 
@@ -568,7 +615,8 @@ def _long_layout(ru, r_gain, r_score, r_rank, hu, h_gain):
         dense = _sorted_dense_rank(ru, r_score)
         # lists in rank order (as top_k_items gives them): the same order and
         # ties as small integers, which the engine ranks without an argsort
-        y_score_r = r_score if dense is None else -(dense + 1.0)
+        y_score_r = r_score if dense is None else np.where(
+            r_score == -np.inf, -np.inf, -(dense + 1.0))  # -inf: not retrieved
     else:
         y_score_r = -(r_rank.astype(np.float64) + 1)
     y_true = np.concatenate([r_gain, h_gain])
@@ -584,17 +632,19 @@ def _sorted_dense_rank(user, score):
         return None
     starts, step = grouped
     new = starts.copy()
-    new[1:] |= step != 0
+    new[1:] |= (step != 0) & ~np.isnan(step)  # -inf - -inf: NaN, a tie
     dense = np.cumsum(new)
     first = np.flatnonzero(starts)
     return dense - np.repeat(dense[first], np.diff(np.append(first, user.shape[0])))
 
 
-def _per_user_frame(frames, order, user_labels, user):
+def _per_user_frame(frames, order, user_labels, user, evaluated):
+    """One row per evaluated user (codes ``evaluated``), NaN where a user has
+    no value of a metric."""
     import pandas as pd
 
     frame = pd.concat(frames, axis=1) if len(frames) > 1 else frames[0]
-    frame = frame.sort_index()
+    frame = frame.reindex(evaluated)
     frame = frame[[name for name in order if name in frame.columns]]
     frame.index = pd.Index(user_labels[frame.index.to_numpy()], name=user)
     return frame
@@ -628,13 +678,16 @@ def _check_gains(h_gain, n):
     return h_gain
 
 
-def _catalog_size(n_items, n_distinct, inputs):
-    """``n_items``, or the number of distinct items of ``inputs`` (at least 1)."""
+def _catalog_size(n_items, n_distinct, matrices, inputs):
+    """``n_items``, or the number of distinct items of ``inputs`` or the width
+    of a sparse matrix among ``matrices`` if larger (at least 1)."""
+    width = max([m.shape[1] for m in matrices if _is_sparse(m)], default=0)
+    least = max(n_distinct, width)
     if n_items is None:
-        return max(n_distinct, 1)
+        return max(least, 1)
     n_items = check_positive_int(n_items, "n_items", allow_none=False)
-    if n_items < n_distinct:
-        raise ValueError(f"n_items={n_items} is smaller than the {n_distinct} "
+    if n_items < least:
+        raise ValueError(f"n_items={n_items} is smaller than the {least} "
                          f"items of {inputs}.")
     return n_items
 
@@ -665,10 +718,12 @@ def exposure_counts(recommended, *, k, train=None, n_items=None, user="user",
     r_score = _check_scores(r_score)
     if r_user.shape[0] == 0:
         raise ValueError("recommended holds no recommended item.")
-    (ru,), _ = _encode([r_user], "user")
+    (ru,), user_labels = _encode([r_user], "user")
     (ri, ti), item_labels = _encode([r_item, t_item], "item")
-    n_items = _catalog_size(n_items, item_labels.shape[0], "recommended and train")
-    _match_pairs(ru, ri, ru[:0], ri[:0], n_items)  # a repeated pair: an error
+    n_items = _catalog_size(n_items, item_labels.shape[0], (train,),
+                            "recommended and train")
+    _match_pairs(ru, ri, ru[:0], ri[:0], n_items, user_labels,
+                 item_labels)  # a repeated pair: an error
     m = _membership(ru, r_score, r_rank, k)
     counts = _beyond.partials(ru, ri, m, n_items=n_items).item_count
     train_counts = None
@@ -676,18 +731,6 @@ def exposure_counts(recommended, *, k, train=None, n_items=None, user="user",
         (tu,), _ = _encode([t_user], "train user")
         train_counts = _beyond.popularity(tu, ti, n_items=n_items).interactions
     return counts, train_counts, item_labels
-
-
-def _row_rank(user):
-    """0-based position of each row among its user's rows, in input order."""
-    order = np.argsort(user, kind="stable")
-    u = user[order]
-    start = np.ones(u.shape[0], dtype=bool)
-    start[1:] = u[1:] != u[:-1]
-    first = np.flatnonzero(start)[np.cumsum(start) - 1]
-    rank = np.empty(u.shape[0], dtype=np.int64)
-    rank[order] = np.arange(u.shape[0]) - first
-    return rank
 
 
 def _format(out, output, n_items):

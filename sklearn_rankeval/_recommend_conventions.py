@@ -25,6 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import _beyond
 from ._conventions import tie_free_scores
 from ._registry import parse_metrics
 from ._validation import check_k, check_option
@@ -40,7 +41,7 @@ USER_SETS = ("both", "held_out", "recommended")
 #: Accuracy metrics that only count the items above the cut (a tie inside
 #: the top ``k`` does not change them).
 _CUT_ONLY = ("precision", "recall", "success", "hit_rate")
-_BEYOND_KINDS = ("coverage", "gini", "entropy", "novelty", "arp", "long_tail", "ild")
+_BEYOND_KINDS = _beyond.METRICS
 
 
 class Peer(NamedTuple):
@@ -335,12 +336,13 @@ def report(run, convention, recommended, held_out, **kwargs):
     (ru, hu, tu), user_labels = rec._encode([r_user, h_user, t_user], "user")
     (ri, hi, ti), item_labels = rec._encode([r_item, h_item, t_item], "item")
     n_codes = max(item_labels.shape[0], 1)
-    held_row, _ = rec._match_pairs(ru, ri, hu, hi, n_codes)  # repeats: errors
+    held_row, _ = rec._match_pairs(ru, ri, hu, hi, n_codes, user_labels,
+                                   item_labels)  # repeats: errors
     r_key = ru * n_codes + ri
 
     # the rank order of the lists, tie-free in row order where allowed
     if r_score is None:
-        rank = r_rank if r_rank is not None else rec._row_rank(ru)
+        rank = r_rank if r_rank is not None else _beyond.row_rank(ru)
         y = -(rank.astype(np.float64) + 1)
     else:
         y = r_score

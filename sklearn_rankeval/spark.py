@@ -781,7 +781,9 @@ def recommendation_report(df_rec, df_held, *, k=10, metrics=None, train=None,
         raise ValueError("ild@K is not computed by sklearn_rankeval.spark."
                          "recommendation_report (it needs item features on every "
                          "worker); use sklearn_rankeval.recommendation_report.")
-    needs_train = bool(names & {"novelty", "arp", "long_tail"})
+    from . import _beyond
+
+    needs_train = bool(names & set(_beyond.NEEDS_POPULARITY))
     if needs_train and train is None:
         raise ValueError("novelty@K, arp@K and long_tail@K need train= "
                          "(the training interactions).")

@@ -487,3 +487,91 @@ def test_lists_in_rank_order_equal_shuffled_rows(seed):
     for name in ACCURACY:
         assert a[name] == pytest.approx(_by_hand(name, layout)), name
     assert a == pytest.approx(b)
+
+
+def test_minus_inf_scores_are_not_recommended_in_any_row_order():
+    """-inf: not recommended, whether the lists come in rank order or not."""
+    rec = pd.DataFrame({"user": [0, 0, 0, 0, 1, 1], "item": [1, 2, 3, 5, 1, 4],
+                        "score": [3.0, 2.0, NEG_INF, NEG_INF, 5.0, 1.0]})
+    held = {(0, 3): 1, (1, 4): 1, (0, 5): 2}
+    held_out = pd.DataFrame([(u, i, g) for (u, i), g in held.items()],
+                            columns=["user", "item", "relevance"])
+    metrics = ["recall@3", "mrr", "ndcg@3", "precision@3", "coverage@3"]
+    rows = list(rec.itertuples(index=False, name=None))
+    layout = _long_layout(rows, held, "held_out")
+    for frame in (rec, rec.iloc[::-1]):
+        got = recommendation_report(frame, held_out, metrics=metrics, n_items=6,
+                                    output="dict")
+        for name in metrics[:-1]:
+            assert got[name] == pytest.approx(_by_hand(name, layout)), name
+        assert got["recall@3"] == pytest.approx(0.5)  # items 3 and 5 missed
+        assert got["coverage@3"] == pytest.approx(3 / 6)  # items 1, 2, 4
+
+
+def test_more_bad_input_is_named():
+    rec = {"user": ["a", "b"], "item": ["x", "z"]}
+    held = {"user": ["a", "b"], "item": ["x", "y"]}
+    with pytest.raises(ValueError, match="recommended has no column 'user'"):
+        recommendation_report({"customer": ["a", "b"], "item": ["x", "z"]}, held)
+    for name in ("coverage@02", "coverage@0"):
+        with pytest.raises(ValueError, match=f"{name}.*positive integer"):
+            recommendation_report(rec, held, metrics=[name])
+    with pytest.raises(ValueError, match="metrics is empty"):
+        recommendation_report(rec, held, metrics=[])
+    twice = {"user": ["a", "a"], "item": ["x", "x"], "score": [1.0, 0.0]}
+    with pytest.raises(ValueError, match=r"repeats the \(user, item\) pair "
+                                         r"\('a', 'x'\)"):
+        recommendation_report(twice, held)
+    with pytest.raises(ValueError, match="no user to evaluate"):
+        recommendation_report(rec, {})
+    with pytest.raises(TypeError, match="a set, which has no order"):
+        recommendation_report({"a": {"x", "z"}}, held)
+    with pytest.raises(ValueError, match="head_share"):
+        recommendation_report(rec, held, metrics=["recall@2"], head_share=2)
+    with pytest.raises(TypeError, match="one comparable type"):
+        recommendation_report(rec, {"user": [1, 2], "item": ["x", "y"]})
+    with pytest.raises(ValueError, match="confidence.*per_user"):
+        recommendation_report(rec, held, metrics=["recall@2"], confidence=0.9,
+                              output="per_user")
+
+
+def test_ild_needs_features_of_the_recommended_items_only():
+    rec = {"user": [0, 0, 1, 1], "item": [0, 1, 1, 2]}
+    held = {"user": [0, 1], "item": [5, 7]}  # items without a feature row
+    features = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    got = recommendation_report(rec, held, metrics=["ild@2"], item_features=features,
+                                output="dict")
+    feats = {i: list(features[i]) for i in range(3)}
+    want = ref.intra_list_diversity({0: [0, 1], 1: [1, 2]}, feats)
+    assert got["ild@2"] == pytest.approx(want)
+    frame = pd.DataFrame(features, index=[0, 1, 2])
+    got = recommendation_report(rec, held, metrics=["ild@2"], item_features=frame,
+                                output="dict")
+    assert got["ild@2"] == pytest.approx(want)
+    with pytest.raises(ValueError, match="no row for the item 2"):
+        recommendation_report(rec, held, metrics=["ild@2"], output="dict",
+                              item_features=frame.iloc[:2])
+
+
+def test_per_user_rows_of_every_evaluated_user():
+    rec = {"a": ["x", "y"], "b": ["y"]}
+    held = {"a": ["x"], "b": ["z"], "c": ["x"]}  # c has no list
+    train = {"t1": ["x", "y"], "t2": ["x"]}
+    got = recommendation_report(rec, held, metrics=["novelty@2"], train=train,
+                                output="per_user")
+    assert list(got.index) == ["a", "b", "c"]
+    assert got.loc["a", "novelty@2"] == pytest.approx(0.5)  # (0 + 1) / 2
+    assert got.loc["b", "novelty@2"] == pytest.approx(1.0)  # -log2(1/2)
+    assert math.isnan(got.loc["c", "novelty@2"])
+
+
+def test_integer_ids_of_several_dtypes():
+    rec, held = _case(5)
+    rec = [(int(u[1:]), int(i[1:]), s) for u, i, s in rec]
+    held = {(int(u[1:]), int(i[1:])): g for (u, i), g in held.items()}
+    recommended, held_out = _frame(rec, held)
+    want = recommendation_report(recommended, held_out, output="dict")
+    got = recommendation_report(
+        recommended.astype({"user": np.uint32, "item": np.int16}), held_out,
+        output="dict")
+    assert got == pytest.approx(want)

@@ -477,6 +477,9 @@ def evaluate_recommendations(args):
         message = str(exc)
         if "train=" in message:
             message += " Pass --train FILE."
+        elif "item_features=" in message:
+            message += (" The command line reads no item features: compute it "
+                        "with sklearn_rankeval.recommendation_report in Python.")
         raise UsageError(message) from None
     out = sys.stdout
     if args.format == "json":
