@@ -240,8 +240,11 @@ def _split_metrics(metrics, k):
         else:
             accuracy.append(name)
         order.append(name)
-    if accuracy:
-        parse_metrics(accuracy)  # unknown names: a ValueError naming metrics
+    for name, spec, _ in parse_metrics(accuracy) if accuracy else ():
+        if spec.scores != "order":  # unknown names: a ValueError naming metrics
+            raise ValueError(
+                f"metrics: {name!r} ({spec.label}) reads the scores as "
+                "probabilities; a recommendation list gives an order only.")
     return accuracy, beyond, list(dict.fromkeys(order))
 
 
@@ -748,15 +751,19 @@ def _format(out, output, n_items):
 
         frame = pd.DataFrame(rows, columns=["metric", "value", "ci_low", "ci_high"])
         return frame if with_ci else frame[["metric", "value"]]
-    width = max(len("metric"), *(len(r[0]) for r in rows)) + 2
-    head = f"{'metric':<{width}}{'value':>7}" + (
-        f"{'ci_low':>9}{'ci_high':>9}" if with_ci else "")
-    lines = [head]
-    for name, v, lo, hi in rows:
-        line = f"{name:<{width}}{v:>7.4f}"
-        if with_ci:
-            line += f"{lo:>9.4f}{hi:>9.4f}" if not math.isnan(lo) else ""
-        lines.append(line)
+    cells = [(name, f"{v:.4f}", "" if math.isnan(lo) else f"{lo:.4f}",
+              "" if math.isnan(hi) else f"{hi:.4f}") for name, v, lo, hi in rows]
+    head = ("metric", "value") + (("ci_low", "ci_high") if with_ci else ())
+    # right-aligned columns at least 7 / 9 wide, wider for large values
+    widths = [max(len(c[0]) for c in [head, *cells]) + 2] + [
+        max(least, *(len(c[j]) + 1 for c in cells))
+        for j, least in zip(range(1, len(head)), (7, 9, 9))]
+    lines = [f"{head[0]:<{widths[0]}}" + "".join(
+        f"{h:>{w}}" for h, w in zip(head[1:], widths[1:]))]
+    for cell in cells:
+        shown = cell if with_ci and cell[2] else cell[:2]
+        lines.append(f"{cell[0]:<{widths[0]}}" + "".join(
+            f"{x:>{w}}" for x, w in zip(shown[1:], widths[1:])))
     if n_items is not None:
         lines.append(f"(catalog: {n_items} items)")
     return "\n".join(lines)

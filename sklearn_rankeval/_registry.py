@@ -592,10 +592,13 @@ def parse_metrics(metrics, argument="metrics"):
     return parsed
 
 
-def valid_names_text(extra=()):
-    """The accepted metric names, for error messages (``extra``: more plain names)."""
-    plain = [name for name, spec in METRICS.items()
+def valid_names_text(extra=(), scores=None):
+    """The accepted metric names, for error messages (``extra``: more plain
+    names; ``scores``: only the metrics whose ``scores`` is this)."""
+    specs = {name: spec for name, spec in METRICS.items()
+             if scores is None or spec.scores == scores}
+    plain = [name for name, spec in specs.items()
              if not spec.has_k or spec.k_default is None]
-    cut = [f"{name}@K" for name, spec in METRICS.items() if spec.has_k]
+    cut = [f"{name}@K" for name, spec in specs.items() if spec.has_k]
     return (f"{', '.join([*plain, *extra])}, and {', '.join(cut)} for any "
             f"positive integer K")

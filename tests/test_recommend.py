@@ -516,6 +516,9 @@ def test_more_bad_input_is_named():
     for name in ("coverage@02", "coverage@0"):
         with pytest.raises(ValueError, match=f"{name}.*positive integer"):
             recommendation_report(rec, held, metrics=[name])
+    for name in ("log_loss", "ne", "ece", "pcoc"):
+        with pytest.raises(ValueError, match=f"'{name}'.*probabilities"):
+            recommendation_report(rec, held, metrics=[name])
     with pytest.raises(ValueError, match="metrics is empty"):
         recommendation_report(rec, held, metrics=[])
     twice = {"user": ["a", "a"], "item": ["x", "x"], "score": [1.0, 0.0]}

@@ -845,7 +845,7 @@ def _build_parser():
                    help="cutoff of the default metrics (default 10)")
     p.add_argument("-m", "--metric", action="append", metavar="METRIC",
                    help="metric, repeatable: accuracy metrics named as "
-                        f"get_scorer_names(): {valid_names_text()}; "
+                        f"get_scorer_names(): {valid_names_text(scores='order')}; "
                         "beyond-accuracy metrics "
                         f"{', '.join(f'{b}@K' for b in _CLI_BEYOND)} "
                         "(default: "

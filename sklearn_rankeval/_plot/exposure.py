@@ -330,13 +330,17 @@ or mapping {user: [item, ...]}
             a score, the row order within a user is the rank.
         k : int, default=10
             Length of the lists (the ``K`` of ``gini@K``).
-        train : DataFrame, mapping of columns or mapping {user: [item, ...]}, \
-default=None
+        train : DataFrame, mapping of columns, mapping {user: [item, ...]} \
+or sparse matrix, default=None
             Training interactions: the curve of the items' training
-            popularity (their number of interactions) is drawn beside.
+            popularity (their number of interactions) is drawn beside.  A
+            SciPy sparse ``(n_users, n_items)`` matrix as in
+            :func:`recommendation_report` (each stored nonzero entry one
+            interaction).
         n_items : int, default=None
             Catalog size; None: the number of distinct items of
-            ``recommended`` and ``train`` together.  Catalog items absent
+            ``recommended`` and ``train`` together, or the width of a sparse
+            ``train`` if larger.  Catalog items absent
             from both have zero exposure.
         user : str, default='user'
             Column name of the user ids.
