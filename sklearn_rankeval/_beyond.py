@@ -732,6 +732,8 @@ def catalog_values(count, sure, log_miss):
 COVERAGE = ("catalog", "train_items")
 #: ``finalize(novelty=...)``: the variant of ``novelty@K``.
 NOVELTY = ("users", "interactions")
+#: ``finalize(entropy=...)``: the variant of ``entropy@K``.
+ENTROPY = ("bits", "nats_per_item")
 
 
 def _check_variant(value, name, choices):
@@ -739,7 +741,8 @@ def _check_variant(value, name, choices):
         raise ValueError(f"{name} must be one of {choices}, got {value!r}.")
 
 
-def finalize(parts, *, k, coverage="catalog", novelty="users", popularity=None):
+def finalize(parts, *, k, coverage="catalog", novelty="users", entropy="bits",
+             popularity=None):
     """The metric values, ``{"coverage@K": ..., ...}``, of summed partials.
 
     ``k`` only names the metrics.  ``novelty@K``, ``arp@K`` and
@@ -762,10 +765,18 @@ def finalize(parts, *, k, coverage="catalog", novelty="users", popularity=None):
       item without training interactions, which still counts in the
       denominator (Microsoft Recommenders' ``novelty``).  A function of the
       expected counts ``c_i``: under ties, its value at the expected counts.
+
+    and one without ``popularity``:
+
+    - ``entropy="nats_per_item"``: ``-sum_i p_i ln p_i`` (natural log) divided
+      by the number of distinct recommended items (RecBole's
+      ``ShannonEntropy``); under ties, the entropy at the expected counts over
+      the expected number of covered items.
     """
     k = check_k(k, allow_none=False)
     _check_variant(coverage, "coverage", COVERAGE)
     _check_variant(novelty, "novelty", NOVELTY)
+    _check_variant(entropy, "entropy", ENTROPY)
     if popularity is None and (coverage, novelty) != ("catalog", "users"):
         raise ValueError("coverage='train_items' and novelty='interactions' need "
                          "popularity= (of the training interactions).")
@@ -774,8 +785,10 @@ def finalize(parts, *, k, coverage="catalog", novelty="users", popularity=None):
         raise ValueError(
             f"popularity covers {popularity.interactions.shape[0]} items but "
             f"the partials {parts.item_count.shape[0]}.")
-    covered, gini, entropy = catalog_values(parts.item_count, parts.item_sure,
-                                            parts.item_log_miss)
+    covered, gini, entropy_value = catalog_values(
+        parts.item_count, parts.item_sure, parts.item_log_miss)
+    if entropy == "nats_per_item" and not math.isnan(entropy_value):
+        entropy_value *= math.log(2) / (covered * parts.item_count.shape[0])
     if coverage == "train_items":
         n_train = int(np.count_nonzero(popularity.interactions))
         if n_train == 0:
@@ -787,7 +800,7 @@ def finalize(parts, *, k, coverage="catalog", novelty="users", popularity=None):
     if math.isnan(gini):
         warn("gini and entropy are undefined: no item was recommended; "
              "returning nan.", UndefinedMetricWarning)
-    out = {f"coverage@{k}": covered, f"gini@{k}": gini, f"entropy@{k}": entropy}
+    out = {f"coverage@{k}": covered, f"gini@{k}": gini, f"entropy@{k}": entropy_value}
     values = per_user_values(parts)
     for name in user_metrics(parts):
         out[f"{name}@{k}"] = _mean(values[name], f"{name}@{k}")

@@ -12,12 +12,13 @@ the metric and the convention: never a number computed with another rule.
 The accuracy metrics reuse a ranking convention of ``_conventions``
 (``Peer.ranking``: its MAP normaliser, precision denominator, NDCG gain and
 the order of tied items); the beyond-accuracy variants are options of
-``_beyond.finalize`` (``Peer.coverage``, ``Peer.novelty``).  What is left
-here is what a ranking convention cannot say: the users of each metric, that
-every held-out row is relevant, a tie order the peer leaves to its caller
-(refused), and RecTools' NDCG ideal.  :func:`report` runs
-``recommendation_report``'s own computation (``_recommend._report``) once per
-set of users and joins the values.
+``_beyond.finalize`` (``Peer.coverage``, ``Peer.novelty``,
+``Peer.entropy``).  What is left here is what a ranking convention cannot
+say: the users of each metric, that every held-out row is relevant, a tie
+order the peer leaves to its caller (refused), lists shorter than K where
+the peer reads a full ``(n_users, K)`` matrix (refused), and RecTools' NDCG
+ideal.  :func:`report` runs ``recommendation_report``'s own computation
+(``_recommend._report``) once per set of users and joins the values.
 """
 
 import math
@@ -76,8 +77,9 @@ class Peer(NamedTuple):
     coverage: str
     #: ``_beyond.finalize(novelty=...)``
     novelty: str
-    #: entropy base (None: no such metric)
+    #: ``_beyond.finalize(entropy=...)`` (None: no such metric)
     entropy: str
+    #: the Gini index: ``"equality_0"``, ours (0: equal exposure); None: none
     gini: str
     long_tail: str
     #: intra-list diversity: the item similarity (None: no such metric)
@@ -92,12 +94,18 @@ class Peer(NamedTuple):
     calls: dict
     refused: dict
     missing: str
+    #: the metrics (our names) that read a full list of K items for every
+    #: evaluated user (the peer's input is an ``(n_users, K)`` matrix): a
+    #: shorter list is a ValueError naming the user
+    full_lists: tuple = ()
 
     def users_of(self, name, beyond):
         return self.users.get(name, self.users["beyond" if beyond else "accuracy"])
 
 
 _MS_SOURCE = "recommenders/evaluation/python_evaluation.py"
+_RB_SOURCE = ("recbole/evaluator/metrics.py, base_metric.py, collector.py "
+              "(rec.topk, rec.items: torch.topk of the full-sort scores)")
 _RT_SOURCE = ("rectools/metrics/classification.py, ranking.py, novelty.py, "
               "catalog.py, popularity.py, scoring.py (calc_metrics)")
 
@@ -112,7 +120,7 @@ PEERS = {
                    "multi-key sort_values, a stable lexsort: tied items stay "
                    "in row order"),
         precision="k", map="min", ndcg="achievable",
-        coverage="train_items", novelty="interactions", entropy="bits (log2)",
+        coverage="train_items", novelty="interactions", entropy="bits",
         gini=None, long_tail=None,
         ild="cosine of the item_features rows (item_sim_measure="
             "'item_feature_vector'; a zero row has similarity 0)",
@@ -143,6 +151,56 @@ PEERS = {
                  "recall_at_k, ndcg_at_k and map_at_k and the beyond-accuracy "
                  "catalog_coverage, distributional_coverage, novelty and "
                  "diversity"),
+    ),
+    "recbole": Peer(
+        name="recbole", library="RecBole", version="1.2.1", source=_RB_SOURCE,
+        ranking="recbole",
+        # the full-sort evaluation scores the users of the test set only
+        users={"accuracy": "held_out", "beyond": "held_out"},
+        relevance="every row of the test set (positive_u, positive_i)",
+        ties="refuse",
+        ties_note=("its collector takes the top K with torch.topk, whose order "
+                   "of tied scores is unspecified: a tie that can change a "
+                   "number is a ValueError (lists given in order have no tie)"),
+        # Precision divides by arange(1, K + 1): K, its lists always full
+        precision="k", map="min", ndcg="achievable",
+        coverage="catalog", novelty=None, entropy="nats_per_item",
+        gini="equality_0", long_tail=None, ild=None,
+        needs_train=("arp",), train_disjoint=(),
+        no_users=math.nan,  # the mean of an empty (0, K) matrix
+        calls={
+            "precision": "Precision (topk=[K])",
+            "recall": "Recall (topk=[K])",
+            "ndcg": "NDCG (topk=[K])",
+            "map": "MAP (topk=[K])",
+            "mrr": "MRR (topk=[K])",
+            "success": "Hit (topk=[K])",
+            # data.num_items is Dataset.num(ITEM_ID_FIELD): it counts the
+            # padding id 0, so a RecBole run is n_items=dataset.item_num
+            "coverage": "ItemCoverage (topk=[K]), data.num_items = n_items "
+                        "(RecBole's counts its padding id 0)",
+            "gini": "GiniIndex (topk=[K]), data.num_items = n_items",
+            "entropy": "ShannonEntropy (topk=[K])",
+            "arp": "AveragePopularity (topk=[K]), data.count_items of train",
+        },
+        refused={
+            "hit_rate": "RecBole's Hit is the share of users with a hit: "
+                        "success@K",
+            "long_tail": "its TailPercentage takes as tail the items with at "
+                         "most tail_ratio training interactions, or the "
+                         "tail_ratio (default 0.1) least popular training "
+                         "items in the order of RecBole's internal item ids "
+                         "for equal counts; not the complement of a short "
+                         "head, and that tie order is RecBole's remapping",
+            "novelty": "it has no novelty metric",
+            "ild": "it has no intra-list diversity",
+            "r_precision": "it has no R-precision",
+        },
+        missing=("RecBole's top-K metrics are Hit, MRR, MAP, Recall, NDCG, "
+                 "Precision and the beyond-accuracy ItemCoverage, "
+                 "AveragePopularity, ShannonEntropy, GiniIndex and "
+                 "TailPercentage"),
+        full_lists=("coverage", "gini", "entropy", "arp"),
     ),
     "rectools": Peer(
         name="rectools", library="RecTools", version="0.19.0",
@@ -366,8 +424,19 @@ def report(run, convention, recommended, held_out, **kwargs):
     n_items = kwargs["n_items"]
     if n_items is None:
         n_items = n_codes
-    has_list = np.bincount(ru, minlength=user_labels.shape[0]) > 0
+    list_size = np.bincount(ru, minlength=user_labels.shape[0])
+    has_list = list_size > 0
     has_held = np.bincount(hu, minlength=user_labels.shape[0]) > 0
+    users_in = {"both": has_held & has_list, "held_out": has_held,
+                "recommended": has_list}
+    for label, _, users, kind, kk in plan:
+        short = users_in[users] & (list_size < kk)
+        if kind in peer.full_lists and short.any():
+            u = np.flatnonzero(short)[0]
+            _refuse(peer, label,
+                    f"{peer.library} reads a list of {kk} items for every "
+                    f"evaluated user (an (n_users, {kk}) matrix) and user "
+                    f"{_label(user_labels[u])!r} has {list_size[u]}")
     score_col = next(c for c in ("score", "__score", "__score__")
                      if c not in (user, item))
     groups = {}
@@ -375,14 +444,14 @@ def report(run, convention, recommended, held_out, **kwargs):
         if output == "per_user" and kind in _BEYOND_KINDS and accuracy:
             continue  # the per-user frame holds the accuracy metrics
         groups.setdefault(users, []).append((label, compute, kind))
-    anyone = {"both": (has_held & has_list).any(), "held_out": has_held.any(),
-              "recommended": has_list.any()}
+    anyone = {key: value.any() for key, value in users_in.items()}
     base = {key: kwargs[key] for key in ("train", "item_features", "user",
                                          "item", "confidence", "n_resamples",
                                          "random_state", "head_share")}
     options = {name: value for name, value, default in (
-        ("coverage", peer.coverage, "catalog"), ("novelty", peer.novelty, "users"))
-        if value != default} or None
+        ("coverage", peer.coverage, "catalog"), ("novelty", peer.novelty, "users"),
+        ("entropy", peer.entropy, "bits"))
+        if value not in (default, None)} or None
     values, frames = {}, []
     for users, names in groups.items():
         if not anyone[users] and all(kind not in _BEYOND_KINDS
@@ -434,8 +503,8 @@ def convention_doc():
         + "; ".join(f"``'{p.name}'``, {p.library} {p.version}"
                     for p in PEERS.values())
         + ".  Its users per metric, every held-out row relevant, its MAP "
-        "normaliser, NDCG ideal, coverage denominator and novelty variant; "
-        "the beyond-accuracy metrics over the users with a list.  A metric "
+        "normaliser, NDCG ideal, coverage denominator, novelty and entropy "
+        "variants and whether every list holds K items.  A metric "
         "the library lacks, or a tie whose order it leaves undefined, is a "
         "``ValueError`` naming the metric and the convention.  ``users=`` "
         "must then stay at its default.  "
@@ -473,7 +542,15 @@ _RULES = (
                                               "-log2(training rows of i / "
                                               "training rows), 0 for an item "
                                               "without any"}),
-    ("entropy", "entropy@K", None),
+    ("entropy", "entropy@K", {"bits": "-sum p_i log2 p_i, p_i = c_i / sum c "
+                                       "(bits)",
+                              "nats_per_item": "-sum p_i ln p_i over the "
+                                               "distinct recommended items, "
+                                               "divided by their number"}),
+    ("gini", "gini@K", {"equality_0": "sum_j (2j - n - 1) c_(j) / (n sum c), "
+                                      "c ascending over the n_items catalog "
+                                      "items (0: equal exposure)"}),
+    ("full_lists", "Lists of K items for every evaluated user, for", None),
     ("ild", "ild@K", None),
 )
 
@@ -492,6 +569,8 @@ def _rules_text(peer):
     lines.append(f"Accuracy rules of ``convention={peer.ranking!r}``.")
     for field, label, texts in _RULES:
         value = getattr(peer, field)
+        if isinstance(value, tuple):
+            value = ", ".join(value) if value else None
         if value is not None:
             lines.append(f"{label}: {texts[value] if texts else value}.")
     return lines

@@ -640,6 +640,23 @@ def shannon_entropy(counts):
     return h
 
 
+def shannon_entropy_per_item(lists):
+    """RecBole's ShannonEntropy, written out: -sum p ln p (natural log), p =
+    times recommended / all recommendations, over the distinct recommended
+    items, divided by their number."""
+    count = {}
+    for lst in lists.values():
+        for i in lst:
+            count[i] = count.get(i, 0) + 1
+    total = sum(count.values())
+    if total == 0:
+        return NAN
+    h = 0.0
+    for x in count.values():
+        h -= x / total * math.log(x / total)
+    return h / len(count)
+
+
 def _training_users(train):
     users_of = {}
     for u, i in train:

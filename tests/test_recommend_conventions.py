@@ -4,7 +4,8 @@ Three kinds of tests:
 
 - against the peer itself, where it imports (``pytest.importorskip``:
   Microsoft Recommenders' ``recommenders.evaluation.python_evaluation`` and
-  RecTools' ``rectools.metrics``; neither is a dependency, so these are
+  RecTools' ``rectools.metrics``, RecBole's ``recbole.evaluator.metrics``;
+  none is a dependency, so these are
   skipped in CI).  They run with the peers' own environment::
 
       PYTHONPATH=. /work/peers/bin/python -m pytest \\
@@ -233,6 +234,100 @@ def test_rectools_lists_in_order_against_calc_metrics():
 
 
 # ---------------------------------------------------------------------------
+# RecBole 1.2.1, the peer itself (recbole.evaluator.metrics, fed the
+# DataStruct its collector builds: rec.topk, rec.items, data.num_items,
+# data.count_items)
+# ---------------------------------------------------------------------------
+def _recbole(monkeypatch):
+    metrics = pytest.importorskip("recbole.evaluator.metrics")
+    # RecBole 1.2.1 still writes np.float (the builtin float, removed in
+    # NumPy 1.24) in MRR, MAP and NDCG
+    monkeypatch.setattr(np, "float", float, raising=False)
+    from recbole.evaluator.collector import DataStruct
+
+    return metrics, DataStruct
+
+
+def _recbole_lists(rec, held, k):
+    """Each held-out user's top-k item list (distinct scores) and held set."""
+    lists = {u: list(g.sort_values("score", ascending=False)["item"][:k])
+             for u, g in rec.groupby("user")}
+    wanted = {u: set(g["item"]) for u, g in held.groupby("user")}
+    return {u: lists.get(u, []) for u in wanted}, wanted
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("k", KS)
+def test_recbole_accuracy_against_the_peer(seed, k, monkeypatch):
+    metrics, DataStruct = _recbole(monkeypatch)
+    import torch
+
+    rec, held, _, _ = _data(seed, ties=False)
+    lists, wanted = _recbole_lists(rec, held, k)
+    # rec.topk: the hit matrix of the test users and their positives; a list
+    # shorter than k ends in non-relevant items
+    rows = [[int(i in wanted[u]) for i in lists[u]] + [0] * (k - len(lists[u]))
+            + [len(wanted[u])] for u in wanted]
+    data = DataStruct()
+    data.set("rec.topk", torch.tensor(rows))
+    config = {"topk": [k], "metric_decimal_place": 15}
+    want = {}
+    for ours, theirs in (("precision", "Precision"), ("recall", "Recall"),
+                         ("ndcg", "NDCG"), ("map", "MAP"), ("mrr", "MRR"),
+                         ("success", "Hit")):
+        got = getattr(metrics, theirs)(config).calculate_metric(data)
+        want[f"{ours}@{k}"] = got[f"{theirs.lower()}@{k}"]
+    assert _report(rec, held, list(want), "recbole") == pytest.approx(
+        want, abs=1e-14)
+
+
+def _full_data(seed, k):
+    """(rec, held, train, n_items): every user's list holds at least k items
+    (RecBole's rec.items is an (n_users, k) matrix), distinct scores; users
+    20-23 have a list and no held-out item (RecBole does not see them)."""
+    rng = np.random.default_rng(seed)
+    rec, held, train = [], [], []
+    for u in range(24):
+        order = rng.permutation(25)
+        n_list = int(rng.integers(k, 13))
+        rec += [(u, int(i), float(s)) for i, s in
+                zip(order[:n_list], rng.permutation(100)[:n_list])]
+        if u < 20:
+            held += [(u, int(i)) for i in rng.permutation(25)[:3]]
+        train += [(u, int(i)) for i in order[n_list:][:int(rng.integers(0, 8))]
+                  if i < 20]
+    return (pd.DataFrame(rec, columns=["user", "item", "score"]),
+            pd.DataFrame(held, columns=["user", "item"]),
+            pd.DataFrame(train, columns=["user", "item"]), 25)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("k", KS)
+def test_recbole_beyond_against_the_peer(seed, k, monkeypatch):
+    metrics, DataStruct = _recbole(monkeypatch)
+    import collections
+
+    import torch
+
+    rec, held, train, n_items = _full_data(seed, k)
+    lists, _ = _recbole_lists(rec, held, k)
+    data = DataStruct()
+    data.set("rec.items", torch.tensor([lists[u] for u in sorted(lists)]))
+    data.set("data.num_items", n_items)
+    data.set("data.count_items", collections.Counter(train["item"]))
+    config = {"topk": [k], "metric_decimal_place": 15}
+    want = {}
+    for ours, theirs in (("coverage", "ItemCoverage"), ("gini", "GiniIndex"),
+                         ("entropy", "ShannonEntropy"),
+                         ("arp", "AveragePopularity")):
+        got = getattr(metrics, theirs)(config).calculate_metric(data)
+        want[f"{ours}@{k}"] = got[f"{theirs.lower()}@{k}"]
+    got = _report(rec, held, list(want), "recbole", train=train,
+                  n_items=n_items)
+    assert got == pytest.approx(want, rel=1e-12, abs=1e-14)
+
+
+# ---------------------------------------------------------------------------
 # hand cases: the peers' own test values
 # ---------------------------------------------------------------------------
 # recommenders tests/unit/recommenders/evaluation/conftest.py, fixtures
@@ -347,6 +442,82 @@ def test_rectools_beyond_hand_cases():
     assert got == pytest.approx({"arp@1": 5 / 3, "arp@3": 2.0})
 
 
+# RecBole tests/metrics/test_topk_metrics.py: pos_idx, pos_len and
+# item_matrix, num_items = 8, item_count
+RB_POS_IDX = [[0, 0, 0], [1, 1, 1], [1, 0, 1], [0, 0, 1]]
+RB_POS_LEN = [1, 3, 4, 2]
+RB_ITEMS = [[5, 7, 3], [4, 5, 2], [2, 3, 5], [1, 4, 6], [5, 3, 7]]
+RB_COUNT = {1: 0, 2: 1, 3: 2, 4: 3, 5: 4, 6: 5}
+
+
+def test_recbole_accuracy_hand_case():
+    # test_hit, test_ndcg, test_mrr, test_map, test_recall, test_precision:
+    # the third column (K = 3) of each expected matrix, averaged over users
+    lists, held = {}, {}
+    for u, (hits, n_pos) in enumerate(zip(RB_POS_IDX, RB_POS_LEN)):
+        lists[u] = [f"{u}-{j}" for j in range(3)]
+        pos = [f"{u}-{j}" for j in range(3) if hits[j]]
+        held[u] = pos + [f"{u}-x{j}" for j in range(n_pos - len(pos))]
+    def l2(x):
+        return 1 / np.log2(x)
+
+    want = {
+        "success@3": np.mean([0, 1, 1, 1]),
+        "ndcg@3": np.mean([0, 1, (l2(2) + l2(4)) / (l2(2) + l2(3) + l2(4)),
+                           l2(4) / (l2(2) + l2(3))]),
+        "mrr@3": np.mean([0, 1, 1, 1 / 3]),
+        "map@3": np.mean([0, 1, (1 / 3) * (1 / 1 + 2 / 3), (1 / 3) * (1 / 2)]),
+        "recall@3": np.mean([0, 3 / 3, 2 / 4, 1 / 2]),
+        "precision@3": np.mean([0, 3 / 3, 2 / 3, 1 / 3]),
+    }
+    assert _report(lists, held, list(want), "recbole") == pytest.approx(want)
+
+
+def test_recbole_beyond_hand_case():
+    # test_itemcoverage (7 / 8), test_giniindex, test_shannonentropy,
+    # test_averagepopularity (its third column, averaged over the 5 users)
+    lists = dict(enumerate(RB_ITEMS))
+    held = {u: [99] for u in lists}  # every user of rec.items is a test user
+    train = {"user": [100 + j for i, c in RB_COUNT.items() for j in range(c)],
+             "item": [i for i, c in RB_COUNT.items() for _ in range(c)]}
+    got = _report(lists, held, ["coverage@3", "gini@3", "entropy@3", "arp@3"],
+                  "recbole", train=train, n_items=8)
+    # item 99 (held out, never recommended) takes the place of RecBole's
+    # padding id 0, which its num_items counts
+    entropy = -np.mean([1 / 15 * np.log(1 / 15), 2 / 15 * np.log(2 / 15),
+                        3 / 15 * np.log(3 / 15), 2 / 15 * np.log(2 / 15),
+                        4 / 15 * np.log(4 / 15), 1 / 15 * np.log(1 / 15),
+                        2 / 15 * np.log(2 / 15)])
+    gini = ((-7) * 0 + (-5) * 1 + (-3) * 1 + (-1) * 2 + 1 * 2 + 3 * 2 + 5 * 3
+            + 7 * 4) / (8 * (3 * 5))
+    assert got == pytest.approx({
+        "coverage@3": 7 / 8, "gini@3": gini, "entropy@3": entropy,
+        "arp@3": np.mean([6 / 3, 8 / 3, 7 / 3, 8 / 3, 6 / 3])})
+
+
+def test_recbole_refuses_short_lists_and_ties():
+    # rec.items is an (n_users, K) matrix: a test user with fewer than K items
+    # has no row there
+    lists = {1: [10, 11, 12], 2: [10]}
+    held = {1: [10], 2: [11]}
+    for metric in ("coverage@2", "gini@2", "entropy@2"):
+        with pytest.raises(ValueError, match=rf"convention='recbole' cannot give "
+                                             rf"'{metric}'.*user 2 has 1"):
+            _report(lists, held, [metric], "recbole")
+    # a user without a test item is not evaluated: its short list is no matter
+    got = _report(lists, {1: [10]}, ["coverage@2"], "recbole", n_items=4)
+    assert got == {"coverage@2": 0.5}
+    # the accuracy metrics read the short list as followed by non-relevant
+    # items: precision divides by K
+    assert _report(lists, held, ["precision@2"], "recbole") == {
+        "precision@2": 0.25}
+    # torch.topk leaves the order of tied scores unspecified
+    rec = {"user": [1, 1, 1], "item": [10, 11, 12], "score": [2.0, 1.0, 1.0]}
+    with pytest.raises(ValueError, match=r"'recbole' cannot give 'ndcg@2'.*"
+                                         r"tied at ranks 2-3"):
+        _report(rec, {1: [12]}, ["ndcg@2"], "recbole")
+
+
 # ---------------------------------------------------------------------------
 # refusals
 # ---------------------------------------------------------------------------
@@ -357,6 +528,8 @@ def test_rectools_beyond_hand_cases():
     ("rectools", "gini@5"), ("rectools", "entropy@5"), ("rectools", "ild@5"),
     ("rectools", "long_tail@5"), ("rectools", "hit_rate@5"),
     ("rectools", "r_precision"), ("rectools", "ndcg"), ("ms_recommenders", "map"),
+    ("recbole", "long_tail@5"), ("recbole", "novelty@5"), ("recbole", "ild@5"),
+    ("recbole", "hit_rate@5"), ("recbole", "r_precision"), ("recbole", "ndcg"),
 ])
 def test_a_metric_the_peer_lacks_is_refused(convention, metric):
     rec, held, train, n_items = _data(0, ties=False)
