@@ -98,6 +98,16 @@ class Peer(NamedTuple):
     #: evaluated user (the peer's input is an ``(n_users, K)`` matrix): a
     #: shorter list is a ValueError naming the user
     full_lists: tuple = ()
+    #: {metric: ranking convention} where a metric follows another preset
+    #: than ``ranking``
+    ranking_of: dict = {}
+    #: the metrics (our names) the peer cannot compute for a user with a list
+    #: and no held-out item (it fails): such a user is a ValueError
+    need_held_out: tuple = ()
+    need_held_out_note: str = ""
+
+    def ranking_for(self, name):
+        return self.ranking_of.get(name, self.ranking)
 
     def users_of(self, name, beyond):
         return self.users.get(name, self.users["beyond" if beyond else "accuracy"])
@@ -106,6 +116,9 @@ class Peer(NamedTuple):
 _MS_SOURCE = "recommenders/evaluation/python_evaluation.py"
 _RB_SOURCE = ("recbole/evaluator/metrics.py, base_metric.py, collector.py "
               "(rec.topk, rec.items: torch.topk of the full-sort scores)")
+_LK_SOURCE = ("lenskit/metrics/ranking/_pr.py, _map.py, _recip.py, _hit.py, "
+              "_gini.py, _dcg.py, _weighting.py; lenskit/metrics/bulk.py "
+              "(RunAnalysis.measure, list_summary)")
 _RT_SOURCE = ("rectools/metrics/classification.py, ranking.py, novelty.py, "
               "catalog.py, popularity.py, scoring.py (calc_metrics)")
 
@@ -201,6 +214,63 @@ PEERS = {
                  "AveragePopularity, ShannonEntropy, GiniIndex and "
                  "TailPercentage"),
         full_lists=("coverage", "gini", "entropy", "arp"),
+    ),
+    "lenskit": Peer(
+        name="lenskit", library="LensKit", version="2025.8.1", source=_LK_SOURCE,
+        ranking="ranx", ranking_of={"precision": "xgboost", "map": "recbole"},
+        # RunAnalysis.measure scores every output list; a list without test
+        # items gets an empty test list (NaN, or Precision's 0), which
+        # list_summary fills with the metric's default, 0.0; a test user
+        # without a list is not measured
+        users={"accuracy": "recommended", "beyond": "recommended"},
+        relevance="every item of the test ItemList (gain=None: binary)",
+        ties="refuse",
+        ties_note=("its metrics read the order of the ItemList its caller "
+                   "builds (ordered=True), and tied scores have no order: a "
+                   "tie that can change a number is a ValueError (lists given "
+                   "in order have no tie)"),
+        precision="retrieved", map="min", ndcg=None,
+        coverage=None, novelty=None, entropy=None, gini="equality_0",
+        long_tail=None, ild=None, needs_train=(), train_disjoint=(),
+        no_users=math.nan,  # the mean of an empty list-metric frame
+        calls={
+            "precision": "Precision(n=K)",
+            "map": "AveragePrecision(n=K)",
+            "mrr": "RecipRank(n=K)",
+            "success": "Hit(n=K)",
+            "gini": "ListGini(n=K, items=n_items)",
+        },
+        refused={
+            "recall": "its Recall divides the hits by min(|test|, K), not by "
+                      "|test|",
+            "ndcg": "its NDCG's default LogRankWeight discounts rank i by "
+                    "max(log2 i, 1) (ranks 1 and 2 weigh 1), not log2(i + 1)",
+            "dcg": "its DCG's default LogRankWeight discounts rank i by "
+                   "max(log2 i, 1), not log2(i + 1)",
+            "rbp": "its RBP(n=K) truncates the list at K (patience 0.85); this "
+                   "library's rbp has no cutoff",
+            "hit_rate": "LensKit's Hit is the share of lists with a hit: "
+                        "success@K",
+            "entropy": "its entropy and rank_biased_entropy are over item "
+                       "categories of one list (with 1e-6 smoothing), not the "
+                       "exposure of the catalog",
+            "coverage": "it has no catalog coverage",
+            "novelty": "its MeanPopRank is the mean popularity quantile "
+                       "(obscurity), not -log2 of the popularity",
+            "arp": "its MeanPopRank is the mean popularity quantile, not the "
+                   "mean training interactions",
+            "long_tail": "it has no long-tail share",
+            "ild": "it has no intra-list diversity",
+        },
+        missing=("LensKit's per-list metrics are Precision, Recall, "
+                 "AveragePrecision, RecipRank, Hit, NDCG, DCG, RBP, "
+                 "MeanPopRank and the global ListGini and ExposureGini"),
+        # AveragePrecision over a truncated list divides by min(|test|, list
+        # length): min(R, K) only for a list of K items
+        full_lists=("map",),
+        need_held_out=("map",),
+        need_held_out_note=("LensKit's AveragePrecision divides by min(|test|, "
+                            "len(recs)) = 0 (a ZeroDivisionError)"),
     ),
     "rectools": Peer(
         name="rectools", library="RecTools", version="0.19.0",
@@ -435,15 +505,22 @@ def report(run, convention, recommended, held_out, **kwargs):
             u = np.flatnonzero(short)[0]
             _refuse(peer, label,
                     f"{peer.library} reads a list of {kk} items for every "
-                    f"evaluated user (an (n_users, {kk}) matrix) and user "
-                    f"{_label(user_labels[u])!r} has {list_size[u]}")
+                    f"evaluated user and user {_label(user_labels[u])!r} has "
+                    f"{list_size[u]}")
+        lone = has_list & ~has_held
+        if kind in peer.need_held_out and lone.any():
+            u = np.flatnonzero(lone)[0]
+            _refuse(peer, label,
+                    f"user {_label(user_labels[u])!r} has a list and no "
+                    f"held-out item: {peer.need_held_out_note}")
     score_col = next(c for c in ("score", "__score", "__score__")
                      if c not in (user, item))
     groups = {}
     for label, compute, users, kind, _ in plan:
         if output == "per_user" and kind in _BEYOND_KINDS and accuracy:
             continue  # the per-user frame holds the accuracy metrics
-        groups.setdefault(users, []).append((label, compute, kind))
+        groups.setdefault((users, peer.ranking_for(kind)), []).append(
+            (label, compute, kind))
     anyone = {key: value.any() for key, value in users_in.items()}
     base = {key: kwargs[key] for key in ("train", "item_features", "user",
                                          "item", "confidence", "n_resamples",
@@ -453,7 +530,7 @@ def report(run, convention, recommended, held_out, **kwargs):
         ("entropy", peer.entropy, "bits"))
         if value not in (default, None)} or None
     values, frames = {}, []
-    for users, names in groups.items():
+    for (users, ranking), names in groups.items():
         if not anyone[users] and all(kind not in _BEYOND_KINDS
                                      for *_, kind in names):
             for label, _, _ in names:  # no user to average
@@ -468,7 +545,7 @@ def report(run, convention, recommended, held_out, **kwargs):
             users="recommended" if users == "recommended" else "held_out",
             score=score_col, relevance=None,
             output="per_user" if output == "per_user" else "dict",
-            ranking_convention=peer.ranking,
+            ranking_convention=ranking,
             beyond_options=options,
             **base)
         for label, compute, _ in names:
@@ -551,6 +628,7 @@ _RULES = (
                                       "c ascending over the n_items catalog "
                                       "items (0: equal exposure)"}),
     ("full_lists", "Lists of K items for every evaluated user, for", None),
+    ("need_held_out", "A list without held-out items is refused for", None),
     ("ild", "ild@K", None),
 )
 
@@ -566,7 +644,9 @@ def _rules_text(peer):
         for value, metrics in users.items()) + ".")
     lines.append(f"Relevant: {peer.relevance}.")
     lines.append(f"Ties: {peer.ties_note}.")
-    lines.append(f"Accuracy rules of ``convention={peer.ranking!r}``.")
+    lines.append(f"Accuracy rules of ``convention={peer.ranking!r}``" + "".join(
+        f"; {name}: of ``convention={value!r}``"
+        for name, value in peer.ranking_of.items()) + ".")
     for field, label, texts in _RULES:
         value = getattr(peer, field)
         if isinstance(value, tuple):

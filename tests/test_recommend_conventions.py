@@ -4,8 +4,8 @@ Three kinds of tests:
 
 - against the peer itself, where it imports (``pytest.importorskip``:
   Microsoft Recommenders' ``recommenders.evaluation.python_evaluation`` and
-  RecTools' ``rectools.metrics``, RecBole's ``recbole.evaluator.metrics``;
-  none is a dependency, so these are
+  RecTools' ``rectools.metrics``, RecBole's ``recbole.evaluator.metrics``,
+  LensKit's ``lenskit.metrics``; none is a dependency, so these are
   skipped in CI).  They run with the peers' own environment::
 
       PYTHONPATH=. /work/peers/bin/python -m pytest \\
@@ -328,6 +328,73 @@ def test_recbole_beyond_against_the_peer(seed, k, monkeypatch):
 
 
 # ---------------------------------------------------------------------------
+# LensKit 2025.8.1, the peer itself (RunAnalysis over ItemListCollections,
+# list_summary's mean; ListGini from global_metrics)
+# ---------------------------------------------------------------------------
+def _lenskit(rec, held, metrics):
+    """``RunAnalysis().measure`` of ``metrics`` ({label: metric}) on the lists
+    in score order (distinct scores) and the held-out items."""
+    from lenskit.data import ItemListCollection
+    from lenskit.metrics import RunAnalysis
+
+    ranked = rec.sort_values(["user", "score"], ascending=[True, False]).copy()
+    ranked["rank"] = ranked.groupby("user").cumcount() + 1
+    recs = ItemListCollection.from_df(
+        ranked.rename(columns={"user": "user_id", "item": "item_id"})[
+            ["user_id", "item_id", "rank"]], ["user_id"])
+    test = ItemListCollection.from_df(
+        held.rename(columns={"user": "user_id", "item": "item_id"}), ["user_id"])
+    analysis = RunAnalysis()
+    for label, metric in metrics.items():
+        analysis.add_metric(metric, label)
+    result = analysis.measure(recs, test)
+    summary = result.list_summary()["mean"]
+    glob = result.global_metrics()
+    return {label: float(glob[label]) if label.startswith("gini")
+            else float(summary[label]) for label in metrics}
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("k", KS)
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_lenskit_against_run_analysis(seed, k):
+    lkm = pytest.importorskip("lenskit.metrics")
+    rec, held, _, n_items = _data(seed, ties=False)
+    want = _lenskit(rec, held, {
+        f"precision@{k}": lkm.Precision(n=k), f"mrr@{k}": lkm.RecipRank(n=k),
+        f"success@{k}": lkm.Hit(n=k), f"gini@{k}": lkm.ListGini(n=k,
+                                                                items=n_items)})
+    got = _report(rec, held, list(want), "lenskit", n_items=n_items)
+    assert got == pytest.approx(want, rel=1e-6, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("k", KS)
+def test_lenskit_average_precision_against_run_analysis(seed, k):
+    # AveragePrecision needs a test item for every list (else 0.0 / 0) and
+    # divides by min(|test|, list length): lists of at least k items
+    lkm = pytest.importorskip("lenskit.metrics.ranking")
+    rec, held, _, _ = _full_data(seed, k)
+    rec = rec[rec["user"].isin(held["user"])]
+    want = _lenskit(rec, held, {f"map@{k}": lkm.AveragePrecision(n=k)})
+    assert _report(rec, held, list(want), "lenskit") == pytest.approx(
+        want, rel=1e-12, abs=1e-14)
+
+
+def test_lenskit_refusals_against_the_peer():
+    # the inputs refused are those on which AveragePrecision fails
+    lkm = pytest.importorskip("lenskit.metrics.ranking")
+    rec = pd.DataFrame({"user": [1, 1, 2], "item": [10, 11, 12],
+                        "score": [2.0, 1.0, 1.0]})
+    held = pd.DataFrame({"user": [1], "item": [11]})
+    with pytest.raises(ZeroDivisionError):
+        _lenskit(rec, held, {"map@1": lkm.AveragePrecision(n=1)})
+    with pytest.raises(ValueError, match=r"'lenskit' cannot give 'map@1': user "
+                                         r"2 has a list and no held-out item"):
+        _report(rec, held, ["map@1"], "lenskit")
+
+
+# ---------------------------------------------------------------------------
 # hand cases: the peers' own test values
 # ---------------------------------------------------------------------------
 # recommenders tests/unit/recommenders/evaluation/conftest.py, fixtures
@@ -518,6 +585,52 @@ def test_recbole_refuses_short_lists_and_ties():
         _report(rec, {1: [12]}, ["ndcg@2"], "recbole")
 
 
+# lenskit/lkpy tests/eval: (test, list, test items, metric, value); one list
+# each, so the mean over lists is the list's value
+LK_CASES = [
+    ("test_rank_precision.py::test_prec_long_rel", [1, 0, 150, 3, 10],
+     list(range(100)), "precision@5", 0.8),
+    ("test_rank_precision.py::test_prec_short_items", [1, 0, 150],
+     list(range(100)), "precision@5", 2 / 3),
+    ("test_rank_precision.py::test_precision_simple_cases", [1, 2, 3, 4],
+     [1, 3, 5], "precision@4", 0.5),
+    ("test_rank_map.py::test_ap_cutoff_k", [1, 2, 3, 4, 5], [1, 3, 5], "map@3",
+     (1.0 + 2 / 3) / 3),
+    ("test_rank_map.py::test_ap_partial_hits", [1, 2, 3], [1, 3], "map@3",
+     (1.0 + 2 / 3) / 2),
+    ("test_rank_map.py::test_ap_partial_hits", [1, 2, 3], [2, 4], "map@3", 0.25),
+    ("test_rank_mrr.py::test_mrr_k_trunc", list(range(1, 21)), [20, 10, 5],
+     "mrr@5", 0.2),
+    ("test_rank_mrr.py::test_mrr_k_short", [1, 2, 3, 4], [2], "mrr@10", 0.5),
+    ("test_rank_mrr.py::test_mrr_norel_zero", [1, 2, 3], [4, 5], "mrr@3", 0.0),
+]
+
+
+@pytest.mark.parametrize("case", LK_CASES, ids=[c[0] for c in LK_CASES])
+def test_lenskit_hand_cases(case):
+    _, items, relevant, metric, value = case
+    assert _report({"u": items}, {"u": relevant}, [metric], "lenskit") == \
+        pytest.approx({metric: value})
+
+
+def test_lenskit_users_and_refusals():
+    # every output list is measured; a list without test items scores the
+    # metric's default 0.0 in list_summary; a test user without a list is not
+    # measured (RunAnalysis.measure iterates over the outputs)
+    rec = {"a": [1, 2], "b": [3, 4]}
+    held = {"a": [2], "c": [1]}
+    got = _report(rec, held, ["precision@2", "mrr@2", "success@2"], "lenskit")
+    assert got == pytest.approx({"precision@2": 0.25, "mrr@2": 0.25,
+                                 "success@2": 0.5})
+    # AveragePrecision reads min(|test|, list length): lists of K items
+    with pytest.raises(ValueError, match=r"'lenskit' cannot give 'map@3'.*"
+                                         r"user 'a' has 2"):
+        _report(rec, {"a": [2], "b": [3]}, ["map@3"], "lenskit")
+    with pytest.raises(ValueError, match=r"'lenskit' cannot give 'map@2'.*"
+                                         r"user 'b' has a list and no held-out"):
+        _report(rec, held, ["map@2"], "lenskit")
+
+
 # ---------------------------------------------------------------------------
 # refusals
 # ---------------------------------------------------------------------------
@@ -530,6 +643,10 @@ def test_recbole_refuses_short_lists_and_ties():
     ("rectools", "r_precision"), ("rectools", "ndcg"), ("ms_recommenders", "map"),
     ("recbole", "long_tail@5"), ("recbole", "novelty@5"), ("recbole", "ild@5"),
     ("recbole", "hit_rate@5"), ("recbole", "r_precision"), ("recbole", "ndcg"),
+    ("lenskit", "recall@5"), ("lenskit", "ndcg@5"), ("lenskit", "dcg@5"),
+    ("lenskit", "rbp"), ("lenskit", "hit_rate@5"), ("lenskit", "entropy@5"),
+    ("lenskit", "coverage@5"), ("lenskit", "novelty@5"), ("lenskit", "arp@5"),
+    ("lenskit", "long_tail@5"), ("lenskit", "ild@5"), ("lenskit", "mrr"),
 ])
 def test_a_metric_the_peer_lacks_is_refused(convention, metric):
     rec, held, train, n_items = _data(0, ties=False)
@@ -681,14 +798,26 @@ def test_peer_fields_agree_with_the_ranking_presets():
     from sklearn_rankeval._registry import METRICS
 
     for peer in PEERS.values():
-        preset = PRESETS[peer.ranking]
         for metric, field in (("map", peer.map), ("precision", peer.precision)):
+            if metric not in peer.calls:
+                continue
+            preset = PRESETS[peer.ranking_for(metric)]
             default = dict((o[0], o[1]) for o in METRICS[metric].options)
             assert preset[metric].get("k_denominator",
                                       default["k_denominator"]) == field
-        # every held-out row has gain 1: a binary or linear gain reads it as 1
-        ndcg = preset["dcg" if peer.ndcg == "k" else "ndcg"]
-        assert ndcg["gain"] in ("binary", "linear")
+        if "ndcg" in peer.calls:
+            # every held-out row has gain 1: a binary or linear gain reads it
+            # as 1
+            ndcg = PRESETS[peer.ranking_for("ndcg")][
+                "dcg" if peer.ndcg == "k" else "ndcg"]
+            assert ndcg["gain"] in ("binary", "linear")
+        else:
+            assert peer.ndcg is None
+        for metric in peer.calls:
+            if metric not in ("coverage", "gini", "entropy", "novelty", "arp",
+                              "long_tail", "ild"):
+                assert isinstance(PRESETS[peer.ranking_for(metric)][metric],
+                                  dict)
 
 
 def test_the_docs_are_generated_from_the_records():
