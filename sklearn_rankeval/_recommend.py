@@ -534,8 +534,10 @@ def _report(recommended, held_out, *, k, metrics, train, n_items, item_features,
     if beyond:
         names = {b[1] for b in beyond}
         train_pop = features = None
-        if names & {"novelty", "arp", "long_tail"} or set(
-                beyond_options or ()) & {"coverage", "novelty"}:
+        options = beyond_options or {}
+        if names & {"novelty", "arp", "long_tail"} or options.get(
+                "coverage") == "train_items" or options.get(
+                "novelty") == "interactions":
             if train is None:
                 raise ValueError("novelty@K, arp@K and long_tail@K need train= "
                                  "(the training interactions).")

@@ -105,6 +105,14 @@ class Peer(NamedTuple):
     #: and no held-out item (it fails): such a user is a ValueError
     need_held_out: tuple = ()
     need_held_out_note: str = ""
+    #: the metrics (our names) whose value the peer takes from the held-out
+    #: ratings: a relevance column that varies within a user is a ValueError
+    uniform_relevance: tuple = ()
+    #: the metrics (our names) whose popularity is the peer's number of
+    #: distinct training users of each training item: a recommended item
+    #: without training interactions (the peer's KeyError) or a repeated
+    #: training pair (users != rows) is a ValueError
+    train_users: tuple = ()
 
     def ranking_for(self, name):
         return self.ranking_of.get(name, self.ranking)
@@ -119,6 +127,11 @@ _RB_SOURCE = ("recbole/evaluator/metrics.py, base_metric.py, collector.py "
 _LK_SOURCE = ("lenskit/metrics/ranking/_pr.py, _map.py, _recip.py, _hit.py, "
               "_gini.py, _dcg.py, _weighting.py; lenskit/metrics/bulk.py "
               "(RunAnalysis.measure, list_summary)")
+_EL_SOURCE = ("elliot/evaluation/metrics/accuracy/{precision,recall,ndcg,mrr,"
+              "hit_rate,map}, coverage/item_coverage, diversity/{gini_index,"
+              "shannon_entropy}, bias/{arp,aplt}, novelty/{EFD,EPC}; "
+              "elliot/evaluation/evaluator.py, relevance/relevance.py, "
+              "popularity_utils/popularity.py (sisinflab/elliot fc27efe)")
 _RT_SOURCE = ("rectools/metrics/classification.py, ranking.py, novelty.py, "
               "catalog.py, popularity.py, scoring.py (calc_metrics)")
 
@@ -241,8 +254,8 @@ PEERS = {
             "gini": "ListGini(n=K, items=n_items)",
         },
         refused={
-            "recall": "its Recall divides the hits by min(|test|, K), not by "
-                      "|test|",
+            "recall": "its Recall divides the hits by min(len(test), K), not by "
+                      "len(test)",
             "ndcg": "its NDCG's default LogRankWeight discounts rank i by "
                     "max(log2 i, 1) (ranks 1 and 2 weigh 1), not log2(i + 1)",
             "dcg": "its DCG's default LogRankWeight discounts rank i by "
@@ -265,12 +278,64 @@ PEERS = {
         missing=("LensKit's per-list metrics are Precision, Recall, "
                  "AveragePrecision, RecipRank, Hit, NDCG, DCG, RBP, "
                  "MeanPopRank and the global ListGini and ExposureGini"),
-        # AveragePrecision over a truncated list divides by min(|test|, list
+        # AveragePrecision over a truncated list divides by min(len(test), list
         # length): min(R, K) only for a list of K items
         full_lists=("map",),
         need_held_out=("map",),
-        need_held_out_note=("LensKit's AveragePrecision divides by min(|test|, "
+        need_held_out_note=("LensKit's AveragePrecision divides by min(len(test), "
                             "len(recs)) = 0 (a ZeroDivisionError)"),
+    ),
+    "elliot": Peer(
+        name="elliot", library="Elliot", version="1.0.0", source=_EL_SOURCE,
+        ranking="recbole",
+        # Evaluator._process_test_data keeps the recommendations of the users
+        # with test data; each metric then skips users without relevant items
+        users={"accuracy": "both", "beyond": "both"},
+        relevance=("every row of the test set: its rows at or above "
+                   "relevance_threshold (pass only those); nDCG's gains 2 ** "
+                   "(rating - threshold + 1) - 1 cancel for items of one rating"),
+        ties="refuse",
+        ties_note=("its metrics read the recommendation lists in the order "
+                   "its models write them: a tie that can change a number is "
+                   "a ValueError (lists given in order have no tie)"),
+        precision="k", map=None, ndcg="achievable",
+        coverage="items", novelty=None, entropy="bits", gini="diversity",
+        long_tail=None, ild=None, needs_train=("arp",), train_disjoint=(),
+        no_users=math.nan,  # np.average of no user
+        calls={
+            "precision": "Precision (cutoff K)",
+            "recall": "Recall (cutoff K)",
+            "ndcg": "nDCG (cutoff K)",
+            "mrr": "MRR (cutoff K)",
+            "success": "HR (cutoff K)",
+            "coverage": "ItemCoverage (cutoff K)",
+            "gini": "Gini (cutoff K), num_items = n_items",
+            "entropy": "SEntropy (cutoff K)",
+            "arp": "ARP (cutoff K)",
+        },
+        refused={
+            "map": "its MAP averages Precision@n over n = 1..K, not the "
+                   "average precision",
+            "hit_rate": "Elliot's HR is the share of users with a hit: "
+                        "success@K",
+            "long_tail": "its APLT's short head stops at the first item that "
+                         "reaches 80% of the training interactions in its "
+                         "popularity order (ties in Elliot's item order, "
+                         "not kept whole) and its long tail holds training "
+                         "items only",
+            "novelty": "its EFD and EPC weigh the novelty of each relevant "
+                       "recommended item by a rank discount, not the "
+                       "-log2 popularity of every recommended item",
+            "ild": "it has no cosine intra-list diversity",
+            "r_precision": "it has no R-precision",
+        },
+        missing=("Elliot's metrics reproduced here are Precision, Recall, "
+                 "nDCG, MRR, HR, ItemCoverage, Gini, SEntropy and ARP"),
+        # SEntropy averages per list -log2 p_i over the lists: the entropy of
+        # the exposure when every list holds K items
+        full_lists=("entropy",),
+        uniform_relevance=("ndcg",),
+        train_users=("arp",),
     ),
     "rectools": Peer(
         name="rectools", library="RecTools", version="0.19.0",
@@ -313,6 +378,9 @@ PEERS = {
                  "MeanInvUserFreq and AvgRecPopularity"),
     ),
 }
+
+
+PEERS = {name: PEERS[name] for name in NAMES if name in PEERS}  # NAMES' order
 
 
 def check_peer(convention):
@@ -413,6 +481,49 @@ def _check_ties(peer, plan, ru, score, relevant, user_labels):
                     "untied scores")
 
 
+def _check_peer_inputs(peer, plan, users_in, hu, h_gain, ru, ri, y, tu, ti,
+                       n_codes, user_labels, item_labels, *, graded):
+    """``Peer.uniform_relevance`` and ``Peer.train_users``: raise where the
+    input would give the peer another rule (``y``: tie-free scores)."""
+    kinds = {kind: (label, users, k) for label, _, users, kind, k in plan}
+    for kind in peer.uniform_relevance:
+        if kind in kinds and graded and hu.shape[0]:
+            n = user_labels.shape[0]
+            low, high = np.full(n, np.inf), np.full(n, -np.inf)
+            np.minimum.at(low, hu, h_gain)
+            np.maximum.at(high, hu, h_gain)
+            if (low < high).any():
+                u = np.flatnonzero(low < high)[0]
+                _refuse(peer, kinds[kind][0],
+                        f"user {_label(user_labels[u])!r} has held-out items of "
+                        f"different relevance, and {peer.library}'s gains come "
+                        "from the ratings (2 ** (rating - threshold + 1) - 1); "
+                        "pass items of one rating or no relevance column")
+    for kind in peer.train_users:
+        if kind not in kinds or tu.shape[0] == 0:
+            continue
+        label, users, k = kinds[kind]
+        order = np.lexsort((-y, ru))
+        first = np.r_[0, np.flatnonzero(ru[order][1:] != ru[order][:-1]) + 1]
+        rank = np.empty(ru.shape[0], dtype=np.int64)
+        rank[order] = np.arange(ru.shape[0]) - np.repeat(
+            first, np.diff(np.r_[first, ru.shape[0]]))
+        listed = ri[(rank < k) & users_in[users][ru]]
+        trained = np.bincount(ti, minlength=n_codes) > 0
+        if not trained[listed].all():
+            i = listed[~trained[listed]][0]
+            _refuse(peer, label,
+                    f"item {_label(item_labels[i])!r} is recommended and has no "
+                    f"training interaction ({peer.library}'s popularity holds "
+                    "the training items only: a KeyError)")
+        pairs = np.unique(tu * n_codes + ti)
+        if pairs.shape[0] != tu.shape[0]:
+            _refuse(peer, label,
+                    f"train repeats a (user, item) pair: {peer.library} counts "
+                    "the distinct training users of an item, this library its "
+                    "training rows")
+
+
 def _label(x):
     """A user / item id as the user wrote it (no NumPy scalar repr)."""
     return x.item() if isinstance(x, np.generic) else x
@@ -452,7 +563,8 @@ def report(run, convention, recommended, held_out, **kwargs):
     h_user, h_item, h_gain, _ = rec._read(
         held_out, "held_out", user=user, item=item, value=kwargs["relevance"],
         value_default="relevance", gains=True)
-    rec._check_gains(h_gain, h_user.shape[0])  # checked, then every row counts
+    graded = h_gain is not None
+    h_gain = rec._check_gains(h_gain, h_user.shape[0])  # then every row counts
     train = kwargs["train"]
     if train is not None:
         t_user, t_item, _, _ = rec._read(train, "train", user=user, item=item,
@@ -499,6 +611,9 @@ def report(run, convention, recommended, held_out, **kwargs):
     has_held = np.bincount(hu, minlength=user_labels.shape[0]) > 0
     users_in = {"both": has_held & has_list, "held_out": has_held,
                 "recommended": has_list}
+    _check_peer_inputs(peer, plan, users_in, hu, h_gain, ru, ri, y, tu, ti,
+                       n_codes, user_labels, item_labels,
+                       graded=graded)
     for label, _, users, kind, kk in plan:
         short = users_in[users] & (list_size < kk)
         if kind in peer.full_lists and short.any():
@@ -527,7 +642,7 @@ def report(run, convention, recommended, held_out, **kwargs):
                                          "random_state", "head_share")}
     options = {name: value for name, value, default in (
         ("coverage", peer.coverage, "catalog"), ("novelty", peer.novelty, "users"),
-        ("entropy", peer.entropy, "bits"))
+        ("entropy", peer.entropy, "bits"), ("gini", peer.gini, "equality_0"))
         if value not in (default, None)} or None
     values, frames = {}, []
     for (users, ranking), names in groups.items():
@@ -611,7 +726,9 @@ _RULES = (
                                    "gain)"}),
     ("coverage", "coverage@K divides by", {"catalog": "n_items",
                                            "train_items": "the distinct "
-                                                          "training items"}),
+                                                          "training items",
+                                           "items": "1 (the number of "
+                                                    "covered items)"}),
     ("novelty", "novelty@K", {"users": "mean over users of the mean "
                                        "-log2(training users of i / training "
                                        "users)",
@@ -626,9 +743,15 @@ _RULES = (
                                                "divided by their number"}),
     ("gini", "gini@K", {"equality_0": "sum_j (2j - n - 1) c_(j) / (n sum c), "
                                       "c ascending over the n_items catalog "
-                                      "items (0: equal exposure)"}),
+                                      "items (0: equal exposure)",
+                        "diversity": "1 - G n / (n - 1), G the Gini index "
+                                     "of the n_items catalog items (1: equal "
+                                     "exposure)"}),
     ("full_lists", "Lists of K items for every evaluated user, for", None),
     ("need_held_out", "A list without held-out items is refused for", None),
+    ("uniform_relevance", "Held-out items of one rating per user, for", None),
+    ("train_users", "Popularity: distinct training users; recommended items "
+                    "in train and no repeated training pair, for", None),
     ("ild", "ild@K", None),
 )
 

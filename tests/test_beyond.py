@@ -262,6 +262,45 @@ def test_entropy_per_item_variant_under_ties_and_empty():
         bd.finalize(parts, k=2, entropy="nats")
 
 
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("k", [1, 2, 4])
+def test_item_count_and_gini_diversity_variants(seed, k):
+    # finalize(coverage="items", gini="diversity"), Elliot's ItemCoverage and
+    # Gini: the count is linear in the memberships (exact under ties); the
+    # diversity is exact where the lists are fixed, and 1 - G n / (n - 1) of
+    # the default G under ties
+    rec, _, _ = _case(seed)
+    user, item, score = _flat(rec)
+    parts = bd.partials(user, item, bd.membership(user, score, k=k), n_items=9)
+    got = bd.finalize(parts, k=k, coverage="items", gini="diversity")
+    own = bd.finalize(parts, k=k)
+    assert got[f"coverage@{k}"] == pytest.approx(float(9 * ref.expected_over_realisations(
+        lambda lists: ref.coverage(lists, 9), rec, k)), rel=1e-12)
+    assert got[f"gini@{k}"] == pytest.approx(1 - own[f"gini@{k}"] * 9 / 8,
+                                             rel=1e-12, abs=1e-15)
+    assert got[f"entropy@{k}"] == own[f"entropy@{k}"]
+    rng = np.random.default_rng(seed)
+    untied = {u: [(i, float(s)) for (i, _), s in zip(lst, rng.permutation(100))]
+              for u, lst in rec.items()}
+    user, item, score = _flat(untied)
+    parts = bd.partials(user, item, bd.membership(user, score, k=k), n_items=9)
+    lists = {u: [i for i, _ in sorted(lst, key=lambda x: -x[1])[:k]]
+             for u, lst in untied.items()}
+    got = bd.finalize(parts, k=k, gini="diversity")
+    assert got[f"gini@{k}"] == pytest.approx(float(ref.elliot_gini(lists, 9)),
+                                             rel=1e-12, abs=1e-15)
+
+
+def test_gini_diversity_of_one_item():
+    user, item, score = _flat({0: [(0, 1.0)]})
+    parts = bd.partials(user, item, bd.membership(user, score, k=1), n_items=1)
+    with pytest.warns(UndefinedMetricWarning, match="catalog of one item"):
+        out = bd.finalize(parts, k=1, gini="diversity")
+    assert math.isnan(out["gini@1"])
+    with pytest.raises(ValueError, match="gini must be one of"):
+        bd.finalize(parts, k=1, gini="elliot")
+
+
 def test_variants_need_popularity_and_known_names():
     user, item, score = _flat({0: [(0, 1.0), (1, 0.5)]})
     parts = bd.partials(user, item, bd.membership(user, score, k=1), n_items=3)
