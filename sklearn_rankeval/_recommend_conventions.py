@@ -4,21 +4,25 @@ One :class:`Peer` record per library (:data:`PEERS`) holds, field by field,
 the rules on which the libraries differ: which users are averaged, the
 precision denominator, the order of tied items at the cut, the MAP
 normaliser, the NDCG ideal, the coverage denominator, the novelty variant,
-the entropy base, the Gini direction and the long-tail split; and, metric by
-metric, the peer's call that gives the number or the reason it cannot be
-reproduced.  Asking for a metric the peer lacks is a ``ValueError`` naming
-the metric and the convention: never a number computed with another rule.
+the entropy variant, the Gini direction, the long-tail split and whether
+every list must hold K items; and, metric by metric, the peer's call that
+gives the number or the reason it cannot be reproduced.  Asking for a metric
+the peer lacks is a ``ValueError`` naming the metric and the convention:
+never a number computed with another rule.
 
 The accuracy metrics reuse a ranking convention of ``_conventions``
-(``Peer.ranking``: its MAP normaliser, precision denominator, NDCG gain and
-the order of tied items); the beyond-accuracy variants are options of
-``_beyond.finalize`` (``Peer.coverage``, ``Peer.novelty``,
-``Peer.entropy``).  What is left here is what a ranking convention cannot
-say: the users of each metric, that every held-out row is relevant, a tie
-order the peer leaves to its caller (refused), lists shorter than K where
-the peer reads a full ``(n_users, K)`` matrix (refused), and RecTools' NDCG
-ideal.  :func:`report` runs ``recommendation_report``'s own computation
-(``_recommend._report``) once per set of users and joins the values.
+(``Peer.ranking``, or ``Peer.ranking_of`` for one metric: its MAP
+normaliser, precision denominator, NDCG gain and the order of tied items);
+the beyond-accuracy variants are options of ``_beyond.finalize``
+(``Peer.coverage``, ``Peer.novelty``, ``Peer.entropy``, ``Peer.gini``).
+What is left here is what a ranking convention cannot say: the users of
+each metric, that every held-out row is relevant, a tie order the peer
+leaves to its caller (refused), lists shorter than K where the peer reads a
+full list for every user (refused), inputs on which the peer fails or reads
+ratings (``Peer.need_held_out``, ``uniform_relevance``, ``train_users``:
+refused), and RecTools' NDCG ideal.  :func:`report` runs
+``recommendation_report``'s own computation (``_recommend._report``) once
+per set of users and ranking convention and joins the values.
 """
 
 import math
@@ -714,7 +718,8 @@ def convention_doc():
 # the documentation's table (doc/conf.py writes it for doc/conventions.rst)
 # ---------------------------------------------------------------------------
 _USERS_TEXT = {"both": "users with a list and a held-out item",
-               "held_out": "users with a held-out item (no list: 0)",
+               "held_out": "users with a held-out item (no list: 0 on an "
+                           "accuracy metric)",
                "recommended": "users with a list"}
 _RULES = (
     ("precision", "P@K divides by", {"k": "K", "retrieved": "min(K, n)"}),
