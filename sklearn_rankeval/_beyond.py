@@ -743,6 +743,11 @@ def _check_variant(value, name, choices):
         raise ValueError(f"{name} must be one of {choices}, got {value!r}.")
 
 
+def variants_need_popularity(coverage="catalog", novelty="users", **_):
+    """Whether these ``finalize`` variants read the training popularity."""
+    return coverage == "train_items" or novelty == "interactions"
+
+
 def finalize(parts, *, k, coverage="catalog", novelty="users", entropy="bits",
              gini="equality_0", popularity=None):
     """The metric values, ``{"coverage@K": ..., ...}``, of summed partials.
@@ -785,8 +790,7 @@ def finalize(parts, *, k, coverage="catalog", novelty="users", entropy="bits",
     _check_variant(novelty, "novelty", NOVELTY)
     _check_variant(entropy, "entropy", ENTROPY)
     _check_variant(gini, "gini", GINI)
-    if popularity is None and (coverage == "train_items"
-                               or novelty == "interactions"):
+    if popularity is None and variants_need_popularity(coverage, novelty):
         raise ValueError("coverage='train_items' and novelty='interactions' need "
                          "popularity= (of the training interactions).")
     if popularity is not None and popularity.interactions.shape[0] != \

@@ -534,10 +534,8 @@ def _report(recommended, held_out, *, k, metrics, train, n_items, item_features,
     if beyond:
         names = {b[1] for b in beyond}
         train_pop = features = None
-        options = beyond_options or {}
-        if names & {"novelty", "arp", "long_tail"} or options.get(
-                "coverage") == "train_items" or options.get(
-                "novelty") == "interactions":
+        if names & {"novelty", "arp", "long_tail"} or \
+                _beyond.variants_need_popularity(**(beyond_options or {})):
             if train is None:
                 raise ValueError("novelty@K, arp@K and long_tail@K need train= "
                                  "(the training interactions).")

@@ -489,7 +489,7 @@ def _check_peer_inputs(peer, plan, users_in, hu, h_gain, ru, ri, y, tu, ti,
                        n_codes, user_labels, item_labels, *, graded):
     """``Peer.uniform_relevance`` and ``Peer.train_users``: raise where the
     input would give the peer another rule (``y``: tie-free scores)."""
-    kinds = {kind: (label, users, k) for label, _, users, kind, k in plan}
+    kinds = {kind: label for label, _, _, kind, _ in plan}
     for kind in peer.uniform_relevance:
         if kind in kinds and graded and hu.shape[0]:
             n = user_labels.shape[0]
@@ -498,15 +498,14 @@ def _check_peer_inputs(peer, plan, users_in, hu, h_gain, ru, ri, y, tu, ti,
             np.maximum.at(high, hu, h_gain)
             if (low < high).any():
                 u = np.flatnonzero(low < high)[0]
-                _refuse(peer, kinds[kind][0],
+                _refuse(peer, kinds[kind],
                         f"user {_label(user_labels[u])!r} has held-out items of "
                         f"different relevance, and {peer.library}'s gains come "
                         "from the ratings (2 ** (rating - threshold + 1) - 1); "
                         "pass items of one rating or no relevance column")
-    for kind in peer.train_users:
-        if kind not in kinds or tu.shape[0] == 0:
+    for label, _, users, kind, k in plan:
+        if kind not in peer.train_users:
             continue
-        label, users, k = kinds[kind]
         order = np.lexsort((-y, ru))
         first = np.r_[0, np.flatnonzero(ru[order][1:] != ru[order][:-1]) + 1]
         rank = np.empty(ru.shape[0], dtype=np.int64)

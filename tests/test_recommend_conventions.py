@@ -495,6 +495,9 @@ def test_elliot_refusals():
     with pytest.raises(ValueError, match=r"'elliot' cannot give 'arp@3'.*item "
                                          r"12 is recommended and has no"):
         _report(lists, held, ["arp@3"], "elliot", train={5: [10, 11]})
+    # each cutoff reads its own top-K items
+    with pytest.raises(ValueError, match=r"'arp@3'.*item 12 is recommended"):
+        _report(lists, held, ["arp@3", "arp@2"], "elliot", train={5: [10, 11]})
     # only the top-K items count: ARP over [10, 11] and [10]
     assert _report(lists, held, ["arp@2"], "elliot",
                    train={5: [10, 11], 6: [10]}) == {"arp@2": 1.75}
