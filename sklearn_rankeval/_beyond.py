@@ -739,9 +739,13 @@ def catalog_values(count, sure, log_miss):
 
 
 #: ``finalize(coverage=...)``: the denominator of ``coverage@K``.
-COVERAGE = ("catalog", "train_items")
+COVERAGE = ("catalog", "train_items", "items")
 #: ``finalize(novelty=...)``: the variant of ``novelty@K``.
 NOVELTY = ("users", "interactions")
+#: ``finalize(entropy=...)``: the variant of ``entropy@K``.
+ENTROPY = ("bits", "nats_per_item")
+#: ``finalize(gini=...)``: the variant of ``gini@K``.
+GINI = ("equality_0", "diversity")
 
 
 def _check_variant(value, name, choices):
@@ -749,7 +753,13 @@ def _check_variant(value, name, choices):
         raise ValueError(f"{name} must be one of {choices}, got {value!r}.")
 
 
-def finalize(parts, *, k, coverage="catalog", novelty="users", popularity=None):
+def variants_need_popularity(coverage="catalog", novelty="users", **_):
+    """Whether these ``finalize`` variants read the training popularity."""
+    return coverage == "train_items" or novelty == "interactions"
+
+
+def finalize(parts, *, k, coverage="catalog", novelty="users", entropy="bits",
+             gini="equality_0", popularity=None):
     """The metric values, ``{"coverage@K": ..., ...}``, of summed partials.
 
     ``k`` only names the metrics.  ``novelty@K``, ``arp@K`` and
@@ -772,11 +782,25 @@ def finalize(parts, *, k, coverage="catalog", novelty="users", popularity=None):
       item without training interactions, which still counts in the
       denominator (Microsoft Recommenders' ``novelty``).  A function of the
       expected counts ``c_i``: under ties, its value at the expected counts.
+
+    and others without ``popularity``:
+
+    - ``entropy="nats_per_item"``: ``-sum_i p_i ln p_i`` (natural log) divided
+      by the number of distinct recommended items (RecBole's
+      ``ShannonEntropy``); under ties, the entropy at the expected counts over
+      the expected number of covered items;
+    - ``coverage="items"``: the number of covered items, not their share
+      (Elliot's ``ItemCoverage``); under ties, its expected value;
+    - ``gini="diversity"``: ``1 - G n / (n - 1)`` for the Gini index ``G`` of
+      the ``n`` catalog items, 1 for equal exposure (Elliot's ``Gini``); nan
+      with an UndefinedMetricWarning for a catalog of one item.
     """
     k = check_k(k, allow_none=False)
     _check_variant(coverage, "coverage", COVERAGE)
     _check_variant(novelty, "novelty", NOVELTY)
-    if popularity is None and (coverage, novelty) != ("catalog", "users"):
+    _check_variant(entropy, "entropy", ENTROPY)
+    _check_variant(gini, "gini", GINI)
+    if popularity is None and variants_need_popularity(coverage, novelty):
         raise ValueError("coverage='train_items' and novelty='interactions' need "
                          "popularity= (of the training interactions).")
     if popularity is not None and popularity.interactions.shape[0] != \
@@ -784,8 +808,18 @@ def finalize(parts, *, k, coverage="catalog", novelty="users", popularity=None):
         raise ValueError(
             f"popularity covers {popularity.interactions.shape[0]} items but "
             f"the partials {parts.item_count.shape[0]}.")
-    covered, gini, entropy = catalog_values(parts.item_count, parts.item_sure,
-                                            parts.item_log_miss)
+    covered, gini_value, entropy_value = catalog_values(
+        parts.item_count, parts.item_sure, parts.item_log_miss)
+    n = parts.item_count.shape[0]
+    if entropy == "nats_per_item" and not math.isnan(entropy_value):
+        entropy_value *= math.log(2) / (covered * n)
+    if gini == "diversity":
+        if n < 2:
+            warn(f"gini@{k} as a diversity is undefined for a catalog of one "
+                 "item (n - 1 = 0); returning nan.", UndefinedMetricWarning)
+            gini_value = math.nan
+        else:
+            gini_value = 1.0 - gini_value * n / (n - 1)
     if coverage == "train_items":
         n_train = int(np.count_nonzero(popularity.interactions))
         if n_train == 0:
@@ -793,11 +827,14 @@ def finalize(parts, *, k, coverage="catalog", novelty="users", popularity=None):
                  "training interaction; returning nan.", UndefinedMetricWarning)
             covered = math.nan
         else:
-            covered *= parts.item_count.shape[0] / n_train
-    if math.isnan(gini):
+            covered *= n / n_train
+    elif coverage == "items":
+        covered *= n
+    if math.isnan(entropy_value):
         warn("gini and entropy are undefined: no item was recommended; "
              "returning nan.", UndefinedMetricWarning)
-    out = {f"coverage@{k}": covered, f"gini@{k}": gini, f"entropy@{k}": entropy}
+    out = {f"coverage@{k}": covered, f"gini@{k}": gini_value,
+           f"entropy@{k}": entropy_value}
     values = per_user_values(parts)
     for name in user_metrics(parts):
         out[f"{name}@{k}"] = _mean(values[name], f"{name}@{k}")

@@ -585,7 +585,8 @@ def _report(recommended, held_out, *, k, metrics, train, n_items, item_features,
     if beyond:
         names = {b[1] for b in beyond}
         train_pop = features = None
-        if names & set(_beyond.NEEDS_POPULARITY) or beyond_options:
+        if names & set(_beyond.NEEDS_POPULARITY) or \
+                _beyond.variants_need_popularity(**(beyond_options or {})):
             if train is None:
                 raise ValueError("novelty@K, arp@K and long_tail@K need train= "
                                  "(the training interactions).")

@@ -4,20 +4,25 @@ One :class:`Peer` record per library (:data:`PEERS`) holds, field by field,
 the rules on which the libraries differ: which users are averaged, the
 precision denominator, the order of tied items at the cut, the MAP
 normaliser, the NDCG ideal, the coverage denominator, the novelty variant,
-the entropy base, the Gini direction and the long-tail split; and, metric by
-metric, the peer's call that gives the number or the reason it cannot be
-reproduced.  Asking for a metric the peer lacks is a ``ValueError`` naming
-the metric and the convention: never a number computed with another rule.
+the entropy variant, the Gini direction, the long-tail split and whether
+every list must hold K items; and, metric by metric, the peer's call that
+gives the number or the reason it cannot be reproduced.  Asking for a metric
+the peer lacks is a ``ValueError`` naming the metric and the convention:
+never a number computed with another rule.
 
 The accuracy metrics reuse a ranking convention of ``_conventions``
-(``Peer.ranking``: its MAP normaliser, precision denominator, NDCG gain and
-the order of tied items); the beyond-accuracy variants are options of
-``_beyond.finalize`` (``Peer.coverage``, ``Peer.novelty``).  What is left
-here is what a ranking convention cannot say: the users of each metric, that
-every held-out row is relevant, a tie order the peer leaves to its caller
-(refused), and RecTools' NDCG ideal.  :func:`report` runs
-``recommendation_report``'s own computation (``_recommend._report``) once per
-set of users and joins the values.
+(``Peer.ranking``, or ``Peer.ranking_of`` for one metric: its MAP
+normaliser, precision denominator, NDCG gain and the order of tied items);
+the beyond-accuracy variants are options of ``_beyond.finalize``
+(``Peer.coverage``, ``Peer.novelty``, ``Peer.entropy``, ``Peer.gini``).
+What is left here is what a ranking convention cannot say: the users of
+each metric, that every held-out row is relevant, a tie order the peer
+leaves to its caller (refused), lists shorter than K where the peer reads a
+full list for every user (refused), inputs on which the peer fails or reads
+ratings (``Peer.need_held_out``, ``uniform_relevance``, ``train_users``:
+refused), and RecTools' NDCG ideal.  :func:`report` runs
+``recommendation_report``'s own computation (``_recommend._report``) once
+per set of users and ranking convention and joins the values.
 """
 
 import math
@@ -77,8 +82,9 @@ class Peer(NamedTuple):
     coverage: str
     #: ``_beyond.finalize(novelty=...)``
     novelty: str
-    #: entropy base (None: no such metric)
+    #: ``_beyond.finalize(entropy=...)`` (None: no such metric)
     entropy: str
+    #: the Gini index: ``"equality_0"``, ours (0: equal exposure); None: none
     gini: str
     long_tail: str
     #: intra-list diversity: the item similarity (None: no such metric)
@@ -93,12 +99,44 @@ class Peer(NamedTuple):
     calls: dict
     refused: dict
     missing: str
+    #: the metrics (our names) that read a full list of K items for every
+    #: evaluated user (the peer's input is an ``(n_users, K)`` matrix): a
+    #: shorter list is a ValueError naming the user
+    full_lists: tuple = ()
+    #: {metric: ranking convention} where a metric follows another preset
+    #: than ``ranking``
+    ranking_of: dict = {}
+    #: the metrics (our names) the peer cannot compute for a user with a list
+    #: and no held-out item (it fails): such a user is a ValueError
+    need_held_out: tuple = ()
+    need_held_out_note: str = ""
+    #: the metrics (our names) whose value the peer takes from the held-out
+    #: ratings: a relevance column that varies within a user is a ValueError
+    uniform_relevance: tuple = ()
+    #: the metrics (our names) whose popularity is the peer's number of
+    #: distinct training users of each training item: a recommended item
+    #: without training interactions (the peer's KeyError) or a repeated
+    #: training pair (users != rows) is a ValueError
+    train_users: tuple = ()
+
+    def ranking_for(self, name):
+        return self.ranking_of.get(name, self.ranking)
 
     def users_of(self, name, beyond):
         return self.users.get(name, self.users["beyond" if beyond else "accuracy"])
 
 
 _MS_SOURCE = "recommenders/evaluation/python_evaluation.py"
+_RB_SOURCE = ("recbole/evaluator/metrics.py, base_metric.py, collector.py "
+              "(rec.topk, rec.items: torch.topk of the full-sort scores)")
+_LK_SOURCE = ("lenskit/metrics/ranking/_pr.py, _map.py, _recip.py, _hit.py, "
+              "_gini.py, _dcg.py, _weighting.py; lenskit/metrics/bulk.py "
+              "(RunAnalysis.measure, list_summary)")
+_EL_SOURCE = ("elliot/evaluation/metrics/accuracy/{precision,recall,ndcg,mrr,"
+              "hit_rate,map}, coverage/item_coverage, diversity/{gini_index,"
+              "shannon_entropy}, bias/{arp,aplt}, novelty/{EFD,EPC}; "
+              "elliot/evaluation/evaluator.py, relevance/relevance.py, "
+              "popularity_utils/popularity.py (sisinflab/elliot fc27efe)")
 _RT_SOURCE = ("rectools/metrics/classification.py, ranking.py, novelty.py, "
               "catalog.py, popularity.py, scoring.py (calc_metrics)")
 
@@ -113,7 +151,7 @@ PEERS = {
                    "multi-key sort_values, a stable lexsort: tied items stay "
                    "in row order"),
         precision="k", map="min", ndcg="achievable",
-        coverage="train_items", novelty="interactions", entropy="bits (log2)",
+        coverage="train_items", novelty="interactions", entropy="bits",
         gini=None, long_tail=None,
         ild="cosine of the item_features rows (item_sim_measure="
             "'item_feature_vector'; a zero row has similarity 0)",
@@ -144,6 +182,165 @@ PEERS = {
                  "recall_at_k, ndcg_at_k and map_at_k and the beyond-accuracy "
                  "catalog_coverage, distributional_coverage, novelty and "
                  "diversity"),
+    ),
+    "recbole": Peer(
+        name="recbole", library="RecBole", version="1.2.1", source=_RB_SOURCE,
+        ranking="recbole",
+        # the full-sort evaluation scores the users of the test set only
+        users={"accuracy": "held_out", "beyond": "held_out"},
+        relevance="every row of the test set (positive_u, positive_i)",
+        ties="refuse",
+        ties_note=("its collector takes the top K with torch.topk, whose order "
+                   "of tied scores is unspecified: a tie that can change a "
+                   "number is a ValueError (lists given in order have no tie)"),
+        # Precision divides by arange(1, K + 1): K, its lists always full
+        precision="k", map="min", ndcg="achievable",
+        coverage="catalog", novelty=None, entropy="nats_per_item",
+        gini="equality_0", long_tail=None, ild=None,
+        needs_train=("arp",), train_disjoint=(),
+        no_users=math.nan,  # the mean of an empty (0, K) matrix
+        calls={
+            "precision": "Precision (topk=[K])",
+            "recall": "Recall (topk=[K])",
+            "ndcg": "NDCG (topk=[K])",
+            "map": "MAP (topk=[K])",
+            "mrr": "MRR (topk=[K])",
+            "success": "Hit (topk=[K])",
+            # data.num_items is Dataset.num(ITEM_ID_FIELD): it counts the
+            # padding id 0, so a RecBole run is n_items=dataset.item_num
+            "coverage": "ItemCoverage (topk=[K]), data.num_items = n_items "
+                        "(RecBole's counts its padding id 0)",
+            "gini": "GiniIndex (topk=[K]), data.num_items = n_items",
+            "entropy": "ShannonEntropy (topk=[K])",
+            "arp": "AveragePopularity (topk=[K]), data.count_items of train",
+        },
+        refused={
+            "hit_rate": "RecBole's Hit is the share of users with a hit: "
+                        "success@K",
+            "long_tail": "its TailPercentage takes as tail the items with at "
+                         "most tail_ratio training interactions, or the "
+                         "tail_ratio (default 0.1) least popular training "
+                         "items in the order of RecBole's internal item ids "
+                         "for equal counts; not the complement of a short "
+                         "head, and that tie order is RecBole's remapping",
+            "novelty": "it has no novelty metric",
+            "ild": "it has no intra-list diversity",
+            "r_precision": "it has no R-precision",
+        },
+        missing=("RecBole's top-K metrics are Hit, MRR, MAP, Recall, NDCG, "
+                 "Precision and the beyond-accuracy ItemCoverage, "
+                 "AveragePopularity, ShannonEntropy, GiniIndex and "
+                 "TailPercentage"),
+        full_lists=("coverage", "gini", "entropy", "arp"),
+    ),
+    "lenskit": Peer(
+        name="lenskit", library="LensKit", version="2025.8.1", source=_LK_SOURCE,
+        ranking="ranx", ranking_of={"precision": "xgboost", "map": "recbole"},
+        # RunAnalysis.measure scores every output list; a list without test
+        # items gets an empty test list (NaN, or Precision's 0), which
+        # list_summary fills with the metric's default, 0.0; a test user
+        # without a list is not measured
+        users={"accuracy": "recommended", "beyond": "recommended"},
+        relevance="every item of the test ItemList (gain=None: binary)",
+        ties="refuse",
+        ties_note=("its metrics read the order of the ItemList its caller "
+                   "builds (ordered=True), and tied scores have no order: a "
+                   "tie that can change a number is a ValueError (lists given "
+                   "in order have no tie)"),
+        precision="retrieved", map="min", ndcg=None,
+        coverage=None, novelty=None, entropy=None, gini="equality_0",
+        long_tail=None, ild=None, needs_train=(), train_disjoint=(),
+        no_users=math.nan,  # the mean of an empty list-metric frame
+        calls={
+            "precision": "Precision(n=K)",
+            "map": "AveragePrecision(n=K)",
+            "mrr": "RecipRank(n=K)",
+            "success": "Hit(n=K)",
+            "gini": "ListGini(n=K, items=n_items)",
+        },
+        refused={
+            "recall": "its Recall divides the hits by min(len(test), K), not by "
+                      "len(test)",
+            "ndcg": "its NDCG's default LogRankWeight discounts rank i by "
+                    "max(log2 i, 1) (ranks 1 and 2 weigh 1), not log2(i + 1)",
+            "dcg": "its DCG's default LogRankWeight discounts rank i by "
+                   "max(log2 i, 1), not log2(i + 1)",
+            "rbp": "its RBP(n=K) truncates the list at K (patience 0.85); this "
+                   "library's rbp has no cutoff",
+            "hit_rate": "LensKit's Hit is the share of lists with a hit: "
+                        "success@K",
+            "entropy": "its entropy and rank_biased_entropy are over item "
+                       "categories of one list (with 1e-6 smoothing), not the "
+                       "exposure of the catalog",
+            "coverage": "it has no catalog coverage",
+            "novelty": "its MeanPopRank is the mean popularity quantile "
+                       "(obscurity), not -log2 of the popularity",
+            "arp": "its MeanPopRank is the mean popularity quantile, not the "
+                   "mean training interactions",
+            "long_tail": "it has no long-tail share",
+            "ild": "it has no intra-list diversity",
+        },
+        missing=("LensKit's per-list metrics are Precision, Recall, "
+                 "AveragePrecision, RecipRank, Hit, NDCG, DCG, RBP, "
+                 "MeanPopRank and the global ListGini and ExposureGini"),
+        # AveragePrecision over a truncated list divides by min(len(test), list
+        # length): min(R, K) only for a list of K items
+        full_lists=("map",),
+        need_held_out=("map",),
+        need_held_out_note=("LensKit's AveragePrecision divides by min(len(test), "
+                            "len(recs)) = 0 (a ZeroDivisionError)"),
+    ),
+    "elliot": Peer(
+        name="elliot", library="Elliot", version="1.0.0", source=_EL_SOURCE,
+        ranking="recbole",
+        # Evaluator._process_test_data keeps the recommendations of the users
+        # with test data; each metric then skips users without relevant items
+        users={"accuracy": "both", "beyond": "both"},
+        relevance=("every row of the test set: its rows at or above "
+                   "relevance_threshold (pass only those); nDCG's gains 2 ** "
+                   "(rating - threshold + 1) - 1 cancel for items of one rating"),
+        ties="refuse",
+        ties_note=("its metrics read the recommendation lists in the order "
+                   "its models write them: a tie that can change a number is "
+                   "a ValueError (lists given in order have no tie)"),
+        precision="k", map=None, ndcg="achievable",
+        coverage="items", novelty=None, entropy="bits", gini="diversity",
+        long_tail=None, ild=None, needs_train=("arp",), train_disjoint=(),
+        no_users=math.nan,  # np.average of no user
+        calls={
+            "precision": "Precision (cutoff K)",
+            "recall": "Recall (cutoff K)",
+            "ndcg": "nDCG (cutoff K)",
+            "mrr": "MRR (cutoff K)",
+            "success": "HR (cutoff K)",
+            "coverage": "ItemCoverage (cutoff K)",
+            "gini": "Gini (cutoff K), num_items = n_items",
+            "entropy": "SEntropy (cutoff K)",
+            "arp": "ARP (cutoff K)",
+        },
+        refused={
+            "map": "its MAP averages Precision@n over n = 1..K, not the "
+                   "average precision",
+            "hit_rate": "Elliot's HR is the share of users with a hit: "
+                        "success@K",
+            "long_tail": "its APLT's short head stops at the first item that "
+                         "reaches 80% of the training interactions in its "
+                         "popularity order (ties in Elliot's item order, "
+                         "not kept whole) and its long tail holds training "
+                         "items only",
+            "novelty": "its EFD and EPC weigh the novelty of each relevant "
+                       "recommended item by a rank discount, not the "
+                       "-log2 popularity of every recommended item",
+            "ild": "it has no cosine intra-list diversity",
+            "r_precision": "it has no R-precision",
+        },
+        missing=("Elliot's metrics reproduced here are Precision, Recall, "
+                 "nDCG, MRR, HR, ItemCoverage, Gini, SEntropy and ARP"),
+        # SEntropy averages per list -log2 p_i over the lists: the entropy of
+        # the exposure when every list holds K items
+        full_lists=("entropy",),
+        uniform_relevance=("ndcg",),
+        train_users=("arp",),
     ),
     "rectools": Peer(
         name="rectools", library="RecTools", version="0.19.0",
@@ -186,6 +383,9 @@ PEERS = {
                  "MeanInvUserFreq and AvgRecPopularity"),
     ),
 }
+
+
+PEERS = {name: PEERS[name] for name in NAMES if name in PEERS}  # NAMES' order
 
 
 def check_peer(convention):
@@ -286,6 +486,48 @@ def _check_ties(peer, plan, ru, score, relevant, user_labels):
                     "untied scores")
 
 
+def _check_peer_inputs(peer, plan, users_in, hu, h_gain, ru, ri, y, tu, ti,
+                       n_codes, user_labels, item_labels, *, graded):
+    """``Peer.uniform_relevance`` and ``Peer.train_users``: raise where the
+    input would give the peer another rule (``y``: tie-free scores)."""
+    kinds = {kind: label for label, _, _, kind, _ in plan}
+    for kind in peer.uniform_relevance:
+        if kind in kinds and graded and hu.shape[0]:
+            n = user_labels.shape[0]
+            low, high = np.full(n, np.inf), np.full(n, -np.inf)
+            np.minimum.at(low, hu, h_gain)
+            np.maximum.at(high, hu, h_gain)
+            if (low < high).any():
+                u = np.flatnonzero(low < high)[0]
+                _refuse(peer, kinds[kind],
+                        f"user {_label(user_labels[u])!r} has held-out items of "
+                        f"different relevance, and {peer.library}'s gains come "
+                        "from the ratings (2 ** (rating - threshold + 1) - 1); "
+                        "pass items of one rating or no relevance column")
+    for label, _, users, kind, k in plan:
+        if kind not in peer.train_users:
+            continue
+        order = np.lexsort((-y, ru))
+        first = np.r_[0, np.flatnonzero(ru[order][1:] != ru[order][:-1]) + 1]
+        rank = np.empty(ru.shape[0], dtype=np.int64)
+        rank[order] = np.arange(ru.shape[0]) - np.repeat(
+            first, np.diff(np.r_[first, ru.shape[0]]))
+        listed = ri[(rank < k) & users_in[users][ru]]
+        trained = np.bincount(ti, minlength=n_codes) > 0
+        if not trained[listed].all():
+            i = listed[~trained[listed]][0]
+            _refuse(peer, label,
+                    f"item {_label(item_labels[i])!r} is recommended and has no "
+                    f"training interaction ({peer.library}'s popularity holds "
+                    "the training items only: a KeyError)")
+        pairs = np.unique(tu * n_codes + ti)
+        if pairs.shape[0] != tu.shape[0]:
+            _refuse(peer, label,
+                    f"train repeats a (user, item) pair: {peer.library} counts "
+                    "the distinct training users of an item, this library its "
+                    "training rows")
+
+
 def _label(x):
     """A user / item id as the user wrote it (no NumPy scalar repr)."""
     return x.item() if isinstance(x, np.generic) else x
@@ -325,7 +567,8 @@ def report(run, convention, recommended, held_out, **kwargs):
     h_user, h_item, h_gain, _ = rec._read(
         held_out, "held_out", user=user, item=item, value=kwargs["relevance"],
         value_default="relevance", gains=True)
-    rec._check_gains(h_gain, h_user.shape[0])  # checked, then every row counts
+    graded = h_gain is not None
+    h_gain = rec._check_gains(h_gain, h_user.shape[0])  # then every row counts
     train = kwargs["train"]
     if train is not None:
         t_user, t_item, _, _ = rec._read(train, "train", user=user, item=item,
@@ -368,25 +611,46 @@ def report(run, convention, recommended, held_out, **kwargs):
     n_items = kwargs["n_items"]
     if n_items is None:
         n_items = n_codes
-    has_list = np.bincount(ru, minlength=user_labels.shape[0]) > 0
+    list_size = np.bincount(ru, minlength=user_labels.shape[0])
+    has_list = list_size > 0
     has_held = np.bincount(hu, minlength=user_labels.shape[0]) > 0
+    users_in = {"both": has_held & has_list, "held_out": has_held,
+                "recommended": has_list}
+    _check_peer_inputs(peer, plan, users_in, hu, h_gain, ru, ri, y, tu, ti,
+                       n_codes, user_labels, item_labels,
+                       graded=graded)
+    for label, _, users, kind, kk in plan:
+        short = users_in[users] & (list_size < kk)
+        if kind in peer.full_lists and short.any():
+            u = np.flatnonzero(short)[0]
+            _refuse(peer, label,
+                    f"{peer.library} reads a list of {kk} items for every "
+                    f"evaluated user and user {_label(user_labels[u])!r} has "
+                    f"{list_size[u]}")
+        lone = has_list & ~has_held
+        if kind in peer.need_held_out and lone.any():
+            u = np.flatnonzero(lone)[0]
+            _refuse(peer, label,
+                    f"user {_label(user_labels[u])!r} has a list and no "
+                    f"held-out item: {peer.need_held_out_note}")
     score_col = next(c for c in ("score", "__score", "__score__")
                      if c not in (user, item))
     groups = {}
     for label, compute, users, kind, _ in plan:
         if output == "per_user" and kind in _BEYOND_KINDS and accuracy:
             continue  # the per-user frame holds the accuracy metrics
-        groups.setdefault(users, []).append((label, compute, kind))
-    anyone = {"both": (has_held & has_list).any(), "held_out": has_held.any(),
-              "recommended": has_list.any()}
+        groups.setdefault((users, peer.ranking_for(kind)), []).append(
+            (label, compute, kind))
+    anyone = {key: value.any() for key, value in users_in.items()}
     base = {key: kwargs[key] for key in ("train", "item_features", "user",
                                          "item", "confidence", "n_resamples",
                                          "random_state", "head_share")}
     options = {name: value for name, value, default in (
-        ("coverage", peer.coverage, "catalog"), ("novelty", peer.novelty, "users"))
-        if value != default} or None
+        ("coverage", peer.coverage, "catalog"), ("novelty", peer.novelty, "users"),
+        ("entropy", peer.entropy, "bits"), ("gini", peer.gini, "equality_0"))
+        if value not in (default, None)} or None
     values, frames = {}, []
-    for users, names in groups.items():
+    for (users, ranking), names in groups.items():
         if not anyone[users] and all(kind not in _BEYOND_KINDS
                                      for *_, kind in names):
             for label, _, _ in names:  # no user to average
@@ -401,7 +665,7 @@ def report(run, convention, recommended, held_out, **kwargs):
             users="recommended" if users == "recommended" else "held_out",
             score=score_col, relevance=None,
             output="per_user" if output == "per_user" else "dict",
-            ranking_convention=peer.ranking,
+            ranking_convention=ranking,
             beyond_options=options,
             **base)
         for label, compute, _ in names:
@@ -436,8 +700,8 @@ def convention_doc():
         + "; ".join(f"``'{p.name}'``, {p.library} {p.version}"
                     for p in PEERS.values())
         + ".  Its users per metric, every held-out row relevant, its MAP "
-        "normaliser, NDCG ideal, coverage denominator and novelty variant; "
-        "the beyond-accuracy metrics over the users with a list.  A metric "
+        "normaliser, NDCG ideal, coverage denominator, novelty and entropy "
+        "variants and whether every list holds K items.  A metric "
         "the library lacks, or a tie whose order it leaves undefined, is a "
         "``ValueError`` naming the metric and the convention.  ``users=`` "
         "must then stay at its default.  "
@@ -455,7 +719,8 @@ def convention_doc():
 # the documentation's table (doc/conf.py writes it for doc/conventions.rst)
 # ---------------------------------------------------------------------------
 _USERS_TEXT = {"both": "users with a list and a held-out item",
-               "held_out": "users with a held-out item (no list: 0)",
+               "held_out": "users with a held-out item (no list: 0 on an "
+                           "accuracy metric)",
                "recommended": "users with a list"}
 _RULES = (
     ("precision", "P@K divides by", {"k": "K", "retrieved": "min(K, n)"}),
@@ -467,7 +732,9 @@ _RULES = (
                                    "gain)"}),
     ("coverage", "coverage@K divides by", {"catalog": "n_items",
                                            "train_items": "the distinct "
-                                                          "training items"}),
+                                                          "training items",
+                                           "items": "1 (the number of "
+                                                    "covered items)"}),
     ("novelty", "novelty@K", {"users": "mean over users of the mean "
                                        "-log2(training users of i / training "
                                        "users)",
@@ -475,7 +742,22 @@ _RULES = (
                                               "-log2(training rows of i / "
                                               "training rows), 0 for an item "
                                               "without any"}),
-    ("entropy", "entropy@K", None),
+    ("entropy", "entropy@K", {"bits": "-sum p_i log2 p_i, p_i = c_i / sum c "
+                                       "(bits)",
+                              "nats_per_item": "-sum p_i ln p_i over the "
+                                               "distinct recommended items, "
+                                               "divided by their number"}),
+    ("gini", "gini@K", {"equality_0": "sum_j (2j - n - 1) c_(j) / (n sum c), "
+                                      "c ascending over the n_items catalog "
+                                      "items (0: equal exposure)",
+                        "diversity": "1 - G n / (n - 1), G the Gini index "
+                                     "of the n_items catalog items (1: equal "
+                                     "exposure)"}),
+    ("full_lists", "Lists of K items for every evaluated user, for", None),
+    ("need_held_out", "A list without held-out items is refused for", None),
+    ("uniform_relevance", "Held-out items of one rating per user, for", None),
+    ("train_users", "Popularity: distinct training users; recommended items "
+                    "in train and no repeated training pair, for", None),
     ("ild", "ild@K", None),
 )
 
@@ -491,9 +773,13 @@ def _rules_text(peer):
         for value, metrics in users.items()) + ".")
     lines.append(f"Relevant: {peer.relevance}.")
     lines.append(f"Ties: {peer.ties_note}.")
-    lines.append(f"Accuracy rules of ``convention={peer.ranking!r}``.")
+    lines.append(f"Accuracy rules of ``convention={peer.ranking!r}``" + "".join(
+        f"; {name}: of ``convention={value!r}``"
+        for name, value in peer.ranking_of.items()) + ".")
     for field, label, texts in _RULES:
         value = getattr(peer, field)
+        if isinstance(value, tuple):
+            value = ", ".join(value) if value else None
         if value is not None:
             lines.append(f"{label}: {texts[value] if texts else value}.")
     return lines

@@ -640,6 +640,53 @@ def shannon_entropy(counts):
     return h
 
 
+def shannon_entropy_per_item(lists):
+    """RecBole's ShannonEntropy, written out: -sum p ln p (natural log), p =
+    times recommended / all recommendations, over the distinct recommended
+    items, divided by their number."""
+    count = {}
+    for lst in lists.values():
+        for i in lst:
+            count[i] = count.get(i, 0) + 1
+    total = sum(count.values())
+    if total == 0:
+        return NAN
+    h = 0.0
+    for x in count.values():
+        h -= x / total * math.log(x / total)
+    return h / len(count)
+
+
+def elliot_gini(lists, num_items):
+    """Elliot 1.0's GiniIndex.eval (diversity/gini_index/gini_index.py), line
+    by line: 1 - sum_j (2 (j + n - n_rec + 1) - n - 1) c_(j) / sum c, over
+    the n_rec recommended items' counts in ascending order, / (n - 1)."""
+    item_count, free_norm = {}, 0
+    for lst in lists.values():
+        free_norm += len(lst)
+        for i in lst:
+            item_count[i] = item_count.get(i, 0) + 1
+    n_rec = len(item_count)
+    gini = sum((2 * (j + (num_items - n_rec) + 1) - num_items - 1)
+               * Fraction(cs, free_norm)
+               for j, cs in enumerate(sorted(item_count.values())))
+    return 1 - gini / (num_items - 1)
+
+
+def elliot_shannon_entropy(lists):
+    """Elliot 1.0's ShannonEntropy.eval (diversity/shannon_entropy/
+    shannon_entropy.py): sum_i w_i (-log2(c_i / sum c)) / number of lists,
+    w_i = sum over the lists holding i of 1 / list length."""
+    count, weight, free_norm = {}, {}, 0
+    for lst in lists.values():
+        free_norm += len(lst)
+        for i in lst:
+            count[i] = count.get(i, 0) + 1
+            weight[i] = weight.get(i, 0) + 1 / len(lst)
+    return sum(w * -math.log2(count[i] / free_norm)
+               for i, w in weight.items()) / len(lists)
+
+
 def _training_users(train):
     users_of = {}
     for u, i in train:

@@ -224,6 +224,83 @@ def test_variants_equal_expected_values_over_orderings(seed, k):
         assert got[f"{name}@{k}"] == own[f"{name}@{k}"]
 
 
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("k", [1, 2, 4])
+def test_entropy_per_item_variant(seed, k):
+    # finalize(entropy="nats_per_item"), RecBole's ShannonEntropy: exact
+    # where the top-k lists are fixed (distinct scores)
+    rec, _, _ = _case(seed)
+    rng = np.random.default_rng(seed)
+    rec = {u: [(i, float(s)) for (i, _), s in zip(lst, rng.permutation(100))]
+           for u, lst in rec.items()}
+    user, item, score = _flat(rec)
+    parts = bd.partials(user, item, bd.membership(user, score, k=k), n_items=9)
+    got = bd.finalize(parts, k=k, entropy="nats_per_item")
+    lists = {u: [i for i, _ in sorted(lst, key=lambda x: -x[1])[:k]]
+             for u, lst in rec.items()}
+    assert got[f"entropy@{k}"] == pytest.approx(
+        ref.shannon_entropy_per_item(lists), rel=1e-12, abs=1e-15)
+    own = bd.finalize(parts, k=k)
+    for name in ("coverage", "gini"):
+        assert got[f"{name}@{k}"] == own[f"{name}@{k}"]
+
+
+def test_entropy_per_item_variant_under_ties_and_empty():
+    # under ties: the entropy at the expected counts over the expected number
+    # of covered items (item 0 sure, items 1, 2 each with probability 1/2)
+    user, item, score = _flat({0: [(0, 2.0), (1, 1.0), (2, 1.0)]})
+    parts = bd.partials(user, item, bd.membership(user, score, k=2), n_items=3)
+    got = bd.finalize(parts, k=2, entropy="nats_per_item")["entropy@2"]
+    p = np.array([0.5, 0.25, 0.25])
+    assert got == pytest.approx(-(p * np.log(p)).sum() / 2.0)
+    empty = bd.partials(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64),
+                        np.zeros(0), n_items=3)
+    with pytest.warns(UndefinedMetricWarning):
+        out = bd.finalize(empty, k=2, entropy="nats_per_item")
+    assert math.isnan(out["entropy@2"])
+    with pytest.raises(ValueError, match="entropy must be one of"):
+        bd.finalize(parts, k=2, entropy="nats")
+
+
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("k", [1, 2, 4])
+def test_item_count_and_gini_diversity_variants(seed, k):
+    # finalize(coverage="items", gini="diversity"), Elliot's ItemCoverage and
+    # Gini: the count is linear in the memberships (exact under ties); the
+    # diversity is exact where the lists are fixed, and 1 - G n / (n - 1) of
+    # the default G under ties
+    rec, _, _ = _case(seed)
+    user, item, score = _flat(rec)
+    parts = bd.partials(user, item, bd.membership(user, score, k=k), n_items=9)
+    got = bd.finalize(parts, k=k, coverage="items", gini="diversity")
+    own = bd.finalize(parts, k=k)
+    assert got[f"coverage@{k}"] == pytest.approx(float(9 * ref.expected_over_realisations(
+        lambda lists: ref.coverage(lists, 9), rec, k)), rel=1e-12)
+    assert got[f"gini@{k}"] == pytest.approx(1 - own[f"gini@{k}"] * 9 / 8,
+                                             rel=1e-12, abs=1e-15)
+    assert got[f"entropy@{k}"] == own[f"entropy@{k}"]
+    rng = np.random.default_rng(seed)
+    untied = {u: [(i, float(s)) for (i, _), s in zip(lst, rng.permutation(100))]
+              for u, lst in rec.items()}
+    user, item, score = _flat(untied)
+    parts = bd.partials(user, item, bd.membership(user, score, k=k), n_items=9)
+    lists = {u: [i for i, _ in sorted(lst, key=lambda x: -x[1])[:k]]
+             for u, lst in untied.items()}
+    got = bd.finalize(parts, k=k, gini="diversity")
+    assert got[f"gini@{k}"] == pytest.approx(float(ref.elliot_gini(lists, 9)),
+                                             rel=1e-12, abs=1e-15)
+
+
+def test_gini_diversity_of_one_item():
+    user, item, score = _flat({0: [(0, 1.0)]})
+    parts = bd.partials(user, item, bd.membership(user, score, k=1), n_items=1)
+    with pytest.warns(UndefinedMetricWarning, match="catalog of one item"):
+        out = bd.finalize(parts, k=1, gini="diversity")
+    assert math.isnan(out["gini@1"])
+    with pytest.raises(ValueError, match="gini must be one of"):
+        bd.finalize(parts, k=1, gini="elliot")
+
+
 def test_variants_need_popularity_and_known_names():
     user, item, score = _flat({0: [(0, 1.0), (1, 0.5)]})
     parts = bd.partials(user, item, bd.membership(user, score, k=1), n_items=3)

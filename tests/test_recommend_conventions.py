@@ -4,7 +4,8 @@ Three kinds of tests:
 
 - against the peer itself, where it imports (``pytest.importorskip``:
   Microsoft Recommenders' ``recommenders.evaluation.python_evaluation`` and
-  RecTools' ``rectools.metrics``; neither is a dependency, so these are
+  RecTools' ``rectools.metrics``, RecBole's ``recbole.evaluator.metrics``,
+  LensKit's ``lenskit.metrics``; none is a dependency, so these are
   skipped in CI).  They run with the peers' own environment::
 
       PYTHONPATH=. /work/peers/bin/python -m pytest \\
@@ -26,6 +27,8 @@ import pytest
 
 from sklearn_rankeval import recommendation_report
 from sklearn_rankeval._recommend_conventions import NAMES, PEERS
+
+from . import _reference as ref
 
 KS = (1, 3, 5, 10)
 
@@ -233,6 +236,284 @@ def test_rectools_lists_in_order_against_calc_metrics():
 
 
 # ---------------------------------------------------------------------------
+# RecBole 1.2.1, the peer itself (recbole.evaluator.metrics, fed the
+# DataStruct its collector builds: rec.topk, rec.items, data.num_items,
+# data.count_items)
+# ---------------------------------------------------------------------------
+def _recbole(monkeypatch):
+    metrics = pytest.importorskip("recbole.evaluator.metrics")
+    # RecBole 1.2.1 still writes np.float (the builtin float, removed in
+    # NumPy 1.24) in MRR, MAP and NDCG
+    monkeypatch.setattr(np, "float", float, raising=False)
+    from recbole.evaluator.collector import DataStruct
+
+    return metrics, DataStruct
+
+
+def _recbole_lists(rec, held, k):
+    """Each held-out user's top-k item list (distinct scores) and held set."""
+    lists = {u: list(g.sort_values("score", ascending=False)["item"][:k])
+             for u, g in rec.groupby("user")}
+    wanted = {u: set(g["item"]) for u, g in held.groupby("user")}
+    return {u: lists.get(u, []) for u in wanted}, wanted
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("k", KS)
+def test_recbole_accuracy_against_the_peer(seed, k, monkeypatch):
+    metrics, DataStruct = _recbole(monkeypatch)
+    import torch
+
+    rec, held, _, _ = _data(seed, ties=False)
+    lists, wanted = _recbole_lists(rec, held, k)
+    # rec.topk: the hit matrix of the test users and their positives; a list
+    # shorter than k ends in non-relevant items
+    rows = [[int(i in wanted[u]) for i in lists[u]] + [0] * (k - len(lists[u]))
+            + [len(wanted[u])] for u in wanted]
+    data = DataStruct()
+    data.set("rec.topk", torch.tensor(rows))
+    config = {"topk": [k], "metric_decimal_place": 15}
+    want = {}
+    for ours, theirs in (("precision", "Precision"), ("recall", "Recall"),
+                         ("ndcg", "NDCG"), ("map", "MAP"), ("mrr", "MRR"),
+                         ("success", "Hit")):
+        got = getattr(metrics, theirs)(config).calculate_metric(data)
+        want[f"{ours}@{k}"] = got[f"{theirs.lower()}@{k}"]
+    assert _report(rec, held, list(want), "recbole") == pytest.approx(
+        want, abs=1e-14)
+
+
+def _full_data(seed, k):
+    """(rec, held, train, n_items): every user's list holds at least k items
+    (RecBole's rec.items is an (n_users, k) matrix), distinct scores; users
+    20-23 have a list and no held-out item (RecBole does not see them)."""
+    rng = np.random.default_rng(seed)
+    rec, held, train = [], [], []
+    for u in range(24):
+        order = rng.permutation(25)
+        n_list = int(rng.integers(k, 13))
+        rec += [(u, int(i), float(s)) for i, s in
+                zip(order[:n_list], rng.permutation(100)[:n_list])]
+        if u < 20:
+            held += [(u, int(i)) for i in rng.permutation(25)[:3]]
+        train += [(u, int(i)) for i in order[n_list:][:int(rng.integers(0, 8))]
+                  if i < 20]
+    return (pd.DataFrame(rec, columns=["user", "item", "score"]),
+            pd.DataFrame(held, columns=["user", "item"]),
+            pd.DataFrame(train, columns=["user", "item"]), 25)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("k", KS)
+def test_recbole_beyond_against_the_peer(seed, k, monkeypatch):
+    metrics, DataStruct = _recbole(monkeypatch)
+    import collections
+
+    import torch
+
+    rec, held, train, n_items = _full_data(seed, k)
+    lists, _ = _recbole_lists(rec, held, k)
+    data = DataStruct()
+    data.set("rec.items", torch.tensor([lists[u] for u in sorted(lists)]))
+    data.set("data.num_items", n_items)
+    data.set("data.count_items", collections.Counter(train["item"]))
+    config = {"topk": [k], "metric_decimal_place": 15}
+    want = {}
+    for ours, theirs in (("coverage", "ItemCoverage"), ("gini", "GiniIndex"),
+                         ("entropy", "ShannonEntropy"),
+                         ("arp", "AveragePopularity")):
+        got = getattr(metrics, theirs)(config).calculate_metric(data)
+        want[f"{ours}@{k}"] = got[f"{theirs.lower()}@{k}"]
+    got = _report(rec, held, list(want), "recbole", train=train,
+                  n_items=n_items)
+    assert got == pytest.approx(want, rel=1e-12, abs=1e-14)
+
+
+# ---------------------------------------------------------------------------
+# LensKit 2025.8.1, the peer itself (RunAnalysis over ItemListCollections,
+# list_summary's mean; ListGini from global_metrics)
+# ---------------------------------------------------------------------------
+def _lenskit(rec, held, metrics):
+    """``RunAnalysis().measure`` of ``metrics`` ({label: metric}) on the lists
+    in score order (distinct scores) and the held-out items."""
+    from lenskit.data import ItemListCollection
+    from lenskit.metrics import RunAnalysis
+
+    ranked = rec.sort_values(["user", "score"], ascending=[True, False]).copy()
+    ranked["rank"] = ranked.groupby("user").cumcount() + 1
+    recs = ItemListCollection.from_df(
+        ranked.rename(columns={"user": "user_id", "item": "item_id"})[
+            ["user_id", "item_id", "rank"]], ["user_id"])
+    test = ItemListCollection.from_df(
+        held.rename(columns={"user": "user_id", "item": "item_id"}), ["user_id"])
+    analysis = RunAnalysis()
+    for label, metric in metrics.items():
+        analysis.add_metric(metric, label)
+    result = analysis.measure(recs, test)
+    summary = result.list_summary()["mean"]
+    glob = result.global_metrics()
+    return {label: float(glob[label]) if label.startswith("gini")
+            else float(summary[label]) for label in metrics}
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("k", KS)
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_lenskit_against_run_analysis(seed, k):
+    lkm = pytest.importorskip("lenskit.metrics")
+    rec, held, _, n_items = _data(seed, ties=False)
+    want = _lenskit(rec, held, {
+        f"precision@{k}": lkm.Precision(n=k), f"mrr@{k}": lkm.RecipRank(n=k),
+        f"success@{k}": lkm.Hit(n=k), f"gini@{k}": lkm.ListGini(n=k,
+                                                                items=n_items)})
+    got = _report(rec, held, list(want), "lenskit", n_items=n_items)
+    assert got == pytest.approx(want, rel=1e-6, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("k", KS)
+def test_lenskit_average_precision_against_run_analysis(seed, k):
+    # AveragePrecision needs a test item for every list (else 0.0 / 0) and
+    # divides by min(|test|, list length): lists of at least k items
+    lkm = pytest.importorskip("lenskit.metrics.ranking")
+    rec, held, _, _ = _full_data(seed, k)
+    rec = rec[rec["user"].isin(held["user"])]
+    want = _lenskit(rec, held, {f"map@{k}": lkm.AveragePrecision(n=k)})
+    assert _report(rec, held, list(want), "lenskit") == pytest.approx(
+        want, rel=1e-12, abs=1e-14)
+
+
+def test_lenskit_refusals_against_the_peer():
+    # the inputs refused are those on which AveragePrecision fails
+    lkm = pytest.importorskip("lenskit.metrics.ranking")
+    rec = pd.DataFrame({"user": [1, 1, 2], "item": [10, 11, 12],
+                        "score": [2.0, 1.0, 1.0]})
+    held = pd.DataFrame({"user": [1], "item": [11]})
+    with pytest.raises(ZeroDivisionError):
+        _lenskit(rec, held, {"map@1": lkm.AveragePrecision(n=1)})
+    with pytest.raises(ValueError, match=r"'lenskit' cannot give 'map@1': user "
+                                         r"2 has a list and no held-out item"):
+        _report(rec, held, ["map@1"], "lenskit")
+
+
+# ---------------------------------------------------------------------------
+# Elliot 1.0.0 (sisinflab/elliot fc27efe): not installable here, so its metric
+# code transcribed line by line (file cited at each) on the same data
+# ---------------------------------------------------------------------------
+def _elliot(rec, held, k, n_items, train=None):
+    """Elliot's values: ``recommendations`` ({user: [(item, score)]} in score
+    order) kept for the users with test data (evaluator.py,
+    _process_test_data), each metric on ``u_r[:cutoff]``."""
+    recs = {u: [(i, sc) for i, sc in sorted(zip(g["item"], g["score"]),
+                                          key=lambda x: -x[1])]
+            for u, g in rec.groupby("user")}
+    test = {u: set(g["item"]) for u, g in held.groupby("user")}
+    recs = {u: r for u, r in recs.items() if test.get(u)}
+    out = {}
+    # accuracy/precision/precision.py: sum(rel) / cutoff
+    out[f"precision@{k}"] = np.average(
+        [sum(i in test[u] for i, _ in r[:k]) / k for u, r in recs.items()])
+    # accuracy/recall/recall.py: sum(rel) / len(user rel)
+    out[f"recall@{k}"] = np.average(
+        [sum(i in test[u] for i, _ in r[:k]) / len(test[u])
+         for u, r in recs.items()])
+
+    # accuracy/ndcg/ndcg.py with one rating: gains 1, discount
+    # relevance.logarithmic_ranking_discount(r) = 1 / log(r + 2) * log(2)
+    def disc(r):
+        return 1 / math.log(r + 2) * math.log(2)
+
+    def ndcg(u, r):
+        gains = [1] * len(test[u])
+        idcg = sum(gains[len(gains) - j - 1] * disc(j)
+                   for j in range(min(len(gains), k)))
+        dcg = sum((i in test[u]) * disc(j) for j, (i, _) in enumerate(r[:k]))
+        return dcg / idcg if dcg > 0 else 0
+
+    out[f"ndcg@{k}"] = np.average([ndcg(u, r) for u, r in recs.items()])
+
+    # accuracy/mrr/mrr.py
+    def rr(u, r):
+        for j, (i, _) in enumerate(r[:k]):
+            if i in test[u]:
+                return 1 / (j + 1)
+        return 0
+
+    out[f"mrr@{k}"] = np.average([rr(u, r) for u, r in recs.items()])
+    # accuracy/hit_rate/hit_rate.py
+    out[f"success@{k}"] = np.average(
+        [1 if sum(i in test[u] for i, _ in r[:k]) > 0 else 0
+         for u, r in recs.items()])
+    # coverage/item_coverage/item_coverage.py
+    out[f"coverage@{k}"] = len({i[0] for u_r in recs.values()
+                                for i in u_r[:k]})
+    lists = {u: [i for i, _ in r[:k]] for u, r in recs.items()}
+    out[f"gini@{k}"] = float(ref.elliot_gini(lists, n_items))
+    out[f"entropy@{k}"] = ref.elliot_shannon_entropy(lists)
+    if train is not None:
+        # bias/arp/arp.py with popularity_utils/popularity.py's pop_items
+        # (distinct training users of each training item)
+        pop = train.drop_duplicates().groupby("item")["user"].count().to_dict()
+        out[f"arp@{k}"] = np.average(
+            [sum(pop[i] for i, _ in r[:k]) / len(r[:k]) for r in recs.values()])
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("k", KS)
+def test_elliot_accuracy_against_its_code(seed, k):
+    rec, held, _, n_items = _data(seed, ties=False)
+    want = _elliot(rec, held, k, n_items)
+    names = [f"{m}@{k}" for m in ("precision", "recall", "ndcg", "mrr",
+                                  "success", "coverage", "gini")]
+    got = _report(rec, held, names, "elliot", n_items=n_items)
+    assert got == pytest.approx({n: want[n] for n in names}, rel=1e-12,
+                                abs=1e-14)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("k", KS)
+def test_elliot_entropy_and_arp_against_its_code(seed, k):
+    # SEntropy on lists of k items; ARP with every recommended item in train
+    rec, held, train, n_items = _full_data(seed, k)
+    extra = pd.DataFrame({"user": 100, "item": np.arange(n_items)})
+    train = pd.concat([train, extra], ignore_index=True)
+    want = _elliot(rec, held, k, n_items, train)
+    names = [f"entropy@{k}", f"arp@{k}"]
+    got = _report(rec, held, names, "elliot", n_items=n_items, train=train)
+    assert got == pytest.approx({n: want[n] for n in names}, rel=1e-12)
+
+
+def test_elliot_refusals():
+    lists = {1: [10, 11, 12], 2: [10]}
+    held = {1: [10], 2: [11]}
+    with pytest.raises(ValueError, match=r"'elliot' cannot give 'entropy@2'.*"
+                                         r"user 2 has 1"):
+        _report(lists, held, ["entropy@2"], "elliot")
+    # ARP's popularity holds the training items only (a KeyError there) and
+    # counts distinct users
+    with pytest.raises(ValueError, match=r"'elliot' cannot give 'arp@3'.*item "
+                                         r"12 is recommended and has no"):
+        _report(lists, held, ["arp@3"], "elliot", train={5: [10, 11]})
+    # each cutoff reads its own top-K items
+    with pytest.raises(ValueError, match=r"'arp@3'.*item 12 is recommended"):
+        _report(lists, held, ["arp@3", "arp@2"], "elliot", train={5: [10, 11]})
+    # only the top-K items count: ARP over [10, 11] and [10]
+    assert _report(lists, held, ["arp@2"], "elliot",
+                   train={5: [10, 11], 6: [10]}) == {"arp@2": 1.75}
+    with pytest.raises(ValueError, match=r"'arp@1'.*repeats a \(user, item\)"):
+        _report(lists, held, ["arp@1"], "elliot",
+                train={"user": [5, 5, 6], "item": [10, 10, 11]})
+    # nDCG's gains come from the test ratings
+    graded = {"user": [1, 1], "item": [10, 11], "relevance": [5, 3]}
+    with pytest.raises(ValueError, match=r"'ndcg@2'.*different relevance"):
+        _report(lists, graded, ["ndcg@2"], "elliot")
+    one = {"user": [1, 1], "item": [10, 11], "relevance": [4, 4]}
+    assert _report(lists, one, ["ndcg@2"], "elliot") == pytest.approx(
+        {"ndcg@2": 1.0})
+
+
+# ---------------------------------------------------------------------------
 # hand cases: the peers' own test values
 # ---------------------------------------------------------------------------
 # recommenders tests/unit/recommenders/evaluation/conftest.py, fixtures
@@ -347,6 +628,128 @@ def test_rectools_beyond_hand_cases():
     assert got == pytest.approx({"arp@1": 5 / 3, "arp@3": 2.0})
 
 
+# RecBole tests/metrics/test_topk_metrics.py: pos_idx, pos_len and
+# item_matrix, num_items = 8, item_count
+RB_POS_IDX = [[0, 0, 0], [1, 1, 1], [1, 0, 1], [0, 0, 1]]
+RB_POS_LEN = [1, 3, 4, 2]
+RB_ITEMS = [[5, 7, 3], [4, 5, 2], [2, 3, 5], [1, 4, 6], [5, 3, 7]]
+RB_COUNT = {1: 0, 2: 1, 3: 2, 4: 3, 5: 4, 6: 5}
+
+
+def test_recbole_accuracy_hand_case():
+    # test_hit, test_ndcg, test_mrr, test_map, test_recall, test_precision:
+    # the third column (K = 3) of each expected matrix, averaged over users
+    lists, held = {}, {}
+    for u, (hits, n_pos) in enumerate(zip(RB_POS_IDX, RB_POS_LEN)):
+        lists[u] = [f"{u}-{j}" for j in range(3)]
+        pos = [f"{u}-{j}" for j in range(3) if hits[j]]
+        held[u] = pos + [f"{u}-x{j}" for j in range(n_pos - len(pos))]
+    def l2(x):
+        return 1 / np.log2(x)
+
+    want = {
+        "success@3": np.mean([0, 1, 1, 1]),
+        "ndcg@3": np.mean([0, 1, (l2(2) + l2(4)) / (l2(2) + l2(3) + l2(4)),
+                           l2(4) / (l2(2) + l2(3))]),
+        "mrr@3": np.mean([0, 1, 1, 1 / 3]),
+        "map@3": np.mean([0, 1, (1 / 3) * (1 / 1 + 2 / 3), (1 / 3) * (1 / 2)]),
+        "recall@3": np.mean([0, 3 / 3, 2 / 4, 1 / 2]),
+        "precision@3": np.mean([0, 3 / 3, 2 / 3, 1 / 3]),
+    }
+    assert _report(lists, held, list(want), "recbole") == pytest.approx(want)
+
+
+def test_recbole_beyond_hand_case():
+    # test_itemcoverage (7 / 8), test_giniindex, test_shannonentropy,
+    # test_averagepopularity (its third column, averaged over the 5 users)
+    lists = dict(enumerate(RB_ITEMS))
+    held = {u: [99] for u in lists}  # every user of rec.items is a test user
+    train = {"user": [100 + j for i, c in RB_COUNT.items() for j in range(c)],
+             "item": [i for i, c in RB_COUNT.items() for _ in range(c)]}
+    got = _report(lists, held, ["coverage@3", "gini@3", "entropy@3", "arp@3"],
+                  "recbole", train=train, n_items=8)
+    # item 99 (held out, never recommended) takes the place of RecBole's
+    # padding id 0, which its num_items counts
+    entropy = -np.mean([1 / 15 * np.log(1 / 15), 2 / 15 * np.log(2 / 15),
+                        3 / 15 * np.log(3 / 15), 2 / 15 * np.log(2 / 15),
+                        4 / 15 * np.log(4 / 15), 1 / 15 * np.log(1 / 15),
+                        2 / 15 * np.log(2 / 15)])
+    gini = ((-7) * 0 + (-5) * 1 + (-3) * 1 + (-1) * 2 + 1 * 2 + 3 * 2 + 5 * 3
+            + 7 * 4) / (8 * (3 * 5))
+    assert got == pytest.approx({
+        "coverage@3": 7 / 8, "gini@3": gini, "entropy@3": entropy,
+        "arp@3": np.mean([6 / 3, 8 / 3, 7 / 3, 8 / 3, 6 / 3])})
+
+
+def test_recbole_refuses_short_lists_and_ties():
+    # rec.items is an (n_users, K) matrix: a test user with fewer than K items
+    # has no row there
+    lists = {1: [10, 11, 12], 2: [10]}
+    held = {1: [10], 2: [11]}
+    for metric in ("coverage@2", "gini@2", "entropy@2"):
+        with pytest.raises(ValueError, match=rf"convention='recbole' cannot give "
+                                             rf"'{metric}'.*user 2 has 1"):
+            _report(lists, held, [metric], "recbole")
+    # a user without a test item is not evaluated: its short list is no matter
+    got = _report(lists, {1: [10]}, ["coverage@2"], "recbole", n_items=4)
+    assert got == {"coverage@2": 0.5}
+    # the accuracy metrics read the short list as followed by non-relevant
+    # items: precision divides by K
+    assert _report(lists, held, ["precision@2"], "recbole") == {
+        "precision@2": 0.25}
+    # torch.topk leaves the order of tied scores unspecified
+    rec = {"user": [1, 1, 1], "item": [10, 11, 12], "score": [2.0, 1.0, 1.0]}
+    with pytest.raises(ValueError, match=r"'recbole' cannot give 'ndcg@2'.*"
+                                         r"tied at ranks 2-3"):
+        _report(rec, {1: [12]}, ["ndcg@2"], "recbole")
+
+
+# lenskit/lkpy tests/eval: (test, list, test items, metric, value); one list
+# each, so the mean over lists is the list's value
+LK_CASES = [
+    ("test_rank_precision.py::test_prec_long_rel", [1, 0, 150, 3, 10],
+     list(range(100)), "precision@5", 0.8),
+    ("test_rank_precision.py::test_prec_short_items", [1, 0, 150],
+     list(range(100)), "precision@5", 2 / 3),
+    ("test_rank_precision.py::test_precision_simple_cases", [1, 2, 3, 4],
+     [1, 3, 5], "precision@4", 0.5),
+    ("test_rank_map.py::test_ap_cutoff_k", [1, 2, 3, 4, 5], [1, 3, 5], "map@3",
+     (1.0 + 2 / 3) / 3),
+    ("test_rank_map.py::test_ap_partial_hits", [1, 2, 3], [1, 3], "map@3",
+     (1.0 + 2 / 3) / 2),
+    ("test_rank_map.py::test_ap_partial_hits", [1, 2, 3], [2, 4], "map@3", 0.25),
+    ("test_rank_mrr.py::test_mrr_k_trunc", list(range(1, 21)), [20, 10, 5],
+     "mrr@5", 0.2),
+    ("test_rank_mrr.py::test_mrr_k_short", [1, 2, 3, 4], [2], "mrr@10", 0.5),
+    ("test_rank_mrr.py::test_mrr_norel_zero", [1, 2, 3], [4, 5], "mrr@3", 0.0),
+]
+
+
+@pytest.mark.parametrize("case", LK_CASES, ids=[c[0] for c in LK_CASES])
+def test_lenskit_hand_cases(case):
+    _, items, relevant, metric, value = case
+    assert _report({"u": items}, {"u": relevant}, [metric], "lenskit") == \
+        pytest.approx({metric: value})
+
+
+def test_lenskit_users_and_refusals():
+    # every output list is measured; a list without test items scores the
+    # metric's default 0.0 in list_summary; a test user without a list is not
+    # measured (RunAnalysis.measure iterates over the outputs)
+    rec = {"a": [1, 2], "b": [3, 4]}
+    held = {"a": [2], "c": [1]}
+    got = _report(rec, held, ["precision@2", "mrr@2", "success@2"], "lenskit")
+    assert got == pytest.approx({"precision@2": 0.25, "mrr@2": 0.25,
+                                 "success@2": 0.5})
+    # AveragePrecision reads min(|test|, list length): lists of K items
+    with pytest.raises(ValueError, match=r"'lenskit' cannot give 'map@3'.*"
+                                         r"user 'a' has 2"):
+        _report(rec, {"a": [2], "b": [3]}, ["map@3"], "lenskit")
+    with pytest.raises(ValueError, match=r"'lenskit' cannot give 'map@2'.*"
+                                         r"user 'b' has a list and no held-out"):
+        _report(rec, held, ["map@2"], "lenskit")
+
+
 # ---------------------------------------------------------------------------
 # refusals
 # ---------------------------------------------------------------------------
@@ -357,6 +760,15 @@ def test_rectools_beyond_hand_cases():
     ("rectools", "gini@5"), ("rectools", "entropy@5"), ("rectools", "ild@5"),
     ("rectools", "long_tail@5"), ("rectools", "hit_rate@5"),
     ("rectools", "r_precision"), ("rectools", "ndcg"), ("ms_recommenders", "map"),
+    ("recbole", "long_tail@5"), ("recbole", "novelty@5"), ("recbole", "ild@5"),
+    ("recbole", "hit_rate@5"), ("recbole", "r_precision"), ("recbole", "ndcg"),
+    ("lenskit", "recall@5"), ("lenskit", "ndcg@5"), ("lenskit", "dcg@5"),
+    ("lenskit", "rbp"), ("lenskit", "hit_rate@5"), ("lenskit", "entropy@5"),
+    ("lenskit", "coverage@5"), ("lenskit", "novelty@5"), ("lenskit", "arp@5"),
+    ("lenskit", "long_tail@5"), ("lenskit", "ild@5"), ("lenskit", "mrr"),
+    ("elliot", "map@5"), ("elliot", "hit_rate@5"), ("elliot", "long_tail@5"),
+    ("elliot", "novelty@5"), ("elliot", "ild@5"), ("elliot", "r_precision"),
+    ("elliot", "mrr"),
 ])
 def test_a_metric_the_peer_lacks_is_refused(convention, metric):
     rec, held, train, n_items = _data(0, ties=False)
@@ -372,11 +784,10 @@ def test_every_refusal_says_why():
             assert name not in peer.calls and len(why) > 10
 
 
-@pytest.mark.parametrize("convention", [n for n in NAMES if n not in PEERS])
-def test_peers_not_reproduced_yet(convention):
-    with pytest.raises(ValueError, match=f"convention='{convention}' is not "
-                                         "reproduced"):
-        _report({"a": [1]}, {"a": [1]}, ["ndcg@1"], convention)
+def test_every_name_has_a_record():
+    assert list(PEERS) == list(NAMES)
+    for peer in PEERS.values():
+        assert peer.version and peer.source and peer.calls
 
 
 def test_unknown_convention_and_users():
@@ -508,14 +919,26 @@ def test_peer_fields_agree_with_the_ranking_presets():
     from sklearn_rankeval._registry import METRICS
 
     for peer in PEERS.values():
-        preset = PRESETS[peer.ranking]
         for metric, field in (("map", peer.map), ("precision", peer.precision)):
+            if metric not in peer.calls:
+                continue
+            preset = PRESETS[peer.ranking_for(metric)]
             default = dict((o[0], o[1]) for o in METRICS[metric].options)
             assert preset[metric].get("k_denominator",
                                       default["k_denominator"]) == field
-        # every held-out row has gain 1: a binary or linear gain reads it as 1
-        ndcg = preset["dcg" if peer.ndcg == "k" else "ndcg"]
-        assert ndcg["gain"] in ("binary", "linear")
+        if "ndcg" in peer.calls:
+            # every held-out row has gain 1: a binary or linear gain reads it
+            # as 1
+            ndcg = PRESETS[peer.ranking_for("ndcg")][
+                "dcg" if peer.ndcg == "k" else "ndcg"]
+            assert ndcg["gain"] in ("binary", "linear")
+        else:
+            assert peer.ndcg is None
+        for metric in peer.calls:
+            if metric not in ("coverage", "gini", "entropy", "novelty", "arp",
+                              "long_tail", "ild"):
+                assert isinstance(PRESETS[peer.ranking_for(metric)][metric],
+                                  dict)
 
 
 def test_the_docs_are_generated_from_the_records():
