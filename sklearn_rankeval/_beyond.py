@@ -112,6 +112,7 @@ __all__ = [
     "popularity",
     "row_rank",
     "short_head",
+    "tie_blocks",
     "user_metrics",
 ]
 
@@ -304,22 +305,36 @@ def membership(user, score, *, k):
     if score.ndim != 1:
         raise ValueError(f"score must be 1-D, got an array of shape {score.shape}.")
     _same_length(user=user, score=score)
+    perm, block, position, size = tie_blocks(user, score)
+    m_block = np.clip((k - position) / size, 0.0, 1.0)
+    m_block[score[perm[np.cumsum(size) - size]] == -np.inf] = 0.0
+    out = np.empty(n)
+    out[perm] = m_block[block]
+    return out
+
+
+def tie_blocks(user, score):
+    """The tie blocks of each user's ranking: ``(perm, block, start, size)``.
+
+    ``perm`` orders the rows by user, then score descending (rows already
+    in that order stay: :func:`grouped_descending`); ``block[j]`` is the block
+    of sorted row ``j`` (equal user and score); ``start[b]`` the 0-based rank
+    of block ``b``'s first row within its user and ``size[b]`` its number of
+    rows.  The rule of ties at a cut, for :func:`membership` and for the
+    peers' tie checks.
+    """
+    n = user.shape[0]
     perm, u = _sort_by_user(user, score)
     s = score[perm]
     new_user = np.empty(n, dtype=bool)
-    new_user[0] = True
+    new_user[:1] = True
     np.not_equal(u[1:], u[:-1], out=new_user[1:])
     new_block = new_user.copy()
     new_block[1:] |= s[1:] != s[:-1]
     _, user_start = _starts(new_user)
     bstarts = np.flatnonzero(new_block)
     size = np.diff(bstarts, append=n)
-    position = bstarts - user_start[bstarts]
-    m_block = np.clip((k - position) / size, 0.0, 1.0)
-    m_block[s[bstarts] == -np.inf] = 0.0
-    out = np.empty(n)
-    out[perm] = np.repeat(m_block, size)
-    return out
+    return perm, np.cumsum(new_block) - 1, bstarts - user_start[bstarts], size
 
 
 def row_rank(user):

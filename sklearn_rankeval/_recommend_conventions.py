@@ -40,9 +40,6 @@ __all__ = ["NAMES", "PEERS", "Peer", "convention_doc", "conventions_table",
 
 #: Every name ``convention=`` knows; those without a record raise.
 NAMES = ("ms_recommenders", "recbole", "rectools", "lenskit", "elliot")
-#: ``Peer.users`` values: users with a list *and* a held-out item, users with
-#: a held-out item, users with a list.
-USER_SETS = ("both", "held_out", "recommended")
 #: Accuracy metrics that only count the items above the cut (a tie inside
 #: the top ``k`` does not change them).
 _CUT_ONLY = ("precision", "recall", "success", "hit_rate")
@@ -63,7 +60,8 @@ class Peer(NamedTuple):
     source: str
     #: the ranking convention of ``_conventions`` used for the accuracy metrics
     ranking: str
-    #: {metric name or "accuracy" / "beyond": one of USER_SETS}
+    #: {metric name or "accuracy" / "beyond": "both" (users with a list and a
+    #: held-out item), "held_out" or "recommended"}
     users: dict
     #: every held-out row is relevant (gain 1), whatever ``relevance`` says
     relevance: str
@@ -432,23 +430,16 @@ def _ideal_dcg(k):
     return float((1 / np.log2(np.arange(2, k + 2))).sum())
 
 
-def _tie_blocks(user, score):
-    """Blocks of equal (user, score) in each user's score order.
-
-    Returns ``(order, block, start, end)``: the row order (user, score
-    descending, stable), each sorted row's block index, and each block's
-    first and past-last 0-based rank within its user.
-    """
-    order = np.lexsort((-score, user))
-    u, s = user[order], score[order]
-    new_user = np.r_[True, u[1:] != u[:-1]]
-    new_block = new_user | np.r_[True, s[1:] != s[:-1]]
-    block = np.cumsum(new_block) - 1
-    user_start = np.flatnonzero(new_user)[np.cumsum(new_user) - 1]
-    first = np.flatnonzero(new_block)
-    start = first - user_start[first]
-    end = start + np.diff(np.r_[first, u.shape[0]])
-    return order, block, start, end
+def _in_train(r_key, tu, ti, n_codes):
+    """Whether each recommended (user, item) key is a training pair: a sort
+    of the distinct training pairs and a binary search (NumPy 2's hash-based
+    ``np.isin`` is many times slower on int64 keys)."""
+    pair_user, pair_item = _beyond._distinct_pairs(tu, ti)
+    keys = pair_user * n_codes + pair_item  # sorted, as the pairs are
+    if keys.shape[0] == 0:
+        return np.zeros(r_key.shape[0], dtype=bool)
+    pos = np.minimum(np.searchsorted(keys, r_key), keys.shape[0] - 1)
+    return keys[pos] == r_key
 
 
 def _check_ties(peer, plan, ru, score, relevant, user_labels):
@@ -461,8 +452,8 @@ def _check_ties(peer, plan, ru, score, relevant, user_labels):
     """
     if ru.shape[0] == 0:
         return
-    order, block, start, end = _tie_blocks(ru, score)
-    size = end - start
+    order, block, start, size = _beyond.tie_blocks(ru, score)
+    end = start + size
     rel = relevant[order].astype(np.int64)
     n_blocks = start.shape[0]
     mixed = (np.bincount(block, weights=rel, minlength=n_blocks) % size) != 0
@@ -557,6 +548,15 @@ def report(run, convention, recommended, held_out, **kwargs):
             f"convention sets the users of each metric ({peer.library}'s); "
             "leave users at its default.")
     accuracy, beyond, order = rec._split_metrics(kwargs["metrics"], k)
+    per_user = [b[0] for b in beyond if b[1] not in _beyond.CATALOG]
+    if output == "per_user" and (per_user or not accuracy):
+        raise ValueError(
+            f"output='per_user' with convention={convention!r}: the per-user "
+            "frame holds the accuracy metrics only (coverage, gini and entropy "
+            "are catalog-level; the others follow the peer's own rules with "
+            f"output='dict'): {', '.join(per_user) or 'no accuracy metric'}.")
+    if output == "per_user":
+        beyond = []  # catalog-level: no per-user value
     plan = _plan(peer, accuracy, beyond)
     user, item = kwargs["user"], kwargs["item"]
 
@@ -599,7 +599,7 @@ def report(run, convention, recommended, held_out, **kwargs):
                                  f"{peer.calls[kind]}, which needs the training "
                                  "interactions: pass train=")
         if kind in peer.train_disjoint:
-            seen = np.isin(r_key, tu * n_codes + ti)
+            seen = _in_train(r_key, tu, ti, n_codes)
             if seen.any():
                 _refuse(peer, label,
                         f"{peer.library} refuses recommendations of items the "
@@ -637,8 +637,6 @@ def report(run, convention, recommended, held_out, **kwargs):
                      if c not in (user, item))
     groups = {}
     for label, compute, users, kind, _ in plan:
-        if output == "per_user" and kind in _BEYOND_KINDS and accuracy:
-            continue  # the per-user frame holds the accuracy metrics
         groups.setdefault((users, peer.ranking_for(kind)), []).append(
             (label, compute, kind))
     anyone = {key: value.any() for key, value in users_in.items()}

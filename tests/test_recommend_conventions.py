@@ -910,6 +910,10 @@ def test_per_user_holds_the_accuracy_metrics():
     assert frame.index.name == "user" and len(frame) == 26  # held-out users
     assert frame["recall@3"].mean() == pytest.approx(
         _report(rec, held, ["recall@3"], "rectools")["recall@3"])
+    for metrics in (["recall@3", "novelty@3"], ["coverage@3"]):
+        with pytest.raises(ValueError, match="per_user.*accuracy metrics only"):
+            recommendation_report(rec, held, metrics=metrics, train=train,
+                                  convention="rectools", output="per_user")
 
 
 def test_peer_fields_agree_with_the_ranking_presets():
