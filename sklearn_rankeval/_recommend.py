@@ -187,24 +187,37 @@ def _encode(arrays, what):
 
 def _match_pairs(ru, ri, hu, hi, n_items, user_labels, item_labels):
     """Each recommended row's held-out row (or -1), and whether each held-out
-    row is recommended: one sort of the (user, item) keys of both inputs.  A
-    (user, item) pair repeated within one input is a ``ValueError``."""
+    row is recommended: one sort of the (user, item) keys of both inputs,
+    each with its source bit and row index packed in (an ``argsort`` where
+    they do not fit in 63 bits).  A (user, item) pair repeated within one
+    input is a ``ValueError``."""
     n_r, n_h = ru.shape[0], hu.shape[0]
-    key = np.concatenate([ru * n_items + ri, hu * n_items + hi])
-    key <<= 1
-    key[n_r:] |= 1  # the source in the lowest bit: a recommended row first
-    order = np.argsort(key)
-    ordered = key[order]
-    same = (ordered[1:] >> 1) == (ordered[:-1] >> 1)
-    repeated = same & ((ordered[1:] & 1) == (ordered[:-1] & 1))
+    n = n_r + n_h
+    pair = np.concatenate([ru * n_items + ri, hu * n_items + hi])
+    row_bits = max(int(n - 1).bit_length(), 1)
+    top = int(pair.max()) if n else 0
+    if top.bit_length() + 1 + row_bits <= 63:
+        key = pair << (1 + row_bits)
+        key[n_r:] |= 1 << row_bits  # the source bit: a recommended row first
+        key |= np.arange(n, dtype=np.int64)
+        key.sort()
+        order = key & ((1 << row_bits) - 1)
+        key >>= row_bits
+    else:
+        key = pair << 1
+        key[n_r:] |= 1
+        order = np.argsort(key)
+        key = key[order]
+    same = (key[1:] >> 1) == (key[:-1] >> 1)
+    repeated = same & ((key[1:] & 1) == (key[:-1] & 1))
     if repeated.any():
-        key = int(ordered[1:][repeated][0])
-        name = "held_out" if key & 1 else "recommended"
-        u, i = divmod(key >> 1, n_items)
+        first = int(key[1:][repeated][0])
+        name = "held_out" if first & 1 else "recommended"
+        u, i = divmod(first >> 1, n_items)
         raise ValueError(f"{name} repeats the (user, item) pair "
                          f"({_label(user_labels[u])!r}, {_label(item_labels[i])!r}).")
-    pair = np.flatnonzero(same)
-    r_rows, h_rows = order[pair], order[pair + 1] - n_r
+    at = np.flatnonzero(same)
+    r_rows, h_rows = order[at], order[at + 1] - n_r
     held_row = np.full(n_r, -1, dtype=np.int64)
     held_row[r_rows] = h_rows
     in_list = np.zeros(n_h, dtype=bool)
@@ -212,9 +225,6 @@ def _match_pairs(ru, ri, hu, hi, n_items, user_labels, item_labels):
     return held_row, in_list
 
 
-# ---------------------------------------------------------------------------
-# the report
-# ---------------------------------------------------------------------------
 def _split_metrics(metrics, k):
     if metrics is None:
         metrics = [m.format(k=k) for m in DEFAULT]

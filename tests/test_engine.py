@@ -89,10 +89,16 @@ def test_score_key_is_compact_for_rounded_scores():
     assert key.tolist() == [1, 2, 0, 1] and bits == 2
     # -inf (not retrieved) is the key after the largest: neither its range
     # nor its gap to the other scores widens the key
+    key, bits, unretrieved = score_key(np.array([-1.5, -np.inf, -6.0, -3.0,
+                                                 -np.inf]))
+    # bit patterns of -1.5, -3, -6: 2**52 apart
+    assert key.tolist() == [0, 3, 2, 1, 3] and bits == 2 and unretrieved == 3
+    # integer-valued scores (ranks) without a sort: the largest less each
     key, bits, unretrieved = score_key(np.array([-1.0, -np.inf, -4.0, -2.0,
                                                  -np.inf]))
-    # bit patterns of -1, -2, -4: 2**52 apart
-    assert key.tolist() == [0, 3, 2, 1, 3] and bits == 2 and unretrieved == 3
+    assert key.tolist() == [0, 4, 3, 1, 4] and bits == 3 and unretrieved == 4
+    key, bits, unretrieved = score_key(np.array([5, 1, 5, 2], dtype=np.int32))
+    assert key.tolist() == [0, 4, 0, 3] and bits == 3 and unretrieved is None
     key, bits, unretrieved = score_key(np.array([-np.inf, -np.inf]))
     assert key.tolist() == [0, 0] and unretrieved == 0
 

@@ -59,6 +59,10 @@ def score_key(y_score, width=None):
     the gaps within a run bound the shift.  None if no key fits in 62 bits.
     """
     kind = y_score.dtype.kind
+    if width is None and y_score.shape[0]:
+        small = _small_integer_key(y_score)
+        if small is not None:
+            return small
     if kind == "f":
         # a float64 copy (float16/32 -> float64 is exact), -0.0 made +0.0
         key = np.add(y_score, 0.0, dtype=np.float64).view(np.int64)
@@ -104,6 +108,34 @@ def score_key(y_score, width=None):
         unretrieved = top + 1
         out[neg_inf] = unretrieved
     return out.view(np.int64), bits, unretrieved
+
+
+def _small_integer_key(y_score):
+    """:func:`score_key` without a sort for integer-valued scores (ranks,
+    grades; ``-inf`` allowed) spanning less than ``2**52``: ``max - score``,
+    ``-inf`` after the largest.  None for other scores."""
+    kind = y_score.dtype.kind
+    if kind == "f":
+        finite = y_score != -np.inf
+        values = y_score[finite] if not finite.all() else y_score
+        if values.shape[0] == 0:
+            return None
+        lo, hi = float(values.min()), float(values.max())
+        if hi - lo >= 2**52 or not np.array_equal(values, np.floor(values)):
+            return None
+        key = np.subtract(hi, y_score)  # exact: integers below 2**53 apart
+        top = int(hi - lo)
+        unretrieved = None
+        if values is not y_score:
+            unretrieved = top + 1
+            key[~finite] = unretrieved
+        return key.astype(np.int64), _bits(top + (unretrieved is not None)), \
+            unretrieved
+    if kind in "iu" and y_score.dtype.itemsize <= 4:
+        hi = int(y_score.max())
+        top = hi - int(y_score.min())
+        return np.subtract(hi, y_score, dtype=np.int64), _bits(top), None
+    return None
 
 
 def _min_gap(ordered):
