@@ -219,7 +219,7 @@ def grouped_descending(user, score):
     return starts, step
 
 
-def _sort_by_user(user, score):
+def _sort_by_user(user, score, grouped=None):
     """Permutation by (user ascending, score descending) and the sorted users.
 
     Rows already grouped by user in descending score order stay as they are
@@ -230,7 +230,9 @@ def _sort_by_user(user, score):
     the keys orders the rows, and the row is recovered from ``p``.
     """
     n = user.shape[0]
-    if grouped_descending(user, score) is not None:
+    if grouped is None:
+        grouped = grouped_descending(user, score) is not None
+    if grouped:
         return np.arange(n), user
     shift = max(int(n - 1).bit_length(), 1)
     if int(user.max()) >= (1 << (62 - shift)):
@@ -306,6 +308,10 @@ def membership(user, score, *, k):
         raise ValueError(f"score must be 1-D, got an array of shape {score.shape}.")
     _same_length(user=user, score=score)
     perm, block, position, size = tie_blocks(user, score)
+    if block is None:  # no tie: each row its own block, in the input order
+        out = (position < k).astype(np.float64)
+        out[score == -np.inf] = 0.0
+        return out
     m_block = np.clip((k - position) / size, 0.0, 1.0)
     m_block[score[perm[np.cumsum(size) - size]] == -np.inf] = 0.0
     out = np.empty(n)
@@ -313,7 +319,7 @@ def membership(user, score, *, k):
     return out
 
 
-def tie_blocks(user, score):
+def tie_blocks(user, score, no_tie_shortcut=True):
     """The tie blocks of each user's ranking: ``(perm, block, start, size)``.
 
     ``perm`` orders the rows by user, then score descending (rows already
@@ -321,10 +327,20 @@ def tie_blocks(user, score):
     of sorted row ``j`` (equal user and score); ``start[b]`` the 0-based rank
     of block ``b``'s first row within its user and ``size[b]`` its number of
     rows.  The rule of ties at a cut, for :func:`membership` and for the
-    peers' tie checks.
+    peers' tie checks.  Rows already in that order without any tie (no
+    block of two rows) give ``(arange(n), None, rank, None)``: each row's
+    rank within its user, in the input order (``no_tie_shortcut=False``
+    always gives the blocks).
     """
     n = user.shape[0]
-    perm, u = _sort_by_user(user, score)
+    grouped = grouped_descending(user, score)
+    if grouped is not None and no_tie_shortcut:
+        starts, step = grouped
+        if not np.any((step == 0) & ~starts[1:]) and not np.any(
+                np.isnan(step) & ~starts[1:]):
+            _, user_start = _starts(starts)
+            return np.arange(n), None, np.arange(n) - user_start, None
+    perm, u = _sort_by_user(user, score, grouped is not None)
     s = score[perm]
     new_user = np.empty(n, dtype=bool)
     new_user[:1] = True

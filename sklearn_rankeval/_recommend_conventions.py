@@ -452,7 +452,8 @@ def _check_ties(peer, plan, ru, score, relevant, user_labels):
     """
     if ru.shape[0] == 0:
         return
-    order, block, start, size = _beyond.tie_blocks(ru, score)
+    order, block, start, size = _beyond.tie_blocks(ru, score,
+                                                   no_tie_shortcut=False)
     end = start + size
     rel = relevant[order].astype(np.int64)
     n_blocks = start.shape[0]
