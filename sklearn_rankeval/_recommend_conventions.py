@@ -687,7 +687,7 @@ def report(run, convention, recommended, held_out, **kwargs):
 
 
 # ---------------------------------------------------------------------------
-# the documentation: the ``convention`` parameter and the table
+# the documentation: the ``convention`` parameter and the blocks per library
 # ---------------------------------------------------------------------------
 def convention_doc():
     """The ``convention`` parameter of ``recommendation_report`` (numpydoc)."""
@@ -785,35 +785,24 @@ def _rules_text(peer):
 
 
 def conventions_table():
-    """The reST list-table of :data:`PEERS` (generated, never hand-written)."""
-    out = [".. list-table:: ``recommendation_report(convention=...)``",
-           "   :header-rows: 1",
-           "   :widths: 14 22 32 32",
-           "",
-           "   * - Convention",
-           "     - Library, version, source",
-           "     - Reproduced: metric, the peer's call",
-           "     - Rules; refused and why"]
+    """The reST of :data:`PEERS`, one block per library (generated, never
+    hand-written): a rubric, then lists of what is reproduced (each metric
+    with the library's call), the rules and what is refused and why (lists,
+    not a table, so that long calls and paths wrap in the page's column)."""
+    out = []
     for peer in PEERS.values():
-        calls = [f"``{name}``: ``{call}``" for name, call in peer.calls.items()]
-        refused = [f"``{name}``: {why}" for name, why in peer.refused.items()]
-        cells = [
-            [f"``{peer.name}``"],
-            [f"{peer.library} {peer.version}", f"``{peer.source}``"],
-            calls,
-            _rules_text(peer) + ["Refused: " + "; ".join(refused) + "; any "
-                                 f"other metric ({peer.missing}).",
-                                 "A metric without ``@K`` is refused."],
-        ]
-        for j, cell in enumerate(cells):
-            out.append(("   * - " if j == 0 else "     - ") + cell[0])
-            for line in cell[1:]:
-                out.append("")
-                out.append("       " + line)
+        out += [f".. rubric:: ``{peer.name}``: {peer.library} {peer.version}", "",
+                f"Source read: ``{peer.source}``.", "",
+                "Reproduced (the metric: the library's call):", ""]
+        out += [f"- ``{name}``: ``{call}``" for name, call in peer.calls.items()]
+        out += ["", "Rules:", ""]
+        out += [f"- {line}" for line in _rules_text(peer)]
+        out += ["", "Refused:", ""]
+        out += [f"- ``{name}``: {why}" for name, why in peer.refused.items()]
+        out += [f"- any other metric ({peer.missing});",
+                "- a metric without ``@K``.", ""]
     for name in NAMES:
         if name not in PEERS:
-            out.append(f"   * - ``{name}``")
-            out.append("     - (none yet)")
-            out.append("     - (none yet)")
-            out.append("     - any metric: ``ValueError`` (not reproduced yet)")
-    return "\n".join(out) + "\n"
+            out += [f".. rubric:: ``{name}``", "",
+                    "Not reproduced yet: any metric is a ``ValueError``.", ""]
+    return "\n".join(out)
