@@ -140,3 +140,39 @@ def test_help_lists_the_metric_names(capsys):
         assert (listed in text) == (spec.scores == "order"), name
     for name in BEYOND:
         assert (f"{name}@K" in text) == (name != "ild")
+
+
+def test_convention_and_intervals(tmp_path, capsys):
+    rec, held, train = make_lists(seed=6, ids="int")
+    held = held.drop(columns="relevance")
+    paths = [tmp_path / f"{name}.csv" for name in ("rec", "held", "train")]
+    for frame, path in zip((rec, held, train), paths):
+        frame.to_csv(path, index=False)
+    names = ["recall@3", "ndcg@3", "novelty@3", "coverage@3"]
+    status, out, err = _run(capsys, paths[0], paths[1], "--train", paths[2],
+                            *_metric_args(names), "--confidence", 0.9,
+                            "--n-resamples", 50, "--seed", 3, "--format", "json")
+    assert status == 0, err
+    want = recommendation_report(rec, held, train=train, metrics=names,
+                                 confidence=0.9, n_resamples=50, random_state=3,
+                                 output="dict")
+    got = json.loads(out)["metrics"]
+    for name in ("recall@3", "ndcg@3", "novelty@3"):
+        assert got[name] == pytest.approx(want[name]), name
+    assert got["coverage@3"] == pytest.approx(want["coverage@3"])  # no interval
+    status, out, _ = _run(capsys, paths[0], paths[1], "--train", paths[2],
+                          *_metric_args(names), "--confidence", 0.9,
+                          "--n-resamples", 50, "--seed", 3, "--format", "csv")
+    rows = {r["metric"]: r for r in csv.DictReader(io.StringIO(out))}
+    assert float(rows["recall@3"]["ci_low"]) == want["recall@3"]["ci_low"]
+    assert rows["coverage@3"]["ci_low"] == ""
+    ms = ["precision@3", "recall@3", "ndcg@3", "map@3"]
+    status, out, err = _run(capsys, paths[0], paths[1], *_metric_args(ms),
+                            "--convention", "ms_recommenders", "--format", "json")
+    assert status == 0, err
+    want = recommendation_report(rec, held, metrics=ms,
+                                 convention="ms_recommenders", output="dict")
+    assert json.loads(out)["metrics"] == pytest.approx(want)
+    status, _, err = _run(capsys, paths[0], paths[1], "-m", "gini@3",
+                          "--convention", "ms_recommenders")
+    assert status == 2 and "gini@3" in err and "ms_recommenders" in err

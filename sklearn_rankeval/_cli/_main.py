@@ -31,6 +31,7 @@ import numpy as np
 
 from .._recommend import BEYOND, USERS
 from .._recommend import DEFAULT as DEFAULT_RECOMMEND
+from .._recommend_conventions import NAMES as RECOMMEND_CONVENTIONS
 from .._registry import DEFAULT_METRICS, RECALL_LEVELS, valid_names_text
 from ._io import InputFileError
 from ._progress import add_quiet_option, progress_of
@@ -472,6 +473,8 @@ def evaluate_recommendations(args):
                 n_items=args.n_items, users=args.users, user="user-col",
                 item="item-col", score="score-col" if score else None,
                 relevance="relevance-col" if relevance else None,
+                convention=args.convention, confidence=args.confidence,
+                n_resamples=args.n_resamples, random_state=args.seed,
                 output="text" if args.format == "table" else "dict")
     except (ValueError, TypeError) as exc:
         message = str(exc)
@@ -486,15 +489,24 @@ def evaluate_recommendations(args):
         doc = {"recommended": str(args.rec), "held_out": str(args.held),
                "train": None if args.train is None else str(args.train),
                "k": args.k, "users": args.users, "n_items": args.n_items,
-               "metrics": {k: _json_value(v) for k, v in result.items()}}
+               "convention": args.convention, "confidence": args.confidence,
+               "metrics": {k: ({c: _json_value(x) for c, x in v.items()}
+                               if isinstance(v, dict) else _json_value(v))
+                           for k, v in result.items()}}
         json.dump(doc, out, indent=2, allow_nan=False)
         out.write("\n")
     elif args.format == "csv":
         import csv
 
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["metric", "value"])
-        writer.writerows([k, repr(float(v))] for k, v in result.items())
+        with_ci = any(isinstance(v, dict) for v in result.values())
+        writer.writerow(["metric", "value"] + (["ci_low", "ci_high"]
+                                               if with_ci else []))
+        for k, v in result.items():
+            v = v if isinstance(v, dict) else {"value": v}
+            writer.writerow([k] + [repr(float(v[c])) if c in v else ""
+                                   for c in ("value", "ci_low", "ci_high")
+                                   if c == "value" or with_ci])
     else:
         out.write(result + "\n")
     return EXIT_OK
@@ -857,6 +869,16 @@ def _build_parser():
     p.add_argument("--users", choices=USERS, default=USERS[0],
                    help="the users averaged: with a held-out item (default), "
                         "with a list, or both")
+    p.add_argument("--convention", choices=RECOMMEND_CONVENTIONS, default=None,
+                   help="another library's numbers by name (default: this "
+                        "library's rules)")
+    p.add_argument("--confidence", type=float, default=None, metavar="LEVEL",
+                   help="bootstrap intervals over the users at this level, in "
+                        "(0, 1) (default: none)")
+    p.add_argument("--n-resamples", type=_positive_int, default=1000,
+                   metavar="N", help="bootstrap resamples (default 1000)")
+    p.add_argument("--seed", type=_nonnegative_int, default=0,
+                   help="random seed of the resamples (default 0)")
     p.add_argument("--user-col", default="user", metavar="COL",
                    help="column of the user ids in every file (default user)")
     p.add_argument("--item-col", default="item", metavar="COL",
