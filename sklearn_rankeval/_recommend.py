@@ -148,6 +148,28 @@ def _is_sparse(obj):
     return sparse.issparse(obj)
 
 
+def _read_lists(recommended, *, user, item, score):
+    """``(users, items, scores or None, ranks or None)`` of ``recommended``:
+    the checked float64 scores, or the positions of lists given in order
+    (then no scores)."""
+    r_user, r_item, r_score, r_rank = _read(
+        recommended, "recommended", user=user, item=item, value=score,
+        value_default="score", gains=False)
+    if r_rank is not None:
+        return r_user, r_item, None, r_rank  # lists in order: the rank
+    return r_user, r_item, _check_scores(r_score), None
+
+
+def _read_train(train, *, user, item):
+    """``(users, items)`` of the training interactions (empty without)."""
+    if train is None:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    t_user, t_item, _, _ = _read(train, "train", user=user, item=item,
+                                 value=None, value_default=None, gains=False)
+    return t_user, t_item
+
+
 def _ids(values):
     arr = np.empty(len(values), dtype=object)
     arr[:] = values
@@ -530,21 +552,12 @@ def _report(recommended, held_out, *, k, metrics, train, n_items, item_features,
         check_confidence(confidence)
         check_n_resamples(n_resamples)
 
-    r_user, r_item, r_score, r_rank = _read(
-        recommended, "recommended", user=user, item=item, value=score,
-        value_default="score", gains=False)
-    if r_rank is not None:
-        r_score = None  # lists in order: the position is the rank
+    r_user, r_item, r_score, r_rank = _read_lists(recommended, user=user,
+                                                  item=item, score=score)
     h_user, h_item, h_gain, _ = _read(
         held_out, "held_out", user=user, item=item, value=relevance,
         value_default="relevance", gains=True)
-    if train is not None:
-        t_user, t_item, _, _ = _read(train, "train", user=user, item=item,
-                                     value=None, value_default=None, gains=False)
-    else:
-        t_user = t_item = np.zeros(0, dtype=np.int64)
-
-    r_score = _check_scores(r_score)
+    t_user, t_item = _read_train(train, user=user, item=item)
     h_gain = _check_gains(h_gain, h_user.shape[0])
 
     (ru, hu), user_labels = _encode([r_user, h_user], "user")
@@ -719,17 +732,9 @@ def exposure_counts(recommended, *, k, train=None, n_items=None, user="user",
     codes; the codes after them are catalog items absent from the inputs.
     """
     k = check_k(k, allow_none=False)
-    r_user, r_item, r_score, r_rank = _read(
-        recommended, "recommended", user=user, item=item, value=score,
-        value_default="score", gains=False)
-    if r_rank is not None:
-        r_score = None  # lists in order: the position is the rank
-    if train is not None:
-        t_user, t_item, _, _ = _read(train, "train", user=user, item=item,
-                                     value=None, value_default=None, gains=False)
-    else:
-        t_user = t_item = np.zeros(0, dtype=np.int64)
-    r_score = _check_scores(r_score)
+    r_user, r_item, r_score, r_rank = _read_lists(recommended, user=user,
+                                                  item=item, score=score)
+    t_user, t_item = _read_train(train, user=user, item=item)
     if r_user.shape[0] == 0:
         raise ValueError("recommended holds no recommended item.")
     (ru,), user_labels = _encode([r_user], "user")

@@ -561,22 +561,15 @@ def report(run, convention, recommended, held_out, **kwargs):
     plan = _plan(peer, accuracy, beyond)
     user, item = kwargs["user"], kwargs["item"]
 
-    r_user, r_item, r_score, r_rank = rec._read(
-        recommended, "recommended", user=user, item=item, value=kwargs["score"],
-        value_default="score", gains=False)
-    r_score = None if r_rank is not None else rec._check_scores(r_score)
+    r_user, r_item, r_score, r_rank = rec._read_lists(
+        recommended, user=user, item=item, score=kwargs["score"])
     h_user, h_item, h_gain, _ = rec._read(
         held_out, "held_out", user=user, item=item, value=kwargs["relevance"],
         value_default="relevance", gains=True)
     graded = h_gain is not None
     h_gain = rec._check_gains(h_gain, h_user.shape[0])  # then every row counts
     train = kwargs["train"]
-    if train is not None:
-        t_user, t_item, _, _ = rec._read(train, "train", user=user, item=item,
-                                         value=None, value_default=None,
-                                         gains=False)
-    if train is None:
-        t_user = t_item = np.zeros(0, dtype=np.int64)
+    t_user, t_item = rec._read_train(train, user=user, item=item)
     (ru, hu, tu), user_labels = rec._encode([r_user, h_user, t_user], "user")
     (ri, hi, ti), item_labels = rec._encode([r_item, h_item, t_item], "item")
     n_codes = max(item_labels.shape[0], 1)

@@ -85,6 +85,22 @@ def validate_style_kwargs(defaults, user, name):
     return out
 
 
+def draw_diagonal(ax, label, ref_line, ref_line_kw):
+    """The dashed ``y = x`` reference line (or None without ``ref_line``),
+    labelled once per axes: a second display on the same axes draws it
+    without a legend entry."""
+    if not ref_line:
+        return None
+    kw = validate_style_kwargs(
+        {"label": label, "color": "k", "linestyle": "--", "linewidth": 1},
+        ref_line_kw, "ref_line_kw",
+    )
+    if any(line.get_label() == kw["label"] for line in ax.get_lines()):
+        kw["label"] = f"_{kw['label']}"
+    (line,) = ax.plot((0, 1), (0, 1), **kw)
+    return line
+
+
 def legend_label(name, metric_name, value):
     """``"name (metric = 0.1234)"``, or the parts that are known."""
     metric = None if value is None else f"{metric_name} = {value:.4f}"
@@ -261,6 +277,9 @@ ax : matplotlib Axes, default=None
     "curve_kwargs": """\
 curve_kwargs : dict, default=None
     Keyword arguments of matplotlib's ``plot`` for the main curve.""",
+    "ref_line_kw": """\
+ref_line_kw : dict, default=None
+    Keyword arguments of matplotlib's ``plot`` for the diagonal.""",
 }
 
 

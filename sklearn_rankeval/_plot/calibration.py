@@ -10,6 +10,7 @@ from .._calibration import reliability_curves
 from ._base import (
     RankingCurveDisplayMixin,
     axis_label,
+    draw_diagonal,
     finish_axes,
     import_pyplot,
     plot_doc_filler,
@@ -83,9 +84,6 @@ band_kw : dict, default=None
     "ref_line": """\
 ref_line : bool, default=True
     Whether to draw the diagonal of perfect calibration.""",
-    "ref_line_kw": """\
-ref_line_kw : dict, default=None
-    Keyword arguments of matplotlib's ``plot`` for the diagonal.""",
 })
 
 _REF_LABEL = "Perfectly calibrated"
@@ -284,17 +282,7 @@ class CalibrationCurveDisplay(RankingCurveDisplayMixin):
         """
         self.ax_, self.figure_, name = self._validate_plot_params(ax=ax, name=name)
         per_curve = _kwargs_per_curve(curve_kwargs, len(self.curves_))
-        ref_kw = validate_style_kwargs(
-            {"label": _REF_LABEL, "color": "k", "linestyle": "--", "linewidth": 1},
-            ref_line_kw, "ref_line_kw",
-        )
-        self.ref_line_ = None
-        if ref_line:
-            if any(line.get_label() == ref_kw["label"]
-                   for line in self.ax_.get_lines()):
-                # already drawn on these axes (a second display): once only
-                ref_kw["label"] = f"_{ref_kw['label']}"
-            (self.ref_line_,) = self.ax_.plot((0, 1), (0, 1), **ref_kw)
+        self.ref_line_ = draw_diagonal(self.ax_, _REF_LABEL, ref_line, ref_line_kw)
 
         self.lines_, self.bands_ = {}, {}
         for (segment, curve), kwargs in zip(self.curves_.items(), per_curve):

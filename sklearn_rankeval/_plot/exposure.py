@@ -7,6 +7,7 @@ from .._recommend import exposure_counts
 from .._validation import check_positive_int
 from ._base import (
     RankingCurveDisplayMixin,
+    draw_diagonal,
     finish_axes,
     import_pyplot,
     legend_label,
@@ -32,9 +33,6 @@ train_kw : dict, default=None
     "ref_line": """\
 ref_line : bool, default=True
     Whether to draw the diagonal of equal exposure.""",
-    "ref_line_kw": """\
-ref_line_kw : dict, default=None
-    Keyword arguments of matplotlib's ``plot`` for the diagonal.""",
 })
 
 _REF_LABEL = "Equal exposure"
@@ -267,15 +265,7 @@ class ItemExposureDisplay(RankingCurveDisplayMixin):
         """
         self.ax_, self.figure_, name = self._validate_plot_params(ax=ax, name=name)
         labels = {line.get_label(): line for line in self.ax_.get_lines()}
-        ref_kw = validate_style_kwargs(
-            {"label": _REF_LABEL, "color": "k", "linestyle": "--", "linewidth": 1},
-            ref_line_kw, "ref_line_kw",
-        )
-        self.ref_line_ = None
-        if ref_line:
-            if ref_kw["label"] in labels:  # a second display: once only
-                ref_kw["label"] = f"_{ref_kw['label']}"
-            (self.ref_line_,) = self.ax_.plot((0, 1), (0, 1), **ref_kw)
+        self.ref_line_ = draw_diagonal(self.ax_, _REF_LABEL, ref_line, ref_line_kw)
 
         self.train_line_ = None
         if self.train_share_ is not None:
