@@ -350,7 +350,6 @@ def test_sparse_held_out_and_train():
 
     rec, held, train = _int_case(0)
     recommended, held_out = _frame(rec, held)
-    train_frame = pd.DataFrame(train, columns=["user", "item"])
     metrics = ["ndcg@3", "recall@3", "coverage@3", "novelty@3", "long_tail@3"]
     # one more column than any item: the catalog is the matrices' width
     shape = (6, 10)
@@ -370,7 +369,6 @@ def test_sparse_held_out_and_train():
     assert got == pytest.approx(want)
     assert "(catalog: 10 items)" in recommendation_report(
         recommended, held_matrix, metrics=["coverage@3"], train=train_matrix)
-    assert train_frame.shape == (25, 2)
     with pytest.raises(ValueError, match="n_items=9 is smaller than the 10"):
         recommendation_report(recommended, held_matrix, metrics=metrics,
                               train=train_matrix, n_items=9)
