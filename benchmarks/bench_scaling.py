@@ -44,7 +44,7 @@ import numpy as np
 from run import click_log, multiclass, retrieval_run
 
 import sklearn_rankeval as rk
-from sklearn_rankeval._registry import DEFAULT_METRICS
+from sklearn_rankeval._metrics._registry import DEFAULT_METRICS
 
 OUT = None
 

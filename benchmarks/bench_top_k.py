@@ -29,7 +29,7 @@ import numpy as np
 from scipy import sparse
 
 from sklearn_rankeval import top_k_items
-from sklearn_rankeval._top_k import _batch_rows
+from sklearn_rankeval._recommend._top_k import _batch_rows
 
 
 def make_data(n_users, n_items, density, seed=0):

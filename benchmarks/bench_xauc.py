@@ -23,7 +23,7 @@ import tracemalloc
 
 import numpy as np
 
-from sklearn_rankeval._concordance import weighted_concordance
+from sklearn_rankeval._metrics._concordance import weighted_concordance
 
 
 def make_watch_log(n_rows, n_groups, seed=0):

@@ -11,7 +11,7 @@ from importlib import import_module
 
 def _registry_metrics():
     """The ranking metrics in the order of the metric registry."""
-    from sklearn_rankeval._registry import METRICS
+    from sklearn_rankeval._metrics._registry import METRICS
 
     names = []
     for spec in METRICS.values():

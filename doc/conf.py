@@ -38,7 +38,7 @@ def _write_if_changed(path, text):
 _write_if_changed(HERE / "api.rst", check_and_render())
 
 # the table of recommendation_report's conventions, from their records
-from sklearn_rankeval._recommend_conventions import conventions_table  # noqa: E402
+from sklearn_rankeval._recommend._peers import conventions_table  # noqa: E402
 
 _write_if_changed(HERE / "recommend_conventions.inc", conventions_table())
 

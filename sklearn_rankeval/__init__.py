@@ -2,21 +2,22 @@
 R@k, interpolated AP and F-alpha, on one vectorised ranking engine; top-k
 recommendation lists of a score matrix."""
 
-from ._accumulate import RankingAccumulator
-from ._compare import compare_rankings
-from ._config import config_context, get_config, set_config
-from ._curves import interpolated_precision_recall_curve
-from ._f_alpha import f_alpha_score
+from ._core import config_context, get_config, set_config
 from ._metrics import (
     bpref_score,
     calibration_ratio,
     dcg_score,
     expected_calibration_error,
     expected_reciprocal_rank_score,
+    f_alpha_score,
     gauc_score,
+    get_scorer,
+    get_scorer_names,
     hit_rate_score,
     interpolated_average_precision_score,
+    interpolated_precision_recall_curve,
     log_loss,
+    make_ranking_scorer,
     mean_average_precision_score,
     mean_reciprocal_rank_score,
     ndcg_score,
@@ -29,7 +30,6 @@ from ._metrics import (
     success_at_k_score,
     xauc_score,
 )
-from ._per_group import per_group_scores
 from ._plot import (
     CalibrationCurveDisplay,
     ElevenPointDisplay,
@@ -38,10 +38,13 @@ from ._plot import (
     ItemExposureDisplay,
     RankingComparisonDisplay,
 )
-from ._recommend import recommendation_report
-from ._report import ranking_report
-from ._scorer import get_scorer, get_scorer_names, make_ranking_scorer
-from ._top_k import top_k_items
+from ._recommend import recommendation_report, top_k_items
+from ._reports import (
+    RankingAccumulator,
+    compare_rankings,
+    per_group_scores,
+    ranking_report,
+)
 
 try:  # written by setuptools_scm at install time
     from importlib.metadata import PackageNotFoundError, version

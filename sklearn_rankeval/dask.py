@@ -12,7 +12,6 @@ dask is imported when a function is called, never when this module or
 
 import numpy as np
 
-from ._accumulate import RankingAccumulator
 from ._distributed import (
     check_column_types,
     check_frame,
@@ -23,7 +22,8 @@ from ._distributed import (
     reduce_partials,
     summarize_partials,
 )
-from ._docs import fill_doc
+from ._metrics import fill_doc
+from ._reports import RankingAccumulator
 
 __all__ = ["per_group_scores", "ranking_report"]
 

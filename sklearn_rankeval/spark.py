@@ -23,7 +23,7 @@ import sys
 
 import numpy as np
 
-from ._accumulate import RankingAccumulator
+from ._core import check_k, check_option, check_positive_int
 from ._distributed import (
     check_column_types,
     check_frame,
@@ -34,9 +34,9 @@ from ._distributed import (
     reduce_partials,
     summarize_partials,
 )
-from ._docs import fill_doc
+from ._metrics import fill_doc
 from ._recommend import USERS, _format, _split_metrics
-from ._validation import check_k, check_option, check_positive_int
+from ._reports import RankingAccumulator
 
 __all__ = ["per_group_scores", "ranking_report", "recommendation_report"]
 
@@ -499,12 +499,12 @@ def _item_codes(frames):
 
 
 def _train_popularity(train, codes, n_items):
-    """The :class:`~sklearn_rankeval._beyond.Popularity` of the training rows.
+    """The :class:`~._recommend._beyond.Popularity` of the training rows.
 
     Counted in Spark (one row per training item comes back), as arrays of
     ``n_items`` entries that travel to the workers with the function.
     """
-    from . import _beyond
+    from ._recommend import _beyond
 
     _, F, _ = _pyspark()
     per_item = _collect_columns(
@@ -559,7 +559,7 @@ def _beyond_udf(cutoffs, n_items, popularity, rows_per_call, user_type):
     over the partition) and one row per user (``user``, then ``s0..s3``: the
     first four ``_beyond.USER_STATS``); or one row with ``error``.
     """
-    from . import _beyond
+    from ._recommend import _beyond
 
     def udf(batches):
         import pyarrow as pa
@@ -611,7 +611,7 @@ def _beyond_values(rec, beyond, codes, n_items, popularity):
     per-item sums and per-user columns, the per-item sums are added in Spark
     (``groupBy``), and ``_beyond.finalize`` turns them into the metrics.
     """
-    from . import _beyond
+    from ._recommend import _beyond
 
     _, F, T = _pyspark()
     user_type = dict((f.name, f.dataType) for f in rec.schema.fields)[_U]
@@ -781,7 +781,7 @@ def recommendation_report(df_rec, df_held, *, k=10, metrics=None, train=None,
         raise ValueError("ild@K is not computed by sklearn_rankeval.spark."
                          "recommendation_report (it needs item features on every "
                          "worker); use sklearn_rankeval.recommendation_report.")
-    from . import _beyond
+    from ._recommend import _beyond
 
     needs_train = bool(names & set(_beyond.NEEDS_POPULARITY))
     if needs_train and train is None:

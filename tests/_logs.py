@@ -1,4 +1,4 @@
-"""Click logs for the Spark and Dask tests (tests/test_spark.py, test_dask.py).
+"""Click logs for the Spark and Dask tests (tests/distributed/test_spark.py, test_dask.py).
 
 Ties, graded labels, ``-inf`` scores, groups of one row, groups without a
 relevant item, one large group, and string ids whose sorted order differs
@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from sklearn_rankeval._registry import METRICS
+from sklearn_rankeval._metrics._registry import METRICS
 
 
 def _names(keep):

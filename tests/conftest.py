@@ -5,9 +5,15 @@ import os
 # (tests/test_array_api.py)
 os.environ.setdefault("SCIPY_ARRAY_API", "1")
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
+
+#: the repository root and the test data (tests/data)
+REPO_ROOT = Path(__file__).resolve().parents[1]
+DATA_DIR = Path(__file__).resolve().parent / "data"
 
 settings.register_profile(
     "default", deadline=None, suppress_health_check=[HealthCheck.too_slow]

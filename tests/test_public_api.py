@@ -6,8 +6,8 @@ import re
 import pytest
 
 import sklearn_rankeval
-from sklearn_rankeval._docs import SHARED_DOCS
-from sklearn_rankeval._registry import DEFAULT_METRICS, METRICS
+from sklearn_rankeval._metrics._docs import SHARED_DOCS
+from sklearn_rankeval._metrics._registry import DEFAULT_METRICS, METRICS
 
 # The "Metric functions" block of API.md: name -> leading parameters and defaults.
 API = {

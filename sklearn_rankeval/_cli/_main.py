@@ -29,10 +29,10 @@ from pathlib import Path
 
 import numpy as np
 
+from .._metrics import DEFAULT_METRICS, RECALL_LEVELS, valid_names_text
 from .._recommend import BEYOND, USERS
 from .._recommend import DEFAULT as DEFAULT_RECOMMEND
-from .._recommend_conventions import NAMES as RECOMMEND_CONVENTIONS
-from .._registry import DEFAULT_METRICS, RECALL_LEVELS, valid_names_text
+from .._recommend import NAMES as RECOMMEND_CONVENTIONS
 from ._io import InputFileError
 from ._progress import add_quiet_option, progress_of
 from ._trec import TrecError
@@ -261,7 +261,7 @@ def trec(args):
 # ---------------------------------------------------------------------------
 def _check_metric(name):
     """A scorer name such as ``map@10`` is known, or a usage error."""
-    from .._registry import parse_metric_name, valid_names_text
+    from .._metrics import parse_metric_name, valid_names_text
 
     if parse_metric_name(name) is None:
         raise UsageError(f"unknown metric {name!r}; the metrics are "

@@ -15,7 +15,7 @@ import pathlib
 import sys
 from contextlib import contextmanager
 
-from .._bootstrap import resample_progress
+from .._stats import resample_progress
 
 __all__ = ["Progress", "add_quiet_option", "progress_of"]
 

@@ -25,8 +25,9 @@ with no Python loop over groups or rows.
 
 import numpy as np
 
-from .. import _array_api as xpx
+from .._core import _array_api as xpx
 from ._checks import check_inputs, encode_classes
+from ._chunks import chunk_rows, ranked_chunks
 from ._generic import rank_generic
 from ._group_ids import (
     check_group_ids,
@@ -38,21 +39,26 @@ from ._group_ids import (
 from ._multiclass import rank_multiclass
 from ._numpy_path import rank_numpy
 from ._ranked import RankedGroups, discount_cumsum, discounts
+from ._rows import GroupedRows, grouped_rows
 
 __all__ = [
     "ENGINE_PATH",
+    "GroupedRows",
     "RankedGroups",
     "check_group_ids",
     "check_inputs",
+    "chunk_rows",
     "discount_cumsum",
     "discounts",
     "encode_classes",
     "encode_groups",
     "encode_rows",
     "group_ids_array",
+    "grouped_rows",
     "rank",
     "rank_checked",
     "rank_groups",
+    "ranked_chunks",
 ]
 
 #: The ranker of NumPy input in the long and 2-D layouts: ``"numpy"`` (the

@@ -10,9 +10,15 @@ host concern: factorize them there and pass the codes).
 
 import numpy as np
 
-from .. import _array_api as xpx
-from .._array_api import astype, get_namespace, take
-from .._validation import validate_relevance, validate_sample_weight, validate_scores
+from .._core import _array_api as xpx
+from .._core import (
+    astype,
+    get_namespace,
+    take,
+    validate_relevance,
+    validate_sample_weight,
+    validate_scores,
+)
 from ._group_ids import check_length, group_ids_array
 
 __all__ = ["check_inputs", "encode_classes"]
@@ -39,7 +45,7 @@ def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=Non
 
     def move(x, name):
         """Host data (NumPy, lists, pandas) to the namespace and device."""
-        if xp is np or x is None or xpx._is_foreign_array(x):
+        if xp is np or x is None or xpx.is_foreign_array(x):
             return x
         if hasattr(x, "to_numpy") and not isinstance(x, np.ndarray):
             x = x.to_numpy()
@@ -99,7 +105,7 @@ def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=Non
 
 def _integer_ids(xp, device, groups, n):
     """Group ids in the namespace: integers, as int64."""
-    if not xpx._is_foreign_array(groups):  # host ids: integers are moved
+    if not xpx.is_foreign_array(groups):  # host ids: integers are moved
         ids = group_ids_array(groups)
         if ids.dtype.kind not in "iub":
             raise TypeError(f"groups must hold integer ids under array_api_dispatch "

@@ -10,8 +10,8 @@ import math
 
 import numpy as np
 
-from .. import _array_api as xpx
-from .._array_api import flatnonzero, take
+from .._core import _array_api as xpx
+from .._core import flatnonzero, take
 from ._ranked import RankedGroups, SortedRows
 
 __all__ = ["rank_generic"]

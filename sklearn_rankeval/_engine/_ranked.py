@@ -16,8 +16,8 @@ import math
 
 import numpy as np
 
-from .. import _array_api as xpx
-from .._array_api import astype, flatnonzero, take
+from .._core import _array_api as xpx
+from .._core import astype, flatnonzero, take
 
 __all__ = ["RankedGroups", "SortedRows", "discount_cumsum", "discounts",
            "ideal_runs"]

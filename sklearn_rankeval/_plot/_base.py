@@ -15,10 +15,8 @@ import numpy as np
 from sklearn.base import is_classifier
 from sklearn.utils.validation import check_is_fitted
 
-from .._array_api import to_numpy
-from .._compat import _get_response_values_binary
-from .._curves import rank_for_curves
-from .._docs import substitute_doc
+from .._core import get_response_values_binary, to_numpy
+from .._metrics import rank_for_curves, substitute_doc
 
 __all__ = [
     "import_pyplot",
@@ -151,7 +149,7 @@ class RankingCurveDisplayMixin:
                     f"response_method must be 'auto', 'predict_proba' or "
                     f"'decision_function' for a classifier, got {response_method!r}."
                 )
-            y_score, pos_label = _get_response_values_binary(
+            y_score, pos_label = get_response_values_binary(
                 estimator, X, response_method, pos_label=pos_label
             )
             return y_score, pos_label, name

@@ -5,8 +5,8 @@ from collections.abc import Mapping
 import numpy as np
 from sklearn.base import is_classifier
 
-from .._array_api import to_numpy
-from .._calibration import reliability_curves
+from .._core import to_numpy
+from .._metrics import reliability_curves
 from ._base import (
     RankingCurveDisplayMixin,
     axis_label,

@@ -5,7 +5,7 @@ from collections.abc import Mapping
 import numpy as np
 from sklearn.base import is_classifier
 
-from .._compare import compare_rankings
+from .._reports import compare_rankings
 from ._base import (
     RankingCurveDisplayMixin,
     import_pyplot,

@@ -1,8 +1,8 @@
 """The TREC / PASCAL VOC 11-point interpolated precision-recall chart."""
 
-from .._curves import RECALL_LEVELS as _RECALL_LEVELS
-from .._curves import _interpolated_pr, check_curve_n_points
-from .._validation import check_option
+from .._core import check_option
+from .._metrics import RECALL_LEVELS as _RECALL_LEVELS
+from .._metrics import check_curve_n_points, interpolated_pr_curve
 from ._base import (
     RankingCurveDisplayMixin,
     axis_label,
@@ -299,7 +299,8 @@ class ElevenPointDisplay(RankingCurveDisplayMixin):
         n_points = check_curve_n_points(n_points, allow_none=False)
         check_option(recall_levels, "recall_levels", _RECALL_LEVELS)
         rg, grouped = cls._rank_for_curves(y_true, y_score, groups, sample_weight)
-        precision, recall, ap, n_groups = _interpolated_pr(rg, n_points, recall_levels)
+        precision, recall, ap, n_groups = interpolated_pr_curve(
+            rg, n_points, recall_levels)
         display = cls(
             precision=precision, recall=recall, average_precision=ap,
             n_groups=n_groups if grouped else None, name=name, pos_label=pos_label,

@@ -2,9 +2,8 @@
 
 import numpy as np
 
-from .. import _beyond
-from .._recommend import exposure_counts
-from .._validation import check_positive_int
+from .._core import check_positive_int
+from .._recommend import _beyond, exposure_counts
 from ._base import (
     RankingCurveDisplayMixin,
     draw_diagonal,

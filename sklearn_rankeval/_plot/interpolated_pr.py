@@ -4,9 +4,9 @@ from numbers import Real
 
 import numpy as np
 
-from .._curves import RECALL_LEVELS as _RECALL_LEVELS
-from .._curves import _interpolated_pr, _pr_points, check_curve_n_points
-from .._validation import check_option
+from .._core import check_option
+from .._metrics import RECALL_LEVELS as _RECALL_LEVELS
+from .._metrics import check_curve_n_points, interpolated_pr_curve, pr_curve_points
 from ._base import (
     RankingCurveDisplayMixin,
     axis_label,
@@ -498,12 +498,13 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
                     "groups the queries' recall values differ: pass a number of "
                     "recall levels, such as n_points=11 or n_points=101."
                 )
-            precision, recall, ap, n_groups = _interpolated_pr(
+            precision, recall, ap, n_groups = interpolated_pr_curve(
                 rg, n_points, recall_levels
             )
         else:
-            precision, recall, ap, _ = _interpolated_pr(rg, n_points, recall_levels)
-            raw_recall, raw_precision, _ = _pr_points(rg)
+            precision, recall, ap, _ = interpolated_pr_curve(
+                rg, n_points, recall_levels)
+            raw_recall, raw_precision, _ = pr_curve_points(rg)
         display = cls(
             precision=precision, recall=recall, raw_precision=raw_precision,
             raw_recall=raw_recall, average_precision=ap, n_points=n_points,

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from .._curves import _averaged_roc, _single_roc, check_band, check_fpr_grid
-from .._validation import check_option
+from .._core import check_option
+from .._metrics import averaged_roc, check_band, check_fpr_grid, single_roc
 from ._base import (
     RankingCurveDisplayMixin,
     axis_label,
@@ -430,16 +430,16 @@ class GroupedRocCurveDisplay(RankingCurveDisplayMixin):
         if grouped:
             if statistic == "median":
                 # the median and the band: percentiles of the curves, one pass
-                fpr, _, curves, roc_auc, n_groups = _averaged_roc(
+                fpr, _, curves, roc_auc, n_groups = averaged_roc(
                     rg, grid, average, (50.0, *(band or ()))
                 )
                 tpr = curves[0]
                 if band is not None:
                     lower, upper = curves[1:]
             else:
-                fpr, tpr, _, roc_auc, n_groups = _averaged_roc(rg, grid, average, None)
+                fpr, tpr, _, roc_auc, n_groups = averaged_roc(rg, grid, average, None)
         else:
-            fpr, tpr, roc_auc = _single_roc(rg)
+            fpr, tpr, roc_auc = single_roc(rg)
             band = statistic = None
         display = cls(
             fpr=fpr, tpr=tpr, roc_auc=roc_auc, tpr_lower=lower, tpr_upper=upper,

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..._engine import rank_groups
-from ..._registry import drop_unjudged
+from ..._metrics import drop_unjudged
 
 __all__ = ["NONPOOL", "UNJUDGED", "TrecArrays", "TrecError", "build_arrays",
            "segment_cumsum", "trec_order"]

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..._kernels import _divide
+from ..._metrics import safe_divide
 from ._arrays import TrecError, segment_cumsum
 from ._library import library
 from ._read import atof
@@ -177,7 +177,7 @@ def ideal_dcg(arr, params, opts):
 
 
 def _ratio(arr, gains, d):
-    return _divide(d.dcg, d.idcg)  # 0 without ideal gain
+    return safe_divide(d.dcg, d.idcg)  # 0 without ideal gain
 
 
 def _g(arr, gains, d):
@@ -193,7 +193,7 @@ def _g(arr, gains, d):
     nonzero = gains.doc != 0
     terms = np.where(nonzero, gains.doc, 0.0) / np.where(nonzero, denom, 1.0)
     return np.where(total_ideal > 0.0,
-                    _divide(arr.per_query_sum(code, terms), total_ideal), 0.0)
+                    safe_divide(arr.per_query_sum(code, terms), total_ideal), 0.0)
 
 
 def g(arr, params, opts):
@@ -210,8 +210,8 @@ def _ndcg_rel(arr, gains, d):
     terms[positive] = d.dcg_cum[positive] / d.idcg_cum[at[positive]]
     n_pos = arr.per_query_sum(code, gains.doc > 0)
     total = (arr.per_query_sum(code, terms)
-             + (n_ideal - n_pos) * _divide(d.dcg, d.idcg))
-    return np.where((n_ideal > 0) & (total > 0.0), _divide(total, n_ideal), 0.0)
+             + (n_ideal - n_pos) * safe_divide(d.dcg, d.idcg))
+    return np.where((n_ideal > 0) & (total > 0.0), safe_divide(total, n_ideal), 0.0)
 
 
 def ndcg_rel(arr, params, opts):
@@ -237,9 +237,9 @@ def _rndcg(arr, gains, d):
                         minlength=n_q)
     count = np.bincount(q, minlength=n_q)
     longer = (n_ideal >= 1) & (n_ideal + 1 < n_ret)
-    total = total + np.where(longer, _divide(d.dcg, d.idcg), 0.0)
+    total = total + np.where(longer, safe_divide(d.dcg, d.idcg), 0.0)
     count = count + longer
-    return np.where(arr.num_rel > 0, _divide(total, count), 0.0)
+    return np.where(arr.num_rel > 0, safe_divide(total, count), 0.0)
 
 
 def rndcg(arr, params, opts):

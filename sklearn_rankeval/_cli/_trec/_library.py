@@ -12,8 +12,7 @@ import warnings
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
-from ..._kernels import interpolated_precision, recall_level_cutoffs
-from ..._registry import METRICS
+from ..._metrics import METRICS, interpolated_precision, recall_level_cutoffs
 from ._arrays import TrecError
 
 __all__ = ["LEVELS", "bpref", "eleven_point_average", "gauc", "iprec_at_recall",

@@ -13,8 +13,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..._averages import AverageRule, Partials, aggregate
-from ..._registry import RECALL_LEVELS, group_info
+from ..._metrics import RECALL_LEVELS, group_info
+from ..._stats import AverageRule, Partials, aggregate
 from ._arrays import TrecError
 
 __all__ = ["Row", "evaluate", "format_lines", "results_dict"]

@@ -9,7 +9,7 @@ over queries.  The gain-table measures (G, ndcg_rel, Rndcg, ...) are in
 
 import numpy as np
 
-from ..._kernels import _divide
+from ..._metrics import safe_divide
 from ._arrays import NONPOOL, UNJUDGED, TrecError, segment_cumsum
 from ._read import atof
 
@@ -45,7 +45,7 @@ def infap(arr, params, opts):
                 * ((rel_b + INFAP_EPSILON) / (rel_b + non_b + 2 * INFAP_EPSILON)))
     term = np.where(pos == 0, 1.0, term)
     total = arr.per_query_sum(code, np.where(is_rel, term, 0.0))
-    return _divide(total, arr.num_rel)[None, :]
+    return safe_divide(total, arr.num_rel)[None, :]
 
 
 def _hits_within(arr, cut):
@@ -60,14 +60,14 @@ def rprec_mult(arr, params, opts):
     out = []
     for mult in params:
         cut = np.floor(mult * arr.num_rel + 0.9).astype(np.int64)
-        out.append(_divide(_hits_within(arr, cut), cut))
+        out.append(safe_divide(_hits_within(arr, cut), cut))
     return np.array(out)
 
 
 def relative_p(arr, params, opts):
     """Relevant documents in the top k over ``min(k, R)``."""
     return np.array([
-        _divide(_hits_within(arr, np.full(len(arr.qids), k)),
+        safe_divide(_hits_within(arr, np.full(len(arr.qids), k)),
                 np.minimum(k, arr.num_rel))
         for k in params])
 
@@ -99,7 +99,7 @@ def bin_g(arr, params, opts):
     is_rel = rel >= arr.relevance_level
     rel_so_far = segment_cumsum(code, is_rel.astype(np.int64))  # inclusive
     term = 1.0 / np.log2(3.0 + pos - rel_so_far)
-    return _divide(arr.per_query_sum(code, np.where(is_rel, term, 0.0)),
+    return safe_divide(arr.per_query_sum(code, np.where(is_rel, term, 0.0)),
                    arr.num_rel)[None, :]
 
 
@@ -115,8 +115,8 @@ def set_measure(fn):
 def set_f(rr, ret, rel, text):
     """F-measure of the retrieved set (``beta``: the parameter, default 1)."""
     (beta,) = coefficients(text, 1, (1.0,))
-    precision, recall = _divide(rr, ret), _divide(rr, rel)
-    return _divide((beta + 1.0) * precision * recall, beta * precision + recall)
+    precision, recall = safe_divide(rr, ret), safe_divide(rr, rel)
+    return safe_divide((beta + 1.0) * precision * recall, beta * precision + recall)
 
 
 def num_nonrel_judged_ret(arr, params, opts):

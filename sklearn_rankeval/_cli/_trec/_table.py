@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..._kernels import _divide
+from ..._metrics import safe_divide
 from ._arrays import TrecError
 from ._gains import dcg, g, ideal_dcg, ndcg, ndcg_rel, rndcg
 from ._library import (
@@ -176,17 +176,17 @@ MEASURES = {
         TrecMeasure("success", "float", "cutoff", (1, 5, 10), library("success"),
                     description="a relevant document in the top k"),
         TrecMeasure("set_P", "float", None, _NONE,
-                    set_measure(lambda rr, ret, rel, p: _divide(rr, ret)),
+                    set_measure(lambda rr, ret, rel, p: safe_divide(rr, ret)),
                     description="relevant retrieved over retrieved"),
         TrecMeasure("set_relative_P", "float", None, _NONE,
-                    set_measure(lambda rr, ret, rel, p: _divide(
+                    set_measure(lambda rr, ret, rel, p: safe_divide(
                         rr, np.minimum(ret, rel))),
                     description="relevant retrieved over min(retrieved, R)"),
         TrecMeasure("set_recall", "float", None, _NONE,
-                    set_measure(lambda rr, ret, rel, p: _divide(rr, rel)),
+                    set_measure(lambda rr, ret, rel, p: safe_divide(rr, rel)),
                     description="relevant retrieved over R"),
         TrecMeasure("set_map", "float", None, _NONE,
-                    set_measure(lambda rr, ret, rel, p: _divide(rr * rr,
+                    set_measure(lambda rr, ret, rel, p: safe_divide(rr * rr,
                                                                    ret * rel)),
                     description="set precision times set recall"),
         TrecMeasure("set_F", "float", "raw", _NONE, set_measure(set_f),

@@ -1,0 +1,305 @@
+"""Validation of the arguments shared by the metric functions.
+
+Every check raises a ``ValueError`` (or ``TypeError`` for a wrong type) whose
+message starts with the name of the offending argument, so that a user never
+meets a NumPy traceback from deep inside the engine.  Nothing here modifies
+its inputs.
+"""
+
+import math
+from numbers import Integral, Real
+
+import numpy as np
+
+__all__ = [
+    "check_alpha",
+    "check_average",
+    "check_k",
+    "check_n_points",
+    "check_option",
+    "check_positive_int",
+    "check_undefined",
+    "column_or_2d",
+    "validate_relevance",
+    "validate_scores",
+    "validate_sample_weight",
+]
+
+
+def check_k(k, *, allow_none=True):
+    """Return ``k`` as a Python int (or None) after checking it is a positive int."""
+    return check_positive_int(k, "k", allow_none=allow_none)
+
+
+def check_positive_int(value, name, *, allow_none=True):
+    """Return ``value`` as a Python int (or None) after checking it is a
+    positive int; the messages name the argument ``name``."""
+    if value is None:
+        if allow_none:
+            return None
+        raise TypeError(f"{name} must be a positive integer, got None.")
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
+        expected = "a positive integer or None" if allow_none else "a positive integer"
+        raise TypeError(
+            f"{name} must be {expected}, got {value!r} of type {type(value).__name__}."
+        )
+    if value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}.")
+    return int(value)
+
+
+def check_n_points(n_points):
+    """``n_points`` is an int >= 2 or None (all-points interpolation)."""
+    if n_points is None:
+        return None
+    if isinstance(n_points, (bool, np.bool_)) or not isinstance(n_points, Integral):
+        raise TypeError(
+            f"n_points must be an integer >= 2 or None, got {n_points!r} "
+            f"of type {type(n_points).__name__}."
+        )
+    if n_points < 2:
+        raise ValueError(f"n_points must be an integer >= 2 or None, got {n_points!r}.")
+    return int(n_points)
+
+
+def check_alpha(alpha):
+    """``alpha`` is a real number in [0, 1]."""
+    if isinstance(alpha, (bool, np.bool_)) or not isinstance(alpha, Real):
+        raise TypeError(
+            f"alpha must be a real number in [0, 1], got {alpha!r} "
+            f"of type {type(alpha).__name__}."
+        )
+    if not 0.0 <= alpha <= 1.0:  # also rejects NaN
+        raise ValueError(f"alpha must be in [0, 1], got {alpha!r}.")
+    return float(alpha)
+
+
+def check_option(value, name, options):
+    """``value`` is one of the strings in ``options``."""
+    if not isinstance(value, str) or value not in options:
+        valid = ", ".join(repr(o) for o in options)
+        raise ValueError(f"{name} must be one of {valid}; got {value!r}.")
+    return value
+
+
+def check_average(average, options):
+    """``average`` is None or one of ``options`` (strings)."""
+    if average is None:
+        return None
+    if not isinstance(average, str) or average not in options:
+        valid = ", ".join([repr(o) for o in options] + ["None"])
+        raise ValueError(f"average must be one of {valid}; got {average!r}.")
+    return average
+
+
+def check_undefined(undefined):
+    """``undefined`` is ``"skip"``, ``"raise"`` or a finite real number."""
+    if isinstance(undefined, str):
+        if undefined in ("skip", "raise"):
+            return undefined
+    elif isinstance(undefined, Real) and not isinstance(undefined, (bool, np.bool_)):
+        if np.isfinite(undefined):
+            return float(undefined)
+    raise ValueError(
+        "undefined must be 'skip', 'raise' or a finite number, " f"got {undefined!r}."
+    )
+
+
+def as_numeric(x, name):
+    """Convert to a numeric ndarray without copying when it already is one."""
+    if hasattr(x, "to_numpy") and not isinstance(x, np.ndarray):
+        # pandas Series / DataFrame; nullable dtypes become float with NaN
+        try:
+            x = x.to_numpy(dtype=float, na_value=np.nan)
+        except (TypeError, ValueError):
+            x = x.to_numpy()
+    try:
+        arr = np.asarray(x)
+    except Exception as exc:  # ragged nested lists and the like
+        raise ValueError(f"{name} could not be converted to an array: {exc}") from None
+    if arr.dtype == object:
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} must contain numbers, got dtype object.") from None
+    if arr.dtype.kind == "b":
+        arr = arr.astype(np.float64)
+    if arr.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must contain numbers, got dtype {arr.dtype}.")
+    return arr
+
+
+def as_numeric_array_api(x, name, xp):
+    """An Array API array of numbers (booleans as float64), not copied."""
+    if xp.isdtype(x.dtype, "bool"):
+        return xp.astype(x, xp.float64)
+    if not xp.isdtype(x.dtype, ("integral", "real floating")):
+        raise TypeError(f"{name} must contain real numbers, got dtype {x.dtype}.")
+    return x
+
+
+def column_or_2d(x, name, xp=np):
+    """A 1-D or 2-D numeric array, never empty."""
+    arr = as_numeric(x, name) if xp is np else as_numeric_array_api(x, name, xp)
+    if arr.ndim not in (1, 2):
+        raise ValueError(
+            f"{name} must be 1-D or 2-D, got an array of shape {arr.shape}."
+        )
+    if math.prod(arr.shape) == 0:
+        raise ValueError(f"{name} is empty: at least one sample is required.")
+    return arr
+
+
+def _validate_array_api(x, name, xp, *, nan, posinf, neginf, negative):
+    """The checks below for an Array API array (one reduction each)."""
+    if xp.isdtype(x.dtype, "real floating"):
+        if nan and bool(xp.any(xp.isnan(x))):
+            raise ValueError(nan)
+        if bool(xp.any(xp.isinf(x))):
+            if posinf and bool(xp.any(x == math.inf)):
+                raise ValueError(posinf)
+            if neginf and bool(xp.any(x == -math.inf)):
+                raise ValueError(neginf)
+    if negative and bool(xp.any(x < 0)):
+        raise ValueError(negative)
+    return x
+
+
+def validate_scores(y_score, xp=np, *, name="y_score"):
+    """Scores may be -inf (not retrieved) but never NaN or +inf.
+
+    ``name`` is the argument named in the errors.
+    """
+    y_score = column_or_2d(y_score, name, xp)
+    posinf = (f"{name} contains +inf; only -inf is allowed (it marks an item "
+              "that was not retrieved).")
+    if xp is not np:
+        return _validate_array_api(
+            y_score, name, xp, nan=f"{name} contains NaN.",
+            posinf=posinf, neginf=None, negative=None)
+    # one pass in the common all-finite case (the sum is finite iff every score
+    # is, barring overflow, which the slower checks below then settle)
+    if y_score.dtype.kind == "f":
+        with np.errstate(all="ignore"):
+            total = np.sum(y_score)
+    if y_score.dtype.kind == "f" and not np.isfinite(total):
+        if np.isnan(y_score).any():
+            raise ValueError(f"{name} contains NaN.")
+        if np.isposinf(y_score).any():
+            raise ValueError(posinf)
+    # integer scores are kept as integers: sorting and tie detection are exact
+    return y_score
+
+
+def validate_relevance(y_true, xp=np):
+    """Relevance grades are finite and >= 0."""
+    y_true = column_or_2d(y_true, "y_true", xp)
+    if xp is not np:
+        return _validate_array_api(
+            y_true, "y_true", xp, nan="y_true contains NaN.",
+            posinf="y_true contains infinite values.",
+            neginf="y_true contains infinite values.",
+            negative="y_true must be >= 0 (relevance grades); found negative "
+                     "values.")
+    if y_true.dtype.kind == "f":
+        if np.isnan(y_true).any():
+            raise ValueError("y_true contains NaN.")
+        if np.isinf(y_true).any():
+            raise ValueError("y_true contains infinite values.")
+    if y_true.dtype.kind in "if" and (y_true < 0).any():
+        raise ValueError(
+            "y_true must be >= 0 (relevance grades); found negative values."
+        )
+    return y_true
+
+
+def validate_sample_weight(sample_weight, n, what, xp=np):
+    """A 1-D array of ``n`` finite, non-negative weights (or None)."""
+    if sample_weight is None:
+        return None
+    w = (as_numeric(sample_weight, "sample_weight") if xp is np
+         else as_numeric_array_api(sample_weight, "sample_weight", xp))
+    if w.ndim != 1 or w.shape[0] != n:
+        raise ValueError(
+            f"sample_weight must have shape ({n},) (one weight per {what}), "
+            f"got shape {tuple(w.shape)}."
+        )
+    if xp is not np:
+        w = xp.astype(w, xp.float64)
+        return _validate_array_api(
+            w, "sample_weight", xp,
+            nan="sample_weight contains NaN or infinite values.",
+            posinf="sample_weight contains NaN or infinite values.",
+            neginf="sample_weight contains NaN or infinite values.",
+            negative="sample_weight must be non-negative.")
+    w = w.astype(np.float64, copy=False)
+    if not np.isfinite(w).all():
+        raise ValueError("sample_weight contains NaN or infinite values.")
+    if (w < 0).any():
+        raise ValueError("sample_weight must be non-negative.")
+    return w
+
+
+def binary_labels(y_true, pos_label=None):
+    """Binary class labels -> 0/1 relevance, as ``roc_auc_score`` reads them.
+
+    With ``pos_label``, the items equal to it are positive (any two labels,
+    strings included).  Without, booleans are read as 0/1 and ``{-1, 1}`` as
+    ``1`` positive; other labels are returned unchanged (relevance grades).
+    """
+    from sklearn import get_config
+
+    from ._array_api import is_foreign_array, namespace_of
+
+    if is_foreign_array(y_true) and get_config().get("array_api_dispatch", False):
+        # an Array API array: read in its namespace, with NumPy's checks
+        xp = namespace_of(y_true)
+        if pos_label is not None:
+            classes = xp.unique_values(y_true)
+            if classes.shape[0] > 2:
+                raise ValueError(
+                    f"y_true has {classes.shape[0]} classes; with pos_label it "
+                    f"must hold at most two labels."
+                )
+            if classes.shape[0] == 2 and not bool(xp.any(classes == pos_label)):
+                raise ValueError(
+                    f"pos_label={pos_label!r} is not a label of y_true "
+                    f"({', '.join(str(float(c)) for c in classes)})."
+                )
+            return xp.astype(y_true == pos_label, xp.int64)
+        if xp.isdtype(y_true.dtype, "bool"):
+            return xp.astype(y_true, xp.int64)
+        if bool(xp.any(y_true < 0)) and bool(xp.all((y_true == 1) | (y_true == -1))):
+            return xp.astype(y_true == 1, xp.int64)
+        return y_true
+    if hasattr(y_true, "to_numpy") and not isinstance(y_true, np.ndarray):
+        y_true = y_true.to_numpy()
+    try:
+        y = np.asarray(y_true)
+    except ValueError:
+        return y_true  # ragged: the usual checks report it
+    if pos_label is not None:
+        classes = np.unique(y)
+        if len(classes) > 2:
+            raise ValueError(
+                f"y_true has {len(classes)} classes; with pos_label it must hold "
+                f"at most two labels."
+            )
+        if y.size and not (classes == pos_label).any() and len(classes) == 2:
+            raise ValueError(
+                f"pos_label={pos_label!r} is not a label of y_true "
+                f"({', '.join(map(str, classes.tolist()))})."
+            )
+        return (y == pos_label).astype(np.int64)
+    if y.dtype.kind == "b":
+        return y.astype(np.int64)
+    if y.dtype.kind in "OUS":
+        raise ValueError(
+            "y_true holds string labels: pass pos_label= to say which one is the "
+            "positive class."
+        )
+    if y.dtype.kind in "if" and y.size and (y < 0).any():
+        values = np.unique(y)
+        if np.array_equal(values, [-1, 1]) or np.array_equal(values, [-1]):
+            return (y == 1).astype(np.int64)
+    return y_true

@@ -1,0 +1,255 @@
+"""Evaluation by chunks of whole groups: bounded memory, the same values.
+
+Every kernel computes a group's partials from that group's own rows, so the
+rows can be ranked a chunk of whole groups at a time and the per-group
+partials concatenated (:meth:`GroupInfo.concatenate`,
+:meth:`Partials.concatenate`).  The temporaries of the engine and the kernels
+are then bounded by the chunk (``working_memory``, see :mod:`._config`), and
+one ``n log n`` sort becomes many small ones that stay in cache.
+
+Chunks are contiguous ranges of the sorted group ids, so the concatenated
+groups are already in the sorted order of their ids, as one call gives them:
+
+* rows already grouped (ids non-decreasing, as in run files and sorted logs)
+  are cut at the group starts nearest to every ``chunk_rows`` rows: slices,
+  no copy, no partition;
+* otherwise a counting pass (the rows of each group id, ``np.bincount``, and
+  their cumulative sum) gives each group its chunk, and a scatter pass, block
+  by block, writes the rows of each chunk into one ``int32`` permutation
+  (``int64`` beyond 2**31 rows): O(n), no sort of the whole input -- unless
+  the NumPy fast path packs every row into one int64 key
+  (:func:`~._engine._numpy_path.sorted_keys`): then the keys of all rows are
+  sorted at once (8 bytes a row) and ranked in slices of whole groups, with
+  no partition and no gather of the rows;
+* 2-D and multiclass input (one query per row) is cut into slices of rows.
+"""
+
+import math
+
+import numpy as np
+
+from .._core import device_of, get_config, namespace_of, take
+from . import _numpy_path
+from ._group_ids import check_length, encode_groups
+
+__all__ = ["chunk_rows", "ranked_chunks"]
+
+#: Bytes of temporaries per row of a chunk assumed when sizing it (the
+#: engine's and the kernels' arrays, measured at 40-60 bytes a row).
+BYTES_PER_ROW = 64
+#: Rows read at a time by the counting and scatter passes.
+_BLOCK_ROWS = 1 << 20
+
+
+def chunk_rows(row_bytes=BYTES_PER_ROW):
+    """Rows per chunk: ``working_memory`` MiB at ``row_bytes`` a row (at least 1)."""
+    budget = get_config()["working_memory"] * float(1 << 20)
+    return max(int(budget // row_bytes), 1)
+
+
+
+
+
+
+
+
+
+
+def ranked_chunks(layout, y_true, y_score, groups, w):
+    """The :class:`~._ranked.RankedGroups` of each chunk of whole groups, in
+    the sorted order of the group ids (inputs checked by
+    :func:`~._checks.check_inputs`)."""
+    from . import rank
+
+    for arrays, relabel in _chunks(layout, y_true, y_score, groups, w):
+        if arrays is None:  # ranked already (slices of one sort of all rows)
+            yield relabel()
+        else:  # (labels before the kernels: their messages name groups)
+            yield rank(layout, *arrays, relabel=relabel, merge=True)
+
+
+def _engine_path():
+    from . import ENGINE_PATH
+
+    return ENGINE_PATH
+
+
+def _take(w, index):
+    return None if w is None else w[index]
+
+
+def _chunks(layout, y_true, y_score, groups, w):
+    """``((y_true, y_score, groups, w), relabel)`` of each chunk, in id order."""
+    if not isinstance(y_score, np.ndarray):
+        yield from _chunks_array_api(layout, y_true, y_score, groups, w)
+        return
+    if layout != "long":  # one query per row: slices of rows
+        n_rows, n_cols = y_score.shape
+        step = max(chunk_rows() // max(n_cols, 1), 1)
+        for a in range(0, n_rows, step):
+            rows = slice(a, a + step)
+            yield ((y_true[rows], y_score[rows], None, _take(w, rows)),
+                   None if a == 0 else (lambda labels, a=a: labels + a))
+        return
+    n = y_score.shape[0]
+    size = chunk_rows()
+    if groups is None or n <= size:
+        yield (y_true, y_score, groups, w), None
+        return
+    keys, decode = _group_keys(groups, n)
+    relabel = decode
+    if bool((keys[1:] >= keys[:-1]).all()):
+        # already grouped: cut at the start of the group holding every
+        # size-th row (a group longer than a chunk is one chunk)
+        targets = np.arange(size, n, size)
+        bounds = np.searchsorted(keys, keys[targets], side="left")
+        bounds = np.unique(np.concatenate([[0], bounds, [n]]))
+        for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+            rows = slice(a, b)
+            yield (y_true[rows], y_score[rows], keys[rows], _take(w, rows)), relabel
+        return
+    if _engine_path() != "generic":
+        # one sort of the packed keys of all rows, ranked slice by slice
+        keyed = _numpy_path.sorted_keys(
+            y_true, y_score, lambda: _codes(keys, decode, n), w,
+            dense=_engine_path() == "numpy-dense")
+        if keyed is not None:
+            bounds = _numpy_path.slice_bounds(keyed, size)
+            for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+                yield None, (lambda a=a, b=b: _numpy_path.ranked_slice(
+                    keyed, a, b, y_true, w, merge=True))
+            return
+    order, offsets = _partition(keys, size)
+    for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist()):
+        if a == b:
+            continue
+        index = order[a:b]
+        yield (y_true[index], y_score[index], keys[index], _take(w, index)), relabel
+
+
+def _chunks_array_api(layout, y_true, y_score, groups, w):
+    """Chunks of an Array API input: on a CPU device, slices of whole groups
+    of rows already grouped (or of 2-D rows), as for NumPy; on an
+    accelerator, or with ungrouped rows, one piece (a device evaluates
+    millions of rows at once, and cutting unsorted groups needs a scatter).
+    """
+    xp = namespace_of(y_score)
+    n = y_score.shape[0]
+    on_cpu = "cpu" in str(device_of(y_score)).lower()
+    if layout != "long":
+        step = max(chunk_rows() // max(y_score.shape[1], 1), 1) if on_cpu else n
+        for a in range(0, n, step):
+            rows = slice(a, min(a + step, n))
+            yield ((y_true[rows, ...], y_score[rows, ...], None,
+                    None if w is None else w[rows]),
+                   None if a == 0 else (lambda labels, a=a: labels + a))
+        return
+    size = chunk_rows()
+    if (not on_cpu or groups is None or n <= size
+            or not bool(xp.all(groups[1:] >= groups[:-1]))):
+        yield (y_true, y_score, groups, w), None
+        return
+    # cut at the start of the group holding every size-th row
+    targets = xp.arange(size, n, size, dtype=xp.int64, device=device_of(groups))
+    bounds = xp.searchsorted(groups, take(xp, groups, targets), side="left")
+    bounds = sorted({0, n, *(int(b) for b in bounds)})  # a few scalars
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        yield (y_true[a:b], y_score[a:b], groups[a:b],
+               None if w is None else w[a:b]), None
+
+
+def _codes(keys, decode, n):
+    """The engine's codes of integer keys (a copy, offset by their minimum)
+    and their decoder to group ids."""
+    codes, to_keys = encode_groups(keys, n, max(int(n - 1).bit_length(), 1))
+    if decode is None:
+        return codes, to_keys
+    return codes, lambda c: decode(to_keys(c))
+
+
+def _group_keys(groups, n):
+    """Integer keys that sort as the group ids, and a decoder (None: the ids).
+
+    Integer ids are their own keys (no copy); other ids (strings, floats,
+    Categoricals, Arrow and polars arrays) are hashed once into codes in the
+    sorted order of the ids (:func:`~._engine.encode_groups`), decoded back
+    to ids chunk by chunk.
+    """
+    g = groups
+    if isinstance(g, (list, tuple)):
+        g = np.asarray(g)
+    elif (type(g).__module__.split(".")[0] == "pandas"
+          and getattr(g, "dtype", None) is not None
+          and getattr(g.dtype, "kind", None) in "iu" and hasattr(g, "to_numpy")):
+        g = g.to_numpy()
+    if isinstance(g, np.ndarray) and g.dtype.kind in "iu":
+        check_length(g.shape, n)
+        return g, None
+    shift = max(int(n - 1).bit_length(), 1)
+    codes, decode = encode_groups(groups, n, shift)
+    return codes, decode
+
+
+def _partition(keys, size):
+    """Rows of each chunk of whole groups: ``(order, offsets)``.
+
+    Chunk ``c`` is ``order[offsets[c]:offsets[c + 1]]``, its rows in input
+    order.  A group goes to the chunk of the row it would start at in the
+    sorted order, so chunks are contiguous ranges of keys of about ``size``
+    rows.  Keys spread over more values than rows (sparse ids) are cut into
+    equal ranges of values instead (chunks of uneven sizes, the same values).
+    """
+    n = keys.shape[0]
+    lo, hi = keys.min(), keys.max()
+    span = int(hi) - int(lo) + 1
+    n_chunks = math.ceil(n / size)
+    cid_dtype = np.uint16 if n_chunks <= np.iinfo(np.uint16).max else np.int64
+    if span <= n:  # dense ids: count the rows of every id
+
+        def offset(part):  # part - lo in [0, span), as intp (no overflow)
+            if part.dtype.itemsize < 8:
+                return part.astype(np.intp) - int(lo)
+            return (part - lo).astype(np.intp, copy=False)
+
+        block = max(_BLOCK_ROWS, span // 4)
+        counts = np.zeros(span, dtype=np.int64)
+        for a in range(0, n, block):
+            counts += np.bincount(offset(keys[a:a + block]), minlength=span)
+        starts = np.cumsum(counts)
+        starts -= counts
+        chunk_of_key = (starts // size).astype(cid_dtype)
+        del starts
+
+        def chunk_id(part):
+            return chunk_of_key[offset(part)]
+
+        per_chunk = np.bincount(chunk_of_key, weights=counts,
+                                minlength=n_chunks).astype(np.int64)
+        del counts
+    else:  # sparse ids: equal ranges of values (monotone in the key)
+        scale = n_chunks / span
+
+        def chunk_id(part):
+            x = (part.astype(np.float64) - float(lo)) * scale
+            return np.minimum(x, n_chunks - 1).astype(cid_dtype)
+
+        per_chunk = np.zeros(n_chunks, dtype=np.int64)
+        for a in range(0, n, _BLOCK_ROWS):
+            per_chunk += np.bincount(chunk_id(keys[a:a + _BLOCK_ROWS]),
+                                     minlength=n_chunks)
+    offsets = np.zeros(n_chunks + 1, dtype=np.int64)
+    np.cumsum(per_chunk, out=offsets[1:])
+    fill = offsets[:-1].copy()
+    index_dtype = np.int32 if n < (1 << 31) else np.int64
+    order = np.empty(n, dtype=index_dtype)
+    for a in range(0, n, _BLOCK_ROWS):
+        cid = chunk_id(keys[a:a + _BLOCK_ROWS])
+        by_chunk = np.argsort(cid, kind="stable")  # a radix sort of small ints
+        cid = cid[by_chunk]
+        count = np.bincount(cid, minlength=n_chunks)
+        first = np.cumsum(count)
+        first -= count
+        pos = fill[cid] + (np.arange(cid.shape[0]) - first[cid])
+        order[pos] = by_chunk + a
+        fill += count
+    return order, offsets

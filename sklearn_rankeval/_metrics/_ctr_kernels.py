@@ -1,0 +1,192 @@
+"""Kernels of the CTR metrics: log loss, normalized entropy, PCOC, ECE, xAUC.
+
+These metrics judge predicted probabilities (or, for xAUC, the order of
+continuous labels) group by group, and none needs the items ranked: their
+kernels take the rows of each group as they come (:class:`GroupedRows`, the
+group of every row in the order of the sorted group ids, no sort of the
+scores) and return :class:`~._averages.Partials` like every kernel, with the
+additive statistics their pooled average needs:
+
+==============  =================================================  ==========
+metric          statistics per group                               value
+==============  =================================================  ==========
+log loss        ``sum w*CE``, ``sum w``                             ratio
+NE              ``sum w*CE``, ``P = sum w*y``, ``N = sum w*(1-y)``  see below
+PCOC            ``sum w*p``, ``sum w*y``                            ratio
+ECE             per bin ``W_b``, ``sum w*p``, ``sum w*y``           see below
+xAUC            (no pooled average: macro or weighted, as GAUC)
+==============  =================================================  ==========
+
+with ``CE = -y log p - (1 - y) log(1 - p)`` (``p`` clipped to ``[eps, 1 -
+eps]``, ``eps`` the machine epsilon of the scores' float type, as
+:func:`sklearn.metrics.log_loss`).  The normalized entropy divides by the
+entropy of the base rate of the same rows, ``-P log(P/(P+N)) - N log(N/(P+N))``,
+and the ECE is ``sum_b |sum w*p - sum w*y| / sum_b W_b`` over the bins of
+:mod:`._calibration`; both are functions of summed statistics (the
+``finalize`` of their registry entry), so the micro average of any set of
+groups, a segment, a bootstrap resample or a stream of batches is the metric
+of their rows pooled.
+"""
+
+
+import numpy as np
+
+from .._stats import Partials
+from ._calibration import bin_index, bin_sums, ece_from_sums
+from ._concordance import weighted_concordance
+
+__all__ = [
+    "calibration_ratio",
+    "ece_finalize",
+    "expected_calibration_error",
+    "log_loss",
+    "ne_finalize",
+    "normalized_entropy",
+    "xauc",
+]
+
+
+
+
+
+
+# ---------------------------------------------------------------------------
+# checks
+# ---------------------------------------------------------------------------
+def _binary(rows, metric):
+    y = rows.y_true
+    if not np.isin(y, (0, 1)).all():
+        raise ValueError(
+            f"y_true: {metric} needs binary labels (0/1, booleans, or -1/1 read "
+            f"as roc_auc_score reads them); got the values "
+            f"{np.unique(y)[:10].tolist()}.")
+    return y.astype(np.float64, copy=False)
+
+
+def _probabilities(rows, metric):
+    p = rows.y_score
+    if not (np.all(p >= 0) and np.all(p <= 1)):
+        bad = p[~((p >= 0) & (p <= 1))]
+        raise ValueError(
+            f"y_prob: {metric} needs probabilities in [0, 1]; got {bad[0]!r}.")
+    return p
+
+
+def _clipped(p):
+    eps = np.finfo(p.dtype if p.dtype.kind == "f" else np.float64).eps
+    return np.clip(p.astype(np.float64, copy=False), eps, 1 - eps)
+
+
+def _stack(*rows):
+    return np.stack(rows)
+
+
+def _divide(num, den):
+    ok = den > 0
+    return np.where(ok, num / np.where(ok, den, 1.0), 0.0), ok
+
+
+# ---------------------------------------------------------------------------
+# kernels
+# ---------------------------------------------------------------------------
+def _cross_entropy(rows, metric, negative_sampling_rate=None):
+    """``(y, CE)`` of every row; computed once per rows and rate (log loss and
+    NE of one report share it)."""
+    key = ("ce", negative_sampling_rate)
+    if key not in rows.cache:
+        y = _binary(rows, metric)
+        p = _probabilities(rows, metric)
+        if negative_sampling_rate is not None:
+            p = p / (p + (1 - p) / negative_sampling_rate)
+        p = _clipped(p)
+        # one log per row: of p for a click, of 1 - p for a non-click
+        rows.cache[key] = y, -np.log(np.where(y > 0, p, 1 - p))
+    return rows.cache[key]
+
+
+def log_loss(rows):
+    """Mean cross-entropy of each group; statistics ``(sum w*CE, sum w)``."""
+    _, ce = _cross_entropy(rows, "log_loss")
+    total, weight = rows.weighted_sum(ce), rows.weighted_sum()
+    value, defined = _divide(total, weight)
+    return Partials(value, defined, _stack(total, weight))
+
+
+def ne_finalize(sums):
+    """Normalized entropy of summed ``(sum w*CE, P, N)`` (first axis)."""
+    ce, pos, neg = (np.asarray(s, dtype=np.float64) for s in sums[:3])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        total = pos + neg
+        base = -(pos * np.log(pos / total) + neg * np.log(neg / total))
+        out = np.where((pos > 0) & (neg > 0), ce / base, np.nan)
+    return out[()] if out.ndim == 0 else out
+
+
+def normalized_entropy(rows, negative_sampling_rate=None):
+    """Cross-entropy over the entropy of the group's base rate."""
+    y, ce = _cross_entropy(rows, "normalized_entropy", negative_sampling_rate)
+    stats = _stack(rows.weighted_sum(ce), rows.weighted_sum(y),
+                   rows.weighted_sum(1 - y))
+    value = ne_finalize(stats)
+    defined = ~np.isnan(value)
+    return Partials(np.where(defined, value, 0.0), defined, stats)
+
+
+def calibration_ratio(rows):
+    """Predicted over observed positives; statistics ``(sum w*p, sum w*y)``."""
+    y = _binary(rows, "calibration_ratio")
+    p = _probabilities(rows, "calibration_ratio").astype(np.float64, copy=False)
+    predicted, observed = rows.weighted_sum(p), rows.weighted_sum(y)
+    value, defined = _divide(predicted, observed)
+    return Partials(value, defined, _stack(predicted, observed))
+
+
+def ece_finalize(sums):
+    """ECE of summed bin statistics ``(W_1..W_B, SP_1..SP_B, SY_1..SY_B)``."""
+    sums = np.asarray(sums, dtype=np.float64)
+    n_bins = sums.shape[0] // 3
+    W, SP, SY = (np.moveaxis(sums[i * n_bins:(i + 1) * n_bins], 0, -1)
+                 for i in range(3))
+    out = ece_from_sums(W, SP, SY)
+    return out[()] if out.ndim == 0 else out
+
+
+def expected_calibration_error(rows, n_bins=10, strategy="uniform", edges=None):
+    """Weighted gap between predicted and observed rates over probability bins.
+
+    ``edges``: the bin edges (a tuple), computed from all rows by the public
+    function for ``strategy="quantile"``; None: uniform edges.
+    """
+    y = _binary(rows, "expected_calibration_error")
+    p = _probabilities(rows, "expected_calibration_error").astype(np.float64,
+                                                                 copy=False)
+    if edges is None:
+        edges = np.linspace(0.0, 1.0, n_bins + 1)
+    bins = bin_index(p, np.asarray(edges, dtype=np.float64))
+    W, SP, SY = bin_sums(bins, rows.group, y, p, rows.weight, n_bins=n_bins,
+                         n_groups=rows.n_groups)
+    stats = np.concatenate([W.T, SP.T, SY.T])
+    value = ece_from_sums(W, SP, SY)
+    defined = ~np.isnan(value)
+    return Partials(np.where(defined, value, 0.0), defined, stats)
+
+
+def xauc(rows):
+    """Share of the differently labelled pairs of a group ordered as the labels.
+
+    Pairs weighted ``w_i * w_j``, a score tie counted 1/2
+    (:func:`~._concordance.weighted_concordance`, exact in O(n log n)).
+    """
+    w = rows.weight
+    if w is not None:
+        # each group's weights over its largest (as the engine scales item
+        # weights): a weight constant within a group is exactly 1, the
+        # unweighted counts, and a group's value depends on its rows only
+        largest = np.zeros(rows.n_groups)
+        np.maximum.at(largest, rows.group, w)
+        largest[largest == 0] = 1.0
+        w = w / largest[rows.group]
+    concordant, tied, total = weighted_concordance(
+        rows.group, rows.y_true, rows.y_score, w, n_groups=rows.n_groups)
+    value, defined = _divide(concordant + 0.5 * tied, total)
+    return Partials(value, defined)

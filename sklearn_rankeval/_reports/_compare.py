@@ -1,0 +1,479 @@
+"""``compare_rankings``: paired comparison of several models' rankings over groups.
+
+Each model's scores are ranked by the engine once; every metric's per-group
+partials then give, against the baseline model, the difference of the
+averages with a paired bootstrap interval (the same group resamples for every
+model, :mod:`._bootstrap`), a p-value, the p-value adjusted over all
+models x metrics, and the per-group wins, ties and losses.
+"""
+
+from collections.abc import Mapping
+
+import numpy as np
+from scipy import stats
+
+from .._core import check_option
+from .._metrics import evaluate_chunked, parse_metrics
+from .._stats import (
+    MAX_CELLS,
+    apply_undefined,
+    average_terms,
+    bootstrap_values,
+    check_confidence,
+    check_n_resamples,
+    check_random_state,
+    percentile_interval,
+    ratio_of_sums,
+    sign_flips,
+    stacked_stats,
+)
+from ._per_group import make_frame
+
+__all__ = ["adjust_pvalues", "compare_rankings", "paired_values"]
+
+TESTS = ("permutation", "t", "wilcoxon")
+CORRECTIONS = ("holm", "bonferroni", "fdr_bh")
+OUTPUTS = ("text", "dict", "frame")
+FIELDS = ("value", "diff", "ci_low", "ci_high", "p_value", "p_adjusted",
+          "wins", "ties", "losses")
+
+#: Relative tolerance of ``|T*| >= |T|`` in the randomization test (as
+#: ``scipy.stats.permutation_test``): flips that give the observed statistic
+#: up to rounding count as at least as extreme.
+PERMUTATION_RTOL = 1e-12
+
+
+# ---------------------------------------------------------------------------
+# multiple comparisons
+# ---------------------------------------------------------------------------
+def adjust_pvalues(p_values, method):
+    """P-values adjusted for multiple comparisons; NaN stay NaN and do not count.
+
+    ``"bonferroni"``: ``min(1, m p)``.  ``"holm"`` (step-down): the ``i``-th
+    smallest becomes ``max_{j <= i} min(1, (m - j + 1) p_(j))``.
+    ``"fdr_bh"`` (Benjamini-Hochberg step-up): the ``i``-th smallest becomes
+    ``min_{j >= i} min(1, m p_(j) / j)``.  None: unchanged.  ``m`` is the
+    number of finite p-values.
+    """
+    p = np.asarray(p_values, dtype=np.float64)
+    out = p.copy()
+    if method is None:
+        return out
+    finite = np.flatnonzero(np.isfinite(p))
+    m = finite.size
+    if m == 0:
+        return out
+    order = finite[np.argsort(p[finite], kind="stable")]
+    ranked = p[order]
+    if method == "bonferroni":
+        adjusted = m * ranked
+    elif method == "holm":
+        adjusted = np.maximum.accumulate((m - np.arange(m)) * ranked)
+    elif method == "fdr_bh":
+        adjusted = np.minimum.accumulate((m * ranked / np.arange(1, m + 1))[::-1])[::-1]
+    else:  # pragma: no cover - checked by the caller
+        raise ValueError(f"unknown correction {method!r}")
+    out[order] = np.minimum(adjusted, 1.0)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# per-group paired values
+# ---------------------------------------------------------------------------
+def paired_values(part_a, part_b, info, spec, *, undefined="skip"):
+    """What the t-test and the Wilcoxon test compare, over groups defined for both.
+
+    Returns ``(x_a, x_b, v_a, v_b)``: ``v`` are the per-group values and ``x``
+    each group's term of the metric's average: the first statistic of the
+    average (:func:`~._averages.average_terms`), ``w * v`` with ``w`` the
+    group's weight in the average (1 for an unweighted macro mean, so that
+    ``x = v``; the total sample weight for ``"weighted"``) or, for a pooled
+    (``"micro"``) ratio, the query weight times the group's numerator.  A
+    pooled average that is not a ratio of two sums (the normalized entropy,
+    the calibration error) has no per-group term: ``x = v``.
+    """
+    average = spec.default_average
+    terms = [average_terms(p, info, spec, average=average, undefined=undefined)
+             for p in (part_a, part_b)]
+    pa, pb = (apply_undefined(p, info.labels, undefined=undefined,
+                              label=spec.label, needs_negative=spec.needs_negative)
+              for p in (part_a, part_b))
+    both = pa.defined & pb.defined
+    va, vb = pa.value[both], pb.value[both]
+    if terms[0].finalize is not ratio_of_sums:
+        return va, vb, va, vb
+    xa, xb = (t.stats[0][both] for t in terms)
+    return xa, xb, va, vb
+
+
+def _classic_pvalue(test, xa, xb):
+    """``scipy.stats.ttest_rel`` or ``wilcoxon`` of ``xa`` against ``xb``."""
+    if xa.shape[0] < 2:
+        return float("nan")
+    if np.array_equal(xa, xb):
+        return 1.0
+    if test == "t":
+        return float(stats.ttest_rel(xa, xb).pvalue)
+    return float(stats.wilcoxon(xa, xb).pvalue)
+
+
+def _permutation_pvalues(pairs, n_resamples, rng):
+    """Paired randomization p-values of ``value(model) - value(baseline)``.
+
+    ``pairs`` lists the :class:`~._averages.Average` of the model and of the
+    baseline of each comparison (the same metric, the same groups).  A flip
+    of group ``g`` gives the model's statistics in ``g`` to the baseline and
+    the baseline's to the model.  Only the groups where some pair differs can
+    change a statistic: with ``2**n`` of them at most ``n_resamples``, all
+    ``2**n`` flips are enumerated (exact p-value ``count / 2**n``); otherwise
+    ``n_resamples`` random flips give ``(count + 1) / (n_resamples + 1)``.
+    Returns the p-values and whether they are exact.
+    """
+    model, rows = stacked_stats([m for m, _ in pairs])
+    base, _ = stacked_stats([b for _, b in pairs])
+    moved = base - model  # what a flip moves from the baseline to the model
+    informative = np.flatnonzero((moved != 0).any(axis=0))
+    moved = moved[:, informative]
+    n = informative.size
+    sum_m, sum_b = model.sum(axis=1), base.sum(axis=1)
+    finalize = [m.finalize for m, _ in pairs]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        observed = np.abs([f(sum_m[r]) - f(sum_b[r])
+                           for f, r in zip(finalize, rows)])
+    threshold = observed * (1.0 - PERMUTATION_RTOL)
+    exact = n < 63 and 2 ** n <= n_resamples
+    count = np.zeros(len(pairs), dtype=np.int64)
+    for _, flips in sign_flips(n, n_resamples, rng, exact=exact,
+                               max_cells=MAX_CELLS):
+        shift = moved @ flips.T
+        with np.errstate(divide="ignore", invalid="ignore"):
+            for j, (f, r) in enumerate(zip(finalize, rows)):
+                stat = np.abs(f(sum_m[r, None] + shift[r])
+                              - f(sum_b[r, None] - shift[r]))
+                count[j] += np.count_nonzero(stat >= threshold[j])
+    if exact:
+        p = count / float(2 ** n)
+    else:
+        p = (count + 1) / (n_resamples + 1.0)
+    return np.where(np.isfinite(observed), p, np.nan), exact
+
+
+# ---------------------------------------------------------------------------
+# checks
+# ---------------------------------------------------------------------------
+def _check_scores(y_scores):
+    if not isinstance(y_scores, Mapping):
+        raise TypeError(
+            f"y_scores must be a dict {{model name: scores}}, got "
+            f"{type(y_scores).__name__}."
+        )
+    if len(y_scores) < 2:
+        raise ValueError(
+            f"y_scores must hold at least two models to compare, got "
+            f"{len(y_scores)}."
+        )
+    shapes = {name: np.shape(scores) for name, scores in y_scores.items()}
+    first, shape = next(iter(shapes.items()))
+    for name, other in shapes.items():
+        if other != shape:
+            raise ValueError(
+                f"y_scores: every model must score the same rows; model "
+                f"{first!r} has shape {shape}, model {name!r} has shape {other}."
+            )
+    return list(y_scores)
+
+
+# ---------------------------------------------------------------------------
+# output
+# ---------------------------------------------------------------------------
+def _fmt(x, width, digits=4):
+    return f"{'-':>{width}s}" if not np.isfinite(x) else f"{x:>{width}.{digits}f}"
+
+
+def _fmt_p(p, width):
+    """A p-value with 4 decimals; below 0.0001 (not 0) as ``<0.0001``."""
+    return f"{'<0.0001':>{width}s}" if 0 < p < 5e-5 else _fmt(p, width)
+
+
+def _text(result, models, baseline, header):
+    rows = [(metric, model, res) for metric, by_model in result.items()
+            for model, res in by_model.items()]
+    names = {model: f"{model} (baseline)" if model == baseline else str(model)
+             for model in models}
+    mw = max(len("metric"), *(len(r[0]) for r in rows)) + 2
+    nw = max(len("model"), *(len(n) for n in names.values())) + 2
+    lines = [header,
+             f"{'metric':<{mw}s}{'model':<{nw}s}{'value':>8s}{'diff':>9s}"
+             f"{'ci_low':>9s}{'ci_high':>9s}{'p_value':>9s}{'p_adjusted':>12s}"
+             f"{'wins':>7s}{'ties':>7s}{'losses':>8s}"]
+    previous = None
+    for metric, model, r in rows:
+        label = metric if metric != previous else ""
+        previous = metric
+        if model == baseline:
+            tail = f"{'-':>9s}" * 4 + f"{'-':>12s}" + f"{'-':>7s}" * 2 + f"{'-':>8s}"
+        else:
+            tail = (f"{_fmt(r['diff'], 9)}{_fmt(r['ci_low'], 9)}"
+                    f"{_fmt(r['ci_high'], 9)}{_fmt_p(r['p_value'], 9)}"
+                    f"{_fmt_p(r['p_adjusted'], 12)}{r['wins']:>7d}{r['ties']:>7d}"
+                    f"{r['losses']:>8d}")
+        lines.append(f"{label:<{mw}s}{names[model]:<{nw}s}{_fmt(r['value'], 8)}"
+                     f"{tail}")
+    return "\n".join(lines)
+
+
+def _frame(result):
+    rows = [(metric, model, res) for metric, by_model in result.items()
+            for model, res in by_model.items()]
+    columns = {"metric": np.array([r[0] for r in rows], dtype=object),
+               "model": np.array([r[1] for r in rows], dtype=object)}
+    for field in FIELDS:
+        dtype = np.int64 if field in ("wins", "ties", "losses") else float
+        columns[field] = np.array([r[2][field] for r in rows], dtype=dtype)
+    return make_frame(columns, "pandas", index=None)
+
+
+# ---------------------------------------------------------------------------
+# the public function
+# ---------------------------------------------------------------------------
+def compare_rankings(y_true, y_scores, *, groups=None, metrics=None,
+                     sample_weight=None, baseline=None, test="permutation",
+                     correction="holm", confidence=0.95, n_resamples=10000,
+                     random_state=None, output="text"):
+    """Compare several models' rankings of the same rows, group by group.
+
+    For each metric and each model: the metric's value, its difference to the
+    baseline model, a paired percentile bootstrap interval of that
+    difference, a p-value of a paired test of "no difference", the p-value
+    adjusted for the number of models x metrics compared, and the number of
+    groups where the model beats, ties with and loses to the baseline.  The
+    unit of resampling and of pairing is the group (query, user), never the
+    row: the rows of one group are not independent.
+
+    Read more in the :ref:`User Guide <uncertainty>`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_queries, n_items)
+        Relevance of each item (``>= 0``), as for the metric functions.
+    y_scores : dict of {str: array-like}
+        ``{model name: scores}``, at least two models, each scoring the same
+        rows as ``y_true`` (same shape).
+    groups : array-like of shape (n_samples,), default=None
+        Query (user) id of each row for 1-D input; None: one ranking (one
+        group, so no test is possible).
+    metrics : list of str, default=None
+        Metric names as the scorer names (``"gauc"``, ``"ndcg@10"``, ...).
+        None: the metrics of :func:`ranking_report`'s default.
+    sample_weight : array-like, default=None
+        One weight per row (long layout) or per query (2-D), as in the metric
+        functions; the same for every model.
+    baseline : str, default=None
+        The model the others are compared with; None: the first key of
+        ``y_scores``.
+    test : {'permutation', 't', 'wilcoxon'}, default='permutation'
+        ``'permutation'``: paired randomization (sign-flip) test of the
+        difference of the metric's own average, where each group's two
+        models are swapped at random.  ``'t'``: :func:`scipy.stats.ttest_rel`
+        and ``'wilcoxon'``: :func:`scipy.stats.wilcoxon`, both two-sided, on
+        each group's term of the average (the per-group values for an
+        unweighted macro mean; see Notes).
+    correction : {'holm', 'bonferroni', 'fdr_bh'} or None, default='holm'
+        Adjustment of the p-values for the number of comparisons, over every
+        (metric, non-baseline model): Holm's step-down, Bonferroni, or
+        Benjamini-Hochberg's false discovery rate; None: none.
+    confidence : float, default=0.95
+        Level of the bootstrap interval of each difference, in (0, 1).
+    n_resamples : int, default=10000
+        Number of bootstrap resamples, and of random flips of the
+        permutation test (unless it is exact, see Notes).
+    random_state : int, numpy.random.Generator, RandomState or None, \
+default=None
+        Seed of the resampling and of the flips; an int gives the same
+        numbers on every run and platform.
+    output : {'text', 'dict', 'frame'}, default='text'
+        A text table; a dict ``{metric: {model: {"value", "diff", "ci_low",
+        "ci_high", "p_value", "p_adjusted", "wins", "ties", "losses"}}}``; or
+        a tidy pandas DataFrame with the columns ``metric``, ``model`` and
+        those fields.
+
+    Returns
+    -------
+    comparison : str, dict or pandas.DataFrame
+        Models in the order of ``y_scores``, the baseline included: its
+        ``diff``, ``ci_low`` and ``ci_high`` are 0, its p-values NaN (it is
+        not compared with itself), ``ties`` counts its groups and ``wins``
+        and ``losses`` are 0.
+
+    See Also
+    --------
+    ranking_report : Many metrics of one model, with ``confidence`` for
+        bootstrap intervals.
+    per_group_scores : The per-group values that are paired here.
+
+    Notes
+    -----
+    **Values and intervals.** ``value`` is the metric with its default
+    ``average``, as :func:`ranking_report` gives it.  The interval is the
+    percentile bootstrap interval of ``value(model) - value(baseline)``: the
+    groups are drawn with replacement, the same draws for every model, and
+    each average is recomputed exactly on the drawn groups (a group drawn
+    twice counts twice, with its weight; weighted GAUC resamples its group
+    weights, pooled HR@k its hits and relevant counts).  Groups where a
+    metric is undefined are left out, as the metric functions do by default.
+
+    **Permutation test.**  Under the null hypothesis the two models'
+    rankings of a group are exchangeable.  Each random flip swaps the two
+    models' per-group terms (value and weight, or pooled numerator and
+    denominator) in a random half of the groups and recomputes the
+    difference of the averages; the p-value is the share of flips whose
+    absolute difference is at least the observed one (up to a relative
+    rounding of 1e-12).  Only groups where the models differ matter; when
+    there are ``n`` such groups and ``2**n <= n_resamples``, all ``2**n``
+    flips are enumerated and the p-value is exact.  Otherwise it is
+    ``(count + 1) / (n_resamples + 1)`` over random flips, which is never 0.
+    For an unweighted macro mean this is the classic paired sign-flip test of
+    the mean per-group difference.
+
+    **t and Wilcoxon tests.** They are applied to each group's term of the
+    average, over the groups where both models are defined: for an
+    unweighted macro mean the per-group values themselves, so the p-value
+    equals ``scipy.stats.ttest_rel(v_model, v_baseline)`` (and ``wilcoxon``);
+    for a weighted average (GAUC) the values times the group weights
+    ``w * v``, so that the test is about the same weighted mean that
+    ``diff`` reports; for a pooled average (HR@k) the query weight times the
+    group's numerator (its hits; the denominators do not depend on the
+    scores).  When every difference is 0 the p-value is 1; with fewer than 2
+    groups it is NaN.  ``wins``, ``ties`` and ``losses`` compare the
+    per-group values exactly (no tolerance).
+
+    **Cost.** One ranking per model, then ``n_resamples`` draws of
+    ``n_groups`` groups for the bootstrap and ``n_resamples`` flips of the
+    differing groups, each a matrix product with every (model, metric)
+    column at once: linear in ``n_resamples x n_groups``.
+
+    References
+    ----------
+    .. [1] B. Efron and R. J. Tibshirani, "An Introduction to the Bootstrap",
+       Chapman & Hall, 1993.
+    .. [2] M. D. Smucker, J. Allan and B. Carterette, "A comparison of
+       statistical significance tests for information retrieval evaluation",
+       CIKM 2007.
+    .. [3] S. Holm, "A simple sequentially rejective multiple test
+       procedure", Scandinavian Journal of Statistics 6(2), 1979.
+    .. [4] Y. Benjamini and Y. Hochberg, "Controlling the false discovery
+       rate: a practical and powerful approach to multiple testing", Journal
+       of the Royal Statistical Society B 57(1), 1995.
+
+    Examples
+    --------
+    >>> from sklearn_rankeval import compare_rankings
+    >>> y_true = [1, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1]
+    >>> groups = [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4]
+    >>> # B ranks the relevant item first in every query, A in queries 1 and 3
+    >>> scores = {"A": [3, 2, 1, 3, 2, 1, 3, 2, 1, 3, 2, 1],
+    ...           "B": [3, 2, 1, 1, 3, 2, 3, 2, 1, 1, 2, 3]}
+    >>> result = compare_rankings(y_true, scores, groups=groups,
+    ...                           metrics=["mrr", "ndcg"], output="dict",
+    ...                           random_state=0)
+    >>> # MRR: A (1 + 1/2 + 1 + 1/3) / 4, B 1; B wins queries 2 and 4
+    >>> {key: round(x, 4) for key, x in result["mrr"]["B"].items()}
+    {'value': 1.0, 'diff': 0.2917, 'ci_low': 0.0, 'ci_high': 0.5833, \
+'p_value': 0.5, 'p_adjusted': 1.0, 'wins': 2, 'ties': 2, 'losses': 0}
+    >>> # only 2 queries differ: the 4 flips are enumerated and p = 2/4
+    >>> # exactly; Holm doubles the smaller of the 2 p-values (MRR and NDCG)
+    >>> result["ndcg"]["B"]["p_value"], result["ndcg"]["B"]["p_adjusted"]
+    (0.5, 1.0)
+    """
+    models = _check_scores(y_scores)
+    if baseline is None:
+        baseline = models[0]
+    elif baseline not in y_scores:
+        raise ValueError(
+            f"baseline must be one of the keys of y_scores "
+            f"({', '.join(map(repr, models))}); got {baseline!r}."
+        )
+    check_option(test, "test", TESTS)
+    if correction is not None:
+        check_option(correction, "correction", CORRECTIONS)
+    confidence = check_confidence(confidence)
+    n_resamples = check_n_resamples(n_resamples)
+    rng = check_random_state(random_state)
+    check_option(output, "output", OUTPUTS)
+    parsed = parse_metrics(metrics)
+
+    parts, info = {}, None
+    for model in models:
+        info, parts[model] = evaluate_chunked(y_true, y_scores[model],
+                                              groups=groups,
+                                              sample_weight=sample_weight,
+                                              parsed=parsed)
+        # the statistics resample groups on the host: per-group partials of
+        # an Array API input (computed on its device) are copied there
+        info = info.to_numpy()
+        parts[model] = {name: p.to_numpy() for name, p in parts[model].items()}
+
+    # one column per (metric, model): the statistics of its average
+    columns = [(name, model) for name, _, _ in parsed for model in models]
+    col = {key: j for j, key in enumerate(columns)}
+    specs = {name: spec for name, spec, _ in parsed}
+    averages = [average_terms(parts[model][name], info, specs[name],
+                              average=specs[name].default_average)
+                for name, model in columns]
+
+    others = [m for m in models if m != baseline]
+    pairs = [(name, model) for name, _, _ in parsed for model in others]
+    dist = bootstrap_values(averages, n_resamples, rng)
+    diff_dist = np.column_stack(
+        [dist[:, col[name, model]] - dist[:, col[name, baseline]]
+         for name, model in pairs])
+    low, high = percentile_interval(diff_dist, confidence)
+
+    if test == "permutation":
+        p_values, exact = _permutation_pvalues(
+            [(averages[col[n, m]], averages[col[n, baseline]]) for n, m in pairs],
+            n_resamples, rng)
+    else:
+        exact = None
+        p_values = np.array([
+            _classic_pvalue(test, *paired_values(
+                parts[model][name], parts[baseline][name], info, specs[name])[:2])
+            for name, model in pairs])
+    p_adjusted = adjust_pvalues(p_values, correction)
+
+    result = {}
+    for name, spec, _ in parsed:
+        values = {model: spec.aggregate(parts[model][name], info,
+                                        average=spec.default_average)
+                  for model in models}
+        by_model = {}
+        for model in models:
+            _, _, v_m, v_b = paired_values(parts[model][name],
+                                           parts[baseline][name], info, spec)
+            if model == baseline:
+                by_model[model] = dict(
+                    value=values[model], diff=0.0, ci_low=0.0, ci_high=0.0,
+                    p_value=float("nan"), p_adjusted=float("nan"), wins=0,
+                    ties=int(v_m.shape[0]), losses=0)
+                continue
+            j = pairs.index((name, model))
+            by_model[model] = dict(
+                value=values[model], diff=values[model] - values[baseline],
+                ci_low=float(low[j]), ci_high=float(high[j]),
+                p_value=float(p_values[j]), p_adjusted=float(p_adjusted[j]),
+                wins=int(np.count_nonzero(v_m > v_b)),
+                ties=int(np.count_nonzero(v_m == v_b)),
+                losses=int(np.count_nonzero(v_m < v_b)))
+        result[name] = by_model
+
+    if output == "dict":
+        return result
+    if output == "frame":
+        return _frame(result)
+    kind = {"permutation": "paired permutation test"
+                           + (" (exact)" if exact else ""),
+            "t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test"}[test]
+    header = (f"baseline {baseline}, {kind} over {len(info.labels)} groups, "
+              f"{correction or 'no'} correction, {confidence * 100:g}% bootstrap "
+              f"interval of the difference")
+    return _text(result, models, baseline, header)

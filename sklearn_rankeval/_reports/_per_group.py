@@ -1,0 +1,159 @@
+"""``per_group_scores``: one row per group, one column per metric.
+
+Also the shared step of the report, the accumulator and the engines:
+turning per-group columns into a pandas / polars DataFrame or a dict
+(:func:`make_frame`).
+"""
+
+import math
+
+import numpy as np
+
+from .._core import check_option, namespace_of, reject_host_options, to_numpy
+from .._metrics import evaluate_chunked, evaluate_convention, fill_doc, parse_metrics
+
+__all__ = ["make_frame", "per_group_scores", "per_group_values"]
+
+OUTPUTS = ("pandas", "polars", "dict")
+
+
+def per_group_values(partials):
+    """A metric's column: its value where defined, NaN elsewhere (no warning)."""
+    xp = namespace_of(partials.value)
+    return xp.where(partials.defined, partials.value,
+                    xp.full_like(partials.value, math.nan))
+
+
+def make_frame(columns, output, *, index="group"):
+    """Columns (``index`` first) -> pandas (``index`` as the index), polars or dict."""
+    check_option(output, "output", OUTPUTS)
+    if output == "dict":
+        return columns
+    # per-group columns of an Array API input: to the host for the frame
+    columns = {name: to_numpy(col) for name, col in columns.items()}
+    if output == "polars":
+        try:
+            import polars as pl
+        except ImportError:
+            raise ImportError(
+                "output='polars' needs polars: pip install polars"
+            ) from None
+        return pl.DataFrame({name: np.asarray(col) for name, col in columns.items()})
+    try:
+        import pandas as pd
+    except ImportError:
+        raise ImportError(
+            "output='pandas' needs pandas (pip install pandas); output='dict' "
+            "needs no DataFrame library."
+        ) from None
+    data = dict(columns)
+    if index is None:
+        return pd.DataFrame(data)
+    labels = data.pop(index)
+    return pd.DataFrame(data, index=pd.Index(labels, name=index))
+
+
+def frame_columns(info, parts):
+    """The per-group columns: ids, counts, weight, then one column per metric."""
+    columns = {
+        "group": info.labels,
+        "n_items": info.n_items,
+        "n_relevant": info.n_relevant,
+        "weight": info.weight,
+    }
+    for name, p in parts.items():
+        columns[name] = per_group_values(p)
+    return columns
+
+
+@fill_doc
+def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
+                     sample_weight=None, output="pandas", convention=None):
+    """Every metric of every group, as a DataFrame keyed by the group's id.
+
+    One row per group (query, user, session) in the sorted order of the
+    unique ids, with the columns ``n_items``, ``n_relevant`` (items with
+    ``y_true > 0``), ``weight`` (the group's total sample weight: its number
+    of rows when unweighted) and one float column per metric, NaN where the
+    metric is undefined for the group.  The input is validated and ranked
+    once for all the metrics.
+
+    Read more in the :ref:`User Guide <per_group>`.
+
+    Parameters
+    ----------
+    %(y_true_binary)s
+    %(y_score)s
+    %(groups)s
+    metrics : list of str, default=None
+        Metric names, as the scorer names (``"gauc"``, ``"ndcg@10"``, ...).
+        None: the metrics of :func:`ranking_report`'s default.
+    sample_weight : array-like, default=None
+        One weight per row (long layout) or per query (2-D and multiclass),
+        as in the metric functions.
+    output : {'pandas', 'polars', 'dict'}, default='pandas'
+        A pandas DataFrame (index named ``group``), a polars DataFrame (a
+        ``group`` column first) or a dict of NumPy arrays (key ``"group"``
+        first), which needs no DataFrame library.  Under
+        ``array_api_dispatch``, the dict holds arrays of the input's
+        namespace and device, and the DataFrames are built from the
+        per-group columns copied to the host (:ref:`array_api`).
+    %(convention_header)s
+        Every metric as that library computes it, as in
+        :func:`ranking_report` (see :ref:`conventions-presets`): each column
+        then equals the metric function called with ``convention=`` and
+        ``average=None`` (a group without relevant items gets the library's
+        value, e.g. 0, where it counts one).  A metric the library does not
+        have, or a rule that needs ``docno=`` (trec_eval's ties), is a
+        ``ValueError``.  None: this library's own rules.
+
+    Returns
+    -------
+    frame : pandas.DataFrame, polars.DataFrame or dict
+        One row per group.  For 2-D and multiclass input the id is the row
+        number of the query.
+
+    See Also
+    --------
+    ranking_report : The averages of the same metrics.
+    RankingAccumulator : The same frame from data seen in batches.
+
+    Notes
+    -----
+    Each metric column equals ``<metric>_score(..., average=None)`` (the
+    values of every group where it is defined), so its averages can be
+    recomputed from the frame: e.g. GAUC's default is the mean of the
+    ``gauc`` column weighted by ``weight`` over the rows where it is not NaN
+    (under a convention that weights groups otherwise, ``weight`` is that
+    weight: RecBole's GAUC weights a group by its relevant items).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_rankeval import per_group_scores
+    >>> log = pd.DataFrame({
+    ...     "user": ["ann", "ann", "ann", "bob", "bob"],
+    ...     "clicked": [1, 0, 0, 0, 1],
+    ...     "score": [0.9, 0.4, 0.6, 0.8, 0.8],
+    ... })
+    >>> # bob's click ties with his other item at the top: MRR (1 + 1/2) / 2
+    >>> per_group_scores(log["clicked"], log["score"], groups=log["user"],
+    ...                  metrics=["mrr", "gauc"])
+          n_items  n_relevant  weight   mrr  gauc
+    group
+    ann         3           1     3.0  1.00   1.0
+    bob         2           1     2.0  0.75   0.5
+    >>> # as torchmetrics counts: tied items in input order, bob's click second
+    >>> frame = per_group_scores(log["clicked"], log["score"], groups=log["user"],
+    ...                          metrics=["mrr"], convention="torchmetrics")
+    >>> frame["mrr"].tolist()
+    [1.0, 0.5]
+    """
+    check_option(output, "output", OUTPUTS)
+    parsed = parse_metrics(metrics)
+    reject_host_options((y_score, y_true, groups, sample_weight),
+                        convention=convention)
+    info, parts, _ = evaluate_convention(
+        evaluate_chunked, y_true, y_score, groups=groups,
+        sample_weight=sample_weight, parsed=parsed, convention=convention)
+    return make_frame(frame_columns(info, parts), output)

@@ -1,0 +1,336 @@
+"""``ranking_report``: many metrics from one validation and one sort.
+
+The values come from the metrics' per-group partials (``_chunked.evaluate_chunked``),
+aggregated with each metric's default ``average``; ``segments`` aggregates the
+same partials within each segment's groups.
+"""
+
+import numpy as np
+
+from .._core import astype, check_option, namespace_of, reject_host_options, to_numpy
+from .._engine import encode_rows
+from .._metrics import (
+    DEFAULT_METRICS,
+    evaluate_chunked,
+    evaluate_convention,
+    fill_doc,
+    parse_metric_name,
+    parse_metrics,
+)
+from .._stats import (
+    bootstrap_intervals,
+    check_confidence,
+    check_n_resamples,
+    check_random_state,
+    plain_label,
+)
+from ._per_group import make_frame
+
+__all__ = ["DEFAULT_METRICS", "ranking_report"]
+
+OUTPUTS = ("text", "dict", "frame")
+
+
+def _summaries(info, parts, parsed):
+    """``{name: (value, number of groups where it is defined)}``."""
+    out = {}
+    for name, spec, _ in parsed:
+        p = parts[name]
+        value = spec.aggregate(p, info, average=spec.default_average)
+        xp = namespace_of(p.defined)
+        out[name] = (value, int(xp.sum(astype(xp, p.defined, xp.int64))))
+    return out
+
+
+def _segment_of_groups(segments, groups, info, y_score):
+    """The segment of each group (constant within a group), and the segments.
+
+    Returns ``(codes, labels)``: ``labels[codes[i]]`` is group ``i``'s segment.
+    """
+    if hasattr(segments, "to_numpy") and not isinstance(segments, np.ndarray):
+        segments = segments.to_numpy()
+    # segments are a host-side label per row: Array API ids are copied there
+    seg, groups = to_numpy(segments), to_numpy(groups)
+    seg = np.asarray(seg)
+    per_query = np.ndim(y_score) == 2
+    n_groups = len(info.labels)
+    n = n_groups if per_query else int(np.shape(y_score)[0])
+    if seg.ndim != 1 or seg.shape[0] != n:
+        what = "query (row of y_score)" if per_query else "row"
+        raise ValueError(
+            f"segments must hold one label per {what} ({n}), got shape {seg.shape}."
+        )
+    seg_index, seg_labels = encode_rows(seg, n)
+    if per_query:
+        return seg_index, seg_labels
+    if groups is None:
+        row_group = np.zeros(n, dtype=np.int64)
+    else:
+        row_group, _ = encode_rows(groups, n)
+    lo = np.full(n_groups, np.iinfo(np.int64).max)
+    hi = np.full(n_groups, -1)
+    np.minimum.at(lo, row_group, seg_index)
+    np.maximum.at(hi, row_group, seg_index)
+    if (lo != hi).any():
+        bad = info.labels[np.flatnonzero(lo != hi)[0]]
+        raise ValueError(
+            f"segments must be constant within each group; group "
+            f"{plain_label(bad)!r} has rows in "
+            f"several segments."
+        )
+    return lo, seg_labels
+
+
+def _text(rows, digits, segment_header=False):
+    """``rows``: (segment or None, name, value, support[, low, high]) -> a table."""
+    names = [r[1] for r in rows]
+    width = max(len("metric"), *(len(name) for name in names)) + 2
+    value_width = max(digits + 3, len("value"))
+    ci_width = max(digits + 3, len("ci_high")) + 2
+    with_ci = len(rows[0]) == 6
+    ci_head = f"{'ci_low':>{ci_width}s}{'ci_high':>{ci_width}s}" if with_ci else ""
+    seg_width = 0
+    if segment_header:
+        seg_width = max(len("segment"), *(len(str(r[0])) for r in rows)) + 2
+    head = (f"{'segment':<{seg_width}s}" if segment_header else "")
+    lines = [f"{head}{'metric':<{width}s}{'value':>{value_width}s}{ci_head}  groups"]
+    for seg, name, value, support, *ci in rows:
+        lead = f"{str(seg):<{seg_width}s}" if segment_header else ""
+        cis = "".join(f"{x:>{ci_width}.{digits}f}" for x in ci)
+        lines.append(f"{lead}{name:<{width}s}{value:>{value_width}.{digits}f}"
+                     f"{cis}  {support:>6d}")
+    lines += _pooled_footer(dict.fromkeys(names))
+    return "\n".join(lines)
+
+
+def _pooled_footer(names):
+    """One line per metric of ``names`` whose average is pooled (micro)."""
+    out = []
+    for name in names:
+        parsed = parse_metric_name(name)
+        if parsed is not None and parsed[0].default_average == "micro":
+            # the CTR metrics pool every row; HR@k pools the queries' counts
+            what = "rows" if parsed[0].pools_undefined else "queries"
+            out.append(f"{name}: pooled over {what} (micro average)")
+    return out
+
+
+def _with_intervals(summaries, intervals):
+    """``{name: (value, support)}`` -> ``{name: (value, support, low, high)}``."""
+    if intervals is None:
+        return summaries
+    return {name: (v, n, *intervals[name]) for name, (v, n) in summaries.items()}
+
+
+def _dict_value(summary):
+    """A metric's entry of the dict report: its value, or value and interval."""
+    if len(summary) == 2:
+        return summary[0]
+    value, _, low, high = summary
+    return {"value": value, "ci_low": low, "ci_high": high}
+
+
+def _frame_columns(rows, first):
+    """Tidy columns of ``rows`` (first..., name, value, support[, low, high])."""
+    lead = len(first)
+    columns = {key: np.array([r[i] for r in rows], dtype=object)
+               for i, key in enumerate(first)}
+    columns["metric"] = np.array([r[lead] for r in rows], dtype=object)
+    columns["value"] = np.array([r[lead + 1] for r in rows], dtype=float)
+    if rows and len(rows[0]) == lead + 5:
+        columns["ci_low"] = np.array([r[lead + 3] for r in rows], dtype=float)
+        columns["ci_high"] = np.array([r[lead + 4] for r in rows], dtype=float)
+    columns["n_groups"] = np.array([r[lead + 2] for r in rows], dtype=np.int64)
+    return make_frame(columns, "pandas", index=None)
+
+
+def _format(summaries, output, digits):
+    """One report, ``{name: (value, support[, low, high])}``, as ``output`` asks."""
+    if output == "dict":
+        return {name: _dict_value(summ) for name, summ in summaries.items()}
+    rows = [(name, *summ) for name, summ in summaries.items()]
+    if output == "frame":
+        return _frame_columns(rows, ())
+    return _text([(None, *row) for row in rows], digits)
+
+
+def _format_segments(by_segment, output, digits):
+    if output == "dict":
+        return {seg: {name: _dict_value(s) for name, s in summ.items()}
+                for seg, summ in by_segment.items()}
+    rows = [(seg, name, *s) for seg, summ in by_segment.items()
+            for name, s in summ.items()]
+    if output == "frame":
+        return _frame_columns(rows, ("segment",))
+    return _text(rows, digits, segment_header=True)
+
+
+@fill_doc
+def ranking_report(y_true, y_score, *, groups=None, metrics=None, sample_weight=None,
+                   output_dict=False, digits=4, segments=None, output="text",
+                   confidence=None, n_resamples=1000, random_state=None,
+                   convention=None):
+    """Report many ranking metrics computed from one validation and one sort.
+
+    What :func:`sklearn.metrics.classification_report` is to classification:
+    the inputs are validated and ranked once by the engine, and every metric
+    is computed from that one ranking, each with its default ``average``
+    (GAUC weighted by group size, HR@k pooled, the others per query).
+
+    Read more in the :ref:`User Guide <ranking-report>`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_queries, n_items)
+        Relevance of each item (``>= 0``), as for the metric functions; 1-D
+        class labels when ``y_score`` is 2-D multiclass scores.
+    y_score : array-like of shape (n_samples,), (n_queries, n_items) or \
+(n_samples, n_classes)
+        Scores, higher ranks first (``-inf``: not retrieved).  Under
+        ``array_api_dispatch``, an array of any Array API library: the
+        averages are computed on its device (:ref:`array_api`).
+    groups : array-like of shape (n_samples,), default=None
+        Query (user) id of each row for 1-D input; None: one ranking.
+    %(metrics_report)s
+    sample_weight : array-like, default=None
+        One weight per row (long layout) or per query (2-D and multiclass).
+        As in the metric functions: item weights for GAUC, MAP and
+        interpolated AP; query weights, constant within a group, for the
+        others.
+    output_dict : bool, default=False
+        The same as ``output="dict"`` (kept from scikit-learn's
+        ``classification_report``).
+    digits : int, default=4
+        Digits of the values in the text report.
+    segments : array-like of shape (n_samples,) or (n_queries,), default=None
+        A segment label per row (country, new or returning user, activity
+        bucket), constant within each group; or one per query for 2-D and
+        multiclass input.  Every metric is then reported within each segment
+        (over the groups of that segment), all from the one ranking.
+    output : {'text', 'dict', 'frame'}, default='text'
+        A text table; a flat dict ``{metric name: value}`` (with
+        ``segments``: ``{segment: {metric name: value}}``); or a tidy pandas
+        DataFrame with the columns ``metric``, ``value``, ``n_groups`` (and
+        ``segment`` first with ``segments``).
+    confidence : float, default=None
+        If given (in (0, 1), e.g. 0.95), every value gets a percentile
+        bootstrap interval at this level, from resampling whole groups with
+        replacement and recomputing the metric exactly as its own average
+        (see :ref:`uncertainty`): the dict value of each metric becomes
+        ``{"value", "ci_low", "ci_high"}``, and the text and the frame gain
+        ``ci_low`` and ``ci_high`` columns.  With ``segments``, each
+        segment's groups are resampled on their own.
+    n_resamples : int, default=1000
+        Number of bootstrap resamples (with ``confidence``).
+    random_state : int, numpy.random.Generator, RandomState or None, \
+default=None
+        Seed of the resampling (with ``confidence``); an int gives the same
+        intervals on every run and platform.
+    %(convention_header)s
+        Every metric as that library computes it (see
+        :ref:`conventions-presets`): each value then equals the metric
+        function called with ``convention=``.  A metric the library does not
+        have is a ``ValueError``.  None: this library's own rules.
+
+    Returns
+    -------
+    report : str, dict or pandas.DataFrame
+        A table with one line per metric (its value and the number of groups
+        where it is defined), the dict of values, or the frame.
+
+    See Also
+    --------
+    sklearn.metrics.classification_report : The same idea for classification.
+    get_scorer_names : The metric names.
+    per_group_scores : The value of every metric in every group.
+
+    Notes
+    -----
+    Each value equals the corresponding function's default call, e.g.
+    ``report["ndcg@10"] == ndcg_score(y_true, y_score, groups=groups, k=10)``.
+    Undefined groups (no relevant item; for GAUC a single class) are skipped;
+    a metric undefined for every group reports NaN with an
+    ``UndefinedMetricWarning``.  With ``segments``, each segment's values
+    equal the report of that segment's rows alone.
+
+    References
+    ----------
+    .. [1] C. D. Manning, P. Raghavan and H. Schütze, "Introduction to
+       Information Retrieval", Cambridge University Press, 2008, section 8.4
+       (evaluation of ranked retrieval results).
+    .. [2] trec_eval, the evaluation program of TREC,
+       https://github.com/usnistgov/trec_eval.
+
+    Examples
+    --------
+    >>> from sklearn_rankeval import ranking_report
+    >>> y_true = [1, 0, 0, 1, 0, 1, 1, 0]
+    >>> y_score = [0.9, 0.8, 0.3, 0.2, 0.7, 0.7, 0.6, 0.1]
+    >>> groups = ["a", "a", "a", "a", "b", "b", "b", "b"]
+    >>> print(ranking_report(y_true, y_score, groups=groups,
+    ...                      metrics=["gauc", "mrr", "ndcg@3", "precision@2"]))
+    metric         value  groups
+    gauc          0.5625       2
+    mrr           0.8750       2
+    ndcg@3        0.7099       2
+    precision@2   0.5000       2
+    >>> # query "b" ties its relevant item with another at the top: MRR 3/4
+    >>> ranking_report(y_true, y_score, groups=groups, metrics=["map", "mrr"],
+    ...                output="dict")
+    {'map': 0.6666666666666666, 'mrr': 0.875}
+    >>> # per segment: "a" is a new user, "b" a returning one
+    >>> segment = ["new"] * 4 + ["returning"] * 4
+    >>> ranking_report(y_true, y_score, groups=groups, metrics=["mrr"],
+    ...                segments=segment, output="dict")
+    {'new': {'mrr': 1.0}, 'returning': {'mrr': 0.75}}
+    >>> # 90% bootstrap interval over the groups (two groups: a coarse one)
+    >>> report = ranking_report(y_true, y_score, groups=groups, metrics=["mrr"],
+    ...                         output="dict", confidence=0.9, random_state=0)
+    >>> report["mrr"]
+    {'value': 0.875, 'ci_low': 0.75, 'ci_high': 1.0}
+    """
+    check_option(output, "output", OUTPUTS)
+    if output_dict:
+        if output not in ("text", "dict"):
+            raise ValueError(
+                f"output_dict=True asks for output='dict', but output={output!r}."
+            )
+        output = "dict"
+    parsed = parse_metrics(metrics)
+    if isinstance(digits, bool) or not isinstance(digits, (int, np.integer)) \
+            or digits < 0:
+        raise ValueError(f"digits must be a non-negative integer, got {digits!r}.")
+    if confidence is not None:
+        confidence = check_confidence(confidence)
+        n_resamples = check_n_resamples(n_resamples)
+        rng = check_random_state(random_state)
+    reject_host_options((y_score, y_true, groups, sample_weight),
+                        convention=convention)
+    info, parts, parsed = evaluate_convention(
+        evaluate_chunked, y_true, y_score, groups=groups,
+        sample_weight=sample_weight, parsed=parsed, convention=convention)
+
+    if (confidence is not None or segments is not None) and not isinstance(
+            info.weight, np.ndarray):
+        # intervals and segments resample or select groups: their per-group
+        # partials (not the rows) are copied to the host once
+        info = info.to_numpy()
+        parts = {name: p.to_numpy() for name, p in parts.items()}
+
+    def summaries(info, parts):
+        intervals = None if confidence is None else bootstrap_intervals(
+            info, parts, parsed, confidence=confidence, n_resamples=n_resamples,
+            rng=rng)
+        # ratio, aggregate x2, _summaries, summaries, ranking_report, caller
+        return _with_intervals(_summaries(info, parts, parsed),
+                               intervals)
+
+    if segments is None:
+        return _format(summaries(info, parts), output, digits)
+    seg_of_group, seg_labels = _segment_of_groups(segments, groups, info, y_score)
+    by_segment = {}
+    for code, label in enumerate(seg_labels):
+        index = np.flatnonzero(seg_of_group == code)
+        sub = {name: p.take(index) for name, p in parts.items()}
+        by_segment[plain_label(label)] = summaries(info.take(index), sub)
+    return _format_segments(by_segment, output, digits)

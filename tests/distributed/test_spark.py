@@ -1,0 +1,279 @@
+"""sklearn_rankeval.spark on a real local Spark session (local[2], Arrow).
+
+The values are compared with the in-memory functions on the same rows; the
+session is small (4 shuffle partitions, 7-row Arrow batches) so that groups
+are cut by batch boundaries and spread over partitions.  Each call below is
+one Spark job: keep their number low (CI time).
+"""
+
+import os
+import sys
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sklearn_rankeval import per_group_scores, ranking_report
+from sklearn_rankeval import recommendation_report as sr_recommendation_report
+from tests._logs import (
+    ALL_METRICS,
+    ITEM_WEIGHT_METRICS,
+    PROBABILITY_METRICS,
+    assert_frame_equal,
+    assert_report_equal,
+    check_cli_engine,
+    convention_metrics,
+    make_lists,
+    make_log,
+)
+
+pytest.importorskip("pyspark")
+pytest.importorskip("pyarrow")
+
+from sklearn_rankeval import spark as rk_spark  # noqa: E402
+
+pytestmark = [
+    # pyspark's own warnings under pandas 3 (not ours)
+    pytest.mark.filterwarnings("ignore:PySpark does not yet fully support:FutureWarning"),
+    pytest.mark.filterwarnings("ignore:The copy keyword is deprecated"),
+]
+
+
+@pytest.fixture(scope="module")
+def spark():
+    from pyspark.sql import SparkSession
+
+    # the Python workers must be this interpreter (the one with the package)
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        session = (
+            SparkSession.builder.master("local[2]")
+            .appName("sklearn_rankeval tests")
+            .config("spark.sql.shuffle.partitions", "4")
+            .config("spark.default.parallelism", "4")
+            .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+            .config("spark.sql.execution.arrow.maxRecordsPerBatch", "7")
+            .config("spark.ui.enabled", "false")
+            .config("spark.ui.showConsoleProgress", "false")
+            .getOrCreate()
+        )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+@pytest.fixture
+def small_calls(monkeypatch):
+    """One engine call per 7-row Arrow batch: groups are cut between calls."""
+    monkeypatch.setattr(rk_spark, "_ROWS_PER_CALL", 1)
+
+
+def _sdf(spark, frame, n_partitions=5):
+    return spark.createDataFrame(frame).repartition(n_partitions)
+
+
+@pytest.mark.parametrize("ids, weight, metrics", [
+    ("str", "w_query", ALL_METRICS),
+    ("int", "w_item", ITEM_WEIGHT_METRICS),
+    ("clicks", "w_item", PROBABILITY_METRICS + ["gauc", "xauc"]),
+])
+def test_report_and_frame_equal_in_memory(spark, small_calls, ids, weight, metrics):
+    log = make_log(seed=1, ids="str" if ids == "clicks" else ids,
+                   clicks=ids == "clicks")
+    sdf = _sdf(spark, log)
+    kwargs = dict(y_true="label", y_score="score", groups="user",
+                  sample_weight=weight, metrics=metrics)
+    got = rk_spark.ranking_report(sdf, **kwargs)
+    expected = ranking_report(log["label"], log["score"], groups=log["user"],
+                              sample_weight=log[weight], metrics=metrics,
+                              output="dict")
+    assert_report_equal(got, expected)
+    frame = rk_spark.per_group_scores(sdf, **kwargs)
+    assert frame.columns == ["user", "n_items", "n_relevant", "weight", *metrics]
+    expected_frame = per_group_scores(log["label"], log["score"], groups=log["user"],
+                                      sample_weight=log[weight], metrics=metrics)
+    assert_frame_equal(frame.toPandas(), expected_frame, "user")
+
+
+def test_default_metrics_batched_calls_and_empty_partitions(spark):
+    # the default _ROWS_PER_CALL (Arrow batches concatenated); 3 groups in 8
+    # shuffle partitions (empty partitions), unweighted, default metrics
+    log = make_log(seed=2, n_groups=3, big_group=40)
+    spark.conf.set("spark.sql.shuffle.partitions", "8")
+    try:
+        got = rk_spark.ranking_report(_sdf(spark, log, 3), y_true="label",
+                                      y_score="score", groups="user")
+    finally:
+        spark.conf.set("spark.sql.shuffle.partitions", "4")
+    expected = ranking_report(log["label"], log["score"], groups=log["user"],
+                              output="dict")
+    assert_report_equal(got, expected)
+    assert got["mrr"] != ranking_report(log["label"], log["score"],
+                                        output="dict")["mrr"]
+
+
+@pytest.mark.parametrize("column, value, match", [
+    ("score", np.nan, "y_score contains NaN"),
+    ("w_item", None, "constant within"),
+])
+def test_bad_data_raises_on_driver(spark, column, value, match):
+    log = make_log(seed=3, n_groups=5, big_group=10)
+    weight = "w_query"
+    if column == "score":
+        log.loc[4, "score"] = value
+    else:
+        weight = "w_item"  # varies within a group: not a query weight
+    with pytest.raises(ValueError, match=match):
+        rk_spark.ranking_report(_sdf(spark, log, 2), y_true="label",
+                                y_score="score", groups="user",
+                                sample_weight=weight, metrics=["gauc", "mrr"])
+
+
+def test_null_group_id_is_an_error(spark):
+    log = make_log(seed=4, n_groups=4, big_group=6)[["user", "label", "score"]]
+    log = log.astype({"user": object})
+    log.loc[2, "user"] = None
+    with pytest.raises(ValueError, match="groups contains missing values"):
+        rk_spark.ranking_report(_sdf(spark, log, 2), y_true="label",
+                                y_score="score", groups="user", metrics=["mrr"])
+
+
+def test_bad_arguments(spark):
+    log = make_log(seed=5, n_groups=3, big_group=4)
+    sdf = spark.createDataFrame(log)
+    kwargs = dict(y_true="label", y_score="score", groups="user")
+    with pytest.raises(ValueError, match=r"y_score: .*'scores'.*'label', 'score'"):
+        rk_spark.ranking_report(sdf, **{**kwargs, "y_score": "scores"})
+    with pytest.raises(ValueError, match="sample_weight: .*'weight'"):
+        rk_spark.per_group_scores(sdf, **kwargs, sample_weight="weight")
+    with pytest.raises(TypeError, match="y_score: column 'user' has type string"):
+        rk_spark.ranking_report(sdf, **{**kwargs, "y_score": "user"})
+    with pytest.raises(TypeError, match="groups must be a column name"):
+        rk_spark.ranking_report(sdf, **{**kwargs, "groups": 3})
+    with pytest.raises(TypeError, match="df must be a pyspark.sql.DataFrame"):
+        rk_spark.ranking_report(log, **kwargs)
+    with pytest.raises(ValueError, match="metrics: 'ndcg@x' is not"):
+        rk_spark.ranking_report(sdf, **kwargs, metrics=["ndcg@x"])
+    with pytest.raises(ValueError, match="convention must be one of"):
+        rk_spark.ranking_report(sdf, **kwargs, convention="lgbm")
+    with pytest.raises(ValueError, match=r"convention='lightgbm'.*'mrr'"):
+        rk_spark.per_group_scores(sdf, **kwargs, metrics=["mrr"],
+                                 convention="lightgbm")
+    # trec_eval breaks ties by docno, which a frame's function is not given
+    with pytest.raises(ValueError, match=r"convention='trec_eval'.*docno"):
+        rk_spark.ranking_report(sdf, **kwargs, metrics=["map"],
+                               convention="trec_eval")
+    with pytest.raises(ValueError, match="groups: the group column 'mrr'"):
+        rk_spark.per_group_scores(sdf.withColumnRenamed("user", "mrr"),
+                                  **{**kwargs, "groups": "mrr"}, metrics=["mrr"])
+
+
+def test_per_group_scores_is_lazy(spark):
+    # bad data: the frame is built (no job), the action fails with the message
+    log = make_log(seed=6, n_groups=3, big_group=4)[["user", "label", "score"]]
+    log.loc[0, "score"] = np.nan
+    frame = rk_spark.per_group_scores(spark.createDataFrame(log), y_true="label",
+                                      y_score="score", groups="user",
+                                      metrics=["mrr"])
+    assert isinstance(frame, type(spark.createDataFrame(pd.DataFrame({"a": [1]}))))
+    with pytest.raises(Exception, match="y_score contains NaN"):
+        frame.collect()
+
+
+def test_cli_evaluate_engine_spark(spark, tmp_path, capsys):
+    check_cli_engine("spark", tmp_path, capsys, str)  # a folder of Parquet files
+
+
+@pytest.mark.parametrize("convention, weight", [
+    ("lightgbm", None),       # ties in input order, undefined = 1, MAP's mean weight
+    ("torchmetrics", "w_query"),  # two rankings: NDCG and GAUC average ties
+    ("recbole", "w_query"),   # GAUC weighted by positives
+])
+def test_convention_equals_in_memory(spark, convention, weight):
+    # tied items in the frame's order: createDataFrame keeps the log's (no repartition), and the shuffle must not change it
+    log = make_log(seed=16)
+    w = None if weight is None else log[weight]
+    metrics = convention_metrics(convention, log["label"], log["score"],
+                                 log["user"], w)
+    sdf = spark.createDataFrame(log)
+    kwargs = dict(y_true="label", y_score="score", groups="user",
+                  sample_weight=weight, metrics=metrics, convention=convention)
+    got = rk_spark.ranking_report(sdf, **kwargs)
+    expected = ranking_report(log["label"], log["score"], groups=log["user"],
+                              sample_weight=w, metrics=metrics, output="dict",
+                              convention=convention)
+    assert_report_equal(got, expected)
+    assert got != ranking_report(log["label"], log["score"], groups=log["user"],
+                                 sample_weight=w, metrics=metrics, output="dict")
+    frame = rk_spark.per_group_scores(sdf, **kwargs)
+    expected_frame = per_group_scores(log["label"], log["score"], groups=log["user"],
+                                      sample_weight=w, metrics=metrics,
+                                      convention=convention)
+    assert_frame_equal(frame.toPandas(), expected_frame, "user")
+
+
+#: Every beyond-accuracy metric computed in Spark, at two cutoffs.
+BEYOND_METRICS = [f"{name}@{kk}" for kk in (3, 5) for name in
+                  ("coverage", "gini", "entropy", "novelty", "arp", "long_tail")]
+
+
+@pytest.mark.parametrize("ids, users, score, output", [
+    ("str", "held_out", "score", "dict"),
+    ("int", "union", None, "frame"),       # the row order is the rank
+    ("str", "recommended", "score", "text"),
+])
+def test_recommendation_report_equals_in_memory(spark, small_calls, ids, users,
+                                                score, output):
+    # ties at the cut, users without lists or held-out items, graded gains;
+    # one engine call per Arrow batch: users cut by batch boundaries
+    rec, held, train = make_lists(seed=7, ids=ids)
+    if score is None:
+        rec = rec.drop(columns="score")
+    metrics = ALL_METRICS + BEYOND_METRICS
+    # no repartition of the lists without a score: their order is the rank
+    df_rec = spark.createDataFrame(rec)
+    if score is not None:
+        df_rec = df_rec.repartition(3)
+    got = rk_spark.recommendation_report(
+        df_rec, _sdf(spark, held, 2), train=_sdf(spark, train, 2), metrics=metrics,
+        users=users, output=output)
+    expected = sr_recommendation_report(rec, held, train=train, metrics=metrics,
+                                        users=users, output=output)
+    if output == "text":
+        assert got == expected  # the values to 4 places, the catalog size
+        got = rk_spark.recommendation_report(
+            df_rec, _sdf(spark, held, 2), metrics=["ndcg@3", "coverage@5"],
+            users=users, n_items=40)
+        expected = sr_recommendation_report(rec, held, metrics=["ndcg@3",
+                                            "coverage@5"], users=users,
+                                            n_items=40, output="dict")
+    elif output == "frame":
+        assert list(got.columns) == ["metric", "value"]
+        got = dict(zip(got["metric"], got["value"]))
+        expected = dict(zip(expected["metric"], expected["value"]))
+    assert_report_equal(got, expected)
+
+
+def test_recommendation_report_bad_input(spark):
+    rec, held, _ = make_lists(seed=8, n_users=4, n_items=8)
+    df_rec, df_held = spark.createDataFrame(rec), spark.createDataFrame(held)
+    with pytest.raises(ValueError, match="df_held has no column 'gain'"):
+        rk_spark.recommendation_report(df_rec, df_held, relevance="gain")
+    with pytest.raises(ValueError, match="df_rec has no column 'uid'"):
+        rk_spark.recommendation_report(df_rec, df_held, user="uid")
+    with pytest.raises(ValueError, match="need train="):
+        rk_spark.recommendation_report(df_rec, df_held, metrics=["novelty@3"])
+    with pytest.raises(ValueError, match="ild@K is not computed"):
+        rk_spark.recommendation_report(df_rec, df_held, metrics=["ild@3"])
+    with pytest.raises(TypeError, match="df_rec must be a pyspark.sql.DataFrame"):
+        rk_spark.recommendation_report(rec, df_held)
+    with pytest.raises(TypeError, match="the score column 'user' must hold numbers"):
+        rk_spark.recommendation_report(df_rec, df_held, score="user")
+    with pytest.raises(ValueError, match="output must be one of"):
+        rk_spark.recommendation_report(df_rec, df_held, output="per_user")
+    # one Spark job: the repeated pair is found before any metric
+    twice = spark.createDataFrame(pd.concat([rec, rec.iloc[:1]]))
+    with pytest.raises(ValueError, match=r"df_rec repeats a \(user, item\) pair"):
+        rk_spark.recommendation_report(twice, df_held)

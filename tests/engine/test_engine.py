@@ -1,0 +1,339 @@
+"""The ranking engine: canonical form, segment helpers, layouts."""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+
+from sklearn_rankeval import _engine
+from sklearn_rankeval._engine import discount_cumsum, rank_groups
+from tests.conftest import make_grouped_data
+
+pytestmark = pytest.mark.usefixtures("engine_path")
+
+
+def blocks_by_hand(y, s, g):
+    """Tie blocks of each group from a plain loop: (group, start, size, n_rel, gain)."""
+    out = []
+    for gid in np.unique(g):
+        m = g == gid
+        ys, ss = y[m], s[m]
+        start = 0
+        for value in sorted(set(ss.tolist()), reverse=True):
+            t = ss == value
+            out.append((gid, start, t.sum(), (ys[t] > 0).sum(), ys[t].sum()))
+            start += t.sum()
+    return out
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_long_layout_blocks_match_a_plain_loop(seed):
+    y, s, g = make_grouped_data(seed)
+    s = s.copy()
+    s[::7] = -np.inf
+    rg = rank_groups(y, s, groups=g, merge=False)
+    got = list(zip(rg.labels[rg.block_group], rg.block_start, rg.block_size,
+                   rg.block_n_rel, rg.block_gain))
+    expected = blocks_by_hand(y, s, g)
+    assert [tuple(map(float, b)) for b in got] == [tuple(map(float, b)) for b in expected]
+    # the -inf block is the last of its group and flagged as not retrieved
+    assert (~rg.block_retrieved).sum() == len(np.unique(g[np.isneginf(s)]))
+    assert_array_equal(rg.group_size, np.unique(g, return_counts=True)[1])
+
+
+def test_score_key_orders_as_the_scores():
+    from sklearn_rankeval._engine._numpy_path import dense_score_key, score_key
+
+    one = 1.0
+    s = np.array([-np.inf, -1e308, -1.0, -np.nextafter(0, 1), -0.0, 0.0,
+                  np.nextafter(0, 1), 5e-324 * 3, 2.2250738585072014e-308,
+                  one, np.nextafter(one, 2), np.nextafter(one, 0), 1e308,
+                  -0.0, one, -np.inf])
+    rng = np.random.default_rng(0)
+    s = s[rng.permutation(len(s))]
+    assert score_key(s) is None  # 1-ulp gaps over 64 bits: the dense rank
+    tiny = np.finfo(np.float64).tiny  # the smallest normal; subnormals below
+    non_negative = np.array([0.0, -0.0, 5e-324, 5e-324 * 3, tiny,
+                             np.nextafter(tiny, 0), one, np.nextafter(one, 2),
+                             np.nextafter(one, 0), one, -0.0])
+    spread = np.array([-np.inf, -2.5, -1.0, -0.0, 0.0, 0.5, 1.0, 1e300, -np.inf])
+    for scores, key_of in [(s, dense_score_key), (non_negative, score_key),
+                           (non_negative, dense_score_key), (spread, score_key),
+                           (spread, dense_score_key)]:
+        key, bits, unretrieved = key_of(scores)
+        assert key.min() >= 0 and key.max() < 2**bits
+        # equal keys exactly for equal scores (-0.0 == +0.0), larger scores first
+        for i in range(len(scores)):
+            for j in range(len(scores)):
+                assert (key[i] == key[j]) == (scores[i] == scores[j])
+                assert (key[i] < key[j]) == (scores[i] > scores[j])
+        if np.isneginf(scores).any():
+            assert unretrieved == key[np.isneginf(scores)][0] == key.max()
+        else:
+            assert unretrieved is None
+
+
+def test_score_key_is_compact_for_rounded_scores():
+    from sklearn_rankeval._engine._numpy_path import score_key
+
+    s = np.round(np.random.default_rng(1).random(1000), 4)
+    key, bits, unretrieved = score_key(s)
+    assert bits <= 32 and unretrieved is None
+    # integer scores: the largest less each, divided by the power of two at
+    # or below the smallest gap (4 here)
+    key, bits, _ = score_key(np.array([3, -2, 7, 3]))
+    assert key.tolist() == [1, 2, 0, 1] and bits == 2
+    # groups sorted on their own: only the gaps within a group count (4, not
+    # the 1 between the groups)
+    key, bits, _ = score_key(np.array([4, 0, 9, 5]), width=2)
+    assert key.tolist() == [1, 2, 0, 1] and bits == 2
+    # -inf (not retrieved) is the key after the largest: neither its range
+    # nor its gap to the other scores widens the key
+    key, bits, unretrieved = score_key(np.array([-1.5, -np.inf, -6.0, -3.0,
+                                                 -np.inf]))
+    # bit patterns of -1.5, -3, -6: 2**52 apart
+    assert key.tolist() == [0, 3, 2, 1, 3] and bits == 2 and unretrieved == 3
+    # integer-valued scores (ranks) without a sort: the largest less each
+    key, bits, unretrieved = score_key(np.array([-1.0, -np.inf, -4.0, -2.0,
+                                                 -np.inf]))
+    assert key.tolist() == [0, 4, 3, 1, 4] and bits == 3 and unretrieved == 4
+    key, bits, unretrieved = score_key(np.array([5, 1, 5, 2], dtype=np.int32))
+    assert key.tolist() == [0, 4, 0, 3] and bits == 3 and unretrieved is None
+    key, bits, unretrieved = score_key(np.array([-np.inf, -np.inf]))
+    assert key.tolist() == [0, 0] and unretrieved == 0
+
+
+@pytest.mark.parametrize("ids", [
+    [2**31 - 1, 2**31, 2**31 + 1, 0],  # ids near 2**31
+    [0, 2**32, 2**32 - 1, 7],  # 33 bits of group codes
+    [-(2**31), 2**31 - 1, 5, -5],
+])
+def test_packed_keys_with_wide_group_ids(ids):
+    rng = np.random.default_rng(2)
+    g = np.repeat(np.array(ids, dtype=np.int64), 7)
+    y = rng.integers(0, 3, len(g))
+    s = np.round(rng.random(len(g)), 1)  # ties
+    s[::5] = -np.inf
+    perm = rng.permutation(len(g))
+    y, s, g = y[perm], s[perm], g[perm]
+    rg = rank_groups(y, s, groups=g, merge=False)
+    got = list(zip(rg.labels[rg.block_group], rg.block_start, rg.block_size,
+                   rg.block_n_rel, rg.block_gain))
+    assert ([tuple(map(float, b)) for b in got]
+            == [tuple(map(float, b)) for b in blocks_by_hand(y, s, g)])
+    assert_array_equal(rg.labels, np.unique(g))
+
+
+def test_no_key_fits_falls_back_to_the_generic_ranker():
+    from sklearn_rankeval._engine._numpy_path import rank_numpy
+
+    y = np.array([1, 0, 1, 0])
+    s = np.array([0.3, 0.2, 0.1, 0.1 + 1e-17 * 7])
+    codes = np.array([0, 2**61, 2**61, 0], dtype=np.int64)
+    kept = codes.copy()
+    assert rank_numpy(y, s, codes, None, decode=lambda c: c) is None
+    assert_array_equal(codes, kept)  # left for the generic ranker
+    # rows already grouped in groups of one size need no group bits
+    order = np.argsort(codes, kind="stable")
+    rg = rank_numpy(y[order], s[order], codes[order], None, decode=lambda c: c)
+    assert rg.labels.tolist() == [0, 2**61]
+    assert rg.block_n_rel.tolist() == [1, 0, 0, 1]
+    assert rg.block_start.tolist() == [0, 1, 0, 1]
+
+
+def test_equal_floats_differing_in_the_last_bit_are_not_tied():
+    a = 0.1
+    b = np.nextafter(a, 1)
+    y = np.array([1, 0, 0, 1])
+    s = np.array([a, b, a, b])
+    g = np.array([0, 0, 1, 1])
+    rg = rank_groups(y, s, groups=g, merge=False)
+    assert rg.block_size.tolist() == [1, 1, 1, 1]
+    assert rg.block_n_rel.tolist() == [0, 1, 1, 0]
+    # -0.0 and +0.0 are one score: one tie block
+    rg = rank_groups([1, 0], [-0.0, 0.0])
+    assert rg.block_size.tolist() == [2]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_merged_blocks_are_the_runs_of_blocks_without_relevant_items(seed):
+    y, s, g = make_grouped_data(seed, n_groups=20, max_size=15, n_levels=12)
+    y = np.where(y == 2, 2, 0)  # a third relevant
+    s = s.copy()
+    s[::5] = -np.inf
+    full = rank_groups(y, s, groups=g, merge=False)
+    rg = rank_groups(y, s, groups=g)
+    # by hand: a block starts a merged block unless it and the block before
+    # it are of one group, both without relevant items, both retrieved or not
+    b = full.block_group
+    rel, ret = full.block_n_rel > 0, full.block_retrieved
+    start = np.ones(len(b), dtype=bool)
+    start[1:] = ((b[1:] != b[:-1]) | rel[1:] | rel[:-1] | (ret[1:] != ret[:-1]))
+    first = np.flatnonzero(start)
+    assert rg.block_start.tolist() == full.block_start[first].tolist()
+    assert rg.block_size.tolist() == np.add.reduceat(full.block_size, first).tolist()
+    assert rg.block_n_rel.tolist() == full.block_n_rel[first].tolist()
+    assert rg.block_retrieved.tolist() == ret[first].tolist()
+    assert_allclose(rg.block_gain, np.add.reduceat(full.block_gain, first))
+    assert len(first) < len(b)
+    for k in (None, 3):
+        assert_allclose(rg.ideal_dcg(k), full.ideal_dcg(k))
+
+
+def test_group_suffix_max_matches_a_loop():
+    y, s, g = make_grouped_data(3, n_groups=30)
+    rg = rank_groups(y, s, groups=g)
+    x = np.round(np.random.default_rng(1).random(len(rg.block_group)), 1)  # repeats
+    got = rg.group_suffix_max(x)
+    for b in range(len(x)):
+        later = (rg.block_group == rg.block_group[b]) & (np.arange(len(x)) >= b)
+        assert got[b] == x[later].max()
+
+
+def test_group_cumsum_and_sum():
+    y, s, g = make_grouped_data(4)
+    rg = rank_groups(y, s, groups=g)
+    x = rg.block_size
+    cs = rg.group_cumsum(x)
+    for b in range(len(x)):
+        same = (rg.block_group == rg.block_group[b]) & (np.arange(len(x)) <= b)
+        assert cs[b] == x[same].sum()
+    assert_array_equal(rg.group_sum(x), rg.group_size)
+
+
+def test_discounts_match_sklearn_dcg():
+    from sklearn.metrics import dcg_score
+
+    disc = discount_cumsum(6)
+    y = np.array([[3, 2, 3, 0, 1, 2]])
+    s = np.array([[6, 5, 4, 3, 2, 1]])
+    assert disc[0] == 0
+    assert_allclose((np.diff(disc) * y[0]).sum(), dcg_score(y, s), rtol=1e-15)
+    disc3 = discount_cumsum(6, k=3)
+    assert_allclose((np.diff(disc3) * y[0]).sum(), dcg_score(y, s, k=3), rtol=1e-15)
+
+
+def test_2d_long_and_multiclass_give_the_same_blocks_metrics():
+    rng = np.random.default_rng(5)
+    P = rng.integers(0, 3, (20, 4)).astype(float)
+    y = rng.integers(0, 4, 20)
+    y[:4] = np.arange(4)
+    one_hot = np.eye(4)[y]
+    mc = rank_groups(y, P)
+    two_d = rank_groups(one_hot, P)
+    long = rank_groups(one_hot.ravel(), P.ravel(), groups=np.repeat(np.arange(20), 4))
+    for rg in (two_d, long):
+        assert_array_equal(rg.group_n_rel, mc.group_n_rel)
+        assert_array_equal(rg.group_size, mc.group_size)
+        assert_allclose(rg.ideal_dcg(2), mc.ideal_dcg(2))
+    # the relevant block sits at the same place in every layout
+    for rg in (two_d, long, mc):
+        rel = rg.block_n_rel > 0
+        assert_array_equal(rg.block_start[rel], mc.block_start[mc.block_n_rel > 0])
+        assert_array_equal(rg.block_size[rel], mc.block_size[mc.block_n_rel > 0])
+
+
+def test_group_ids_keep_their_type_and_sorted_order():
+    y = np.array([1, 0, 1, 0])
+    s = np.array([0.1, 0.2, 0.3, 0.4])
+    for groups, labels in [
+        (np.array([7, 7, -3, -3]), [-3, 7]),
+        (np.array(["b", "b", "a", "a"]), ["a", "b"]),
+        (np.array([2**40, 2**40, 5, 5], dtype=np.uint64), [5, 2**40]),
+        (np.array([True, True, False, False]), [0, 1]),
+    ]:
+        assert rank_groups(y, s, groups=groups).labels.tolist() == labels
+
+
+def test_single_row_and_single_group():
+    rg = rank_groups([1], [0.5])
+    assert rg.n_groups == 1 and rg.block_size.tolist() == [1]
+    rg = rank_groups([0, 1, 1], [2, 2, 2], groups=["q"] * 3)
+    assert rg.block_size.tolist() == [3] and rg.block_n_rel.tolist() == [2]
+
+
+def test_grade_payload_only_for_unweighted_small_integer_grades(monkeypatch):
+    from sklearn_rankeval._engine import _numpy_path
+
+    calls = []
+    real = _numpy_path.small_grades
+    monkeypatch.setattr(_numpy_path, "small_grades",
+                        lambda y: calls.append(real(y)) or calls[-1])
+    monkeypatch.setattr(_engine, "ENGINE_PATH", "numpy")
+    s = np.array([0.3, 0.2, 0.1])
+    rank_groups(np.array([1, 0, 3]), s)
+    rank_groups(np.array([1.0, 0.0, 255.0]), s)
+    rank_groups(np.array([1.5, 0, 1]), s)  # non-integer grades
+    rank_groups(np.array([1, 0, 256]), s)  # too many grade bits
+    rank_groups(np.array([1, 0, 1]), s, sample_weight=[1, 2, 1])  # weighted
+    assert calls == [2, 8, None, None]
+
+
+def test_fractional_gains_ideal_dcg_matches_sklearn():
+    from sklearn.metrics import ndcg_score as sk_ndcg
+
+    from sklearn_rankeval import ndcg_score
+
+    rng = np.random.default_rng(3)
+    Y = rng.random((20, 7)) * (rng.random((20, 7)) < 0.5)
+    S = rng.integers(0, 3, (20, 7)).astype(float)
+    Y[:, 0] += 0.1  # a positive gain in every row
+    for k in (None, 3):
+        assert_allclose(ndcg_score(Y, S, k=k), sk_ndcg(Y, S, k=k), rtol=1e-12)
+        assert_allclose(
+            ndcg_score(Y.ravel(), S.ravel(), groups=np.repeat(np.arange(20), 7), k=k),
+            sk_ndcg(Y, S, k=k), rtol=1e-12)
+
+
+@pytest.mark.parametrize("top", [12, 16, 20, 200])
+def test_exponential_gain_of_large_grades(top, engine_path):
+    # the DCG of 2**g - 1 written out plainly, on every engine path (the
+    # packed path once took exp2 of its uint8 grades in float16)
+    from sklearn_rankeval import dcg_score, expected_reciprocal_rank_score
+
+    y = np.array([top, 0, 1, 0, 3, top - 1])
+    s = np.array([0.4, 0.3, 0.2, 0.1, 0.35, 0.05])
+    g = np.array([0, 1, 0, 1, 0, 1])
+    got = dcg_score(y, s, groups=g, gain="exponential", average=None)
+    expected = [(2.0**top - 1) + (2.0**3 - 1) / np.log2(3) + 1 / 2,
+                (2.0**(top - 1) - 1) / np.log2(4)]
+    assert_allclose(got, expected, rtol=1e-13)
+    # ERR from its definition: sum_i R_i / i * prod_{j<i} (1 - R_j), with
+    # R = (2**g - 1) / 2**max_grade (R rounds to 1 for the top grade of 200)
+    err = expected_reciprocal_rank_score(y, s, groups=g, max_grade=top,
+                                         average=None)
+
+    def err_of(grades):
+        out, reach = 0.0, 1.0
+        for i, grade in enumerate(grades, start=1):
+            stop = (2.0**grade - 1) / 2.0**top
+            out += reach * stop / i
+            reach *= 1 - stop
+        return out
+
+    assert_allclose(err, [err_of([top, 3, 1]), err_of([0, 0, top - 1])],
+                    rtol=1e-12)
+
+
+def test_string_ids_factorized_once_per_array_and_again_when_changed(monkeypatch):
+    from sklearn_rankeval._engine import _group_ids
+
+    calls = []
+    real = _group_ids._factorize
+    monkeypatch.setattr(_group_ids, "_factorize",
+                        lambda g, n: calls.append(n) or real(g, n))
+    y = np.array([1, 0, 1, 0, 1, 0])
+    s = np.array([0.1, 0.2, 0.3, 0.4, 0.5, 0.6])
+    g = np.array(["b", "b", "a", "a", "c", "c"], dtype=object)
+    first = rank_groups(y, s, groups=g)
+    again = rank_groups(y, s, groups=g)
+    assert len(calls) == 1
+    assert first.labels.tolist() == again.labels.tolist() == ["a", "b", "c"]
+    assert_array_equal(first.block_n_rel, again.block_n_rel)
+    g[4:] = "a"  # changed in place: factorized again, the new groups
+    changed = rank_groups(y, s, groups=g)
+    assert len(calls) == 2
+    assert changed.labels.tolist() == ["a", "b"]
+    assert changed.group_size.tolist() == [4, 2]
+    # a copy with the same ids is another array
+    rank_groups(y, s, groups=g.copy())
+    assert len(calls) == 3
