@@ -20,6 +20,8 @@ __all__ = [
     "check_positive_int",
     "check_undefined",
     "column_or_2d",
+    "check_binary_labels",
+    "validate_probabilities",
     "validate_relevance",
     "validate_scores",
     "validate_sample_weight",
@@ -183,12 +185,71 @@ def validate_scores(y_score, xp=np, *, name="y_score"):
         with np.errstate(all="ignore"):
             total = np.sum(y_score)
     if y_score.dtype.kind == "f" and not np.isfinite(total):
-        if np.isnan(y_score).any():
-            raise ValueError(f"{name} contains NaN.")
+        _no_nan(y_score, name)
         if np.isposinf(y_score).any():
             raise ValueError(posinf)
     # integer scores are kept as integers: sorting and tie detection are exact
     return y_score
+
+
+def _no_nan(x, name, xp=np):
+    """NaN in ``x`` is a ``ValueError``: "<name> contains NaN." (the one NaN
+    rule of every array check)."""
+    if xp is np:
+        if x.dtype.kind == "f" and np.isnan(x).any():
+            raise ValueError(f"{name} contains NaN.")
+    elif xp.isdtype(x.dtype, "real floating") and bool(xp.any(xp.isnan(x))):
+        raise ValueError(f"{name} contains NaN.")
+
+
+def _number(value):
+    """A value as the user wrote it in a message: ``2.7`` for a float32 2.7,
+    ``2`` for 2.0, never ``np.float64(2.7)``."""
+    if isinstance(value, (np.floating, float)) and np.isfinite(value):
+        if float(value).is_integer() and abs(value) < 2**53:
+            return str(int(value))
+        return np.format_float_positional(value, trim="-")
+    return str(value.item() if isinstance(value, np.generic) else value)
+
+
+def validate_probabilities(y_prob, xp=np, *, name="y_prob"):
+    """Predicted probabilities: numbers in [0, 1] (no NaN, no infinity).
+
+    The one rule of every entry point that reads probabilities (the CTR
+    metric functions, the reports and accumulator when they compute a
+    probability metric, the calibration display, the command line);
+    ``name`` is the caller's own name of the argument (``y_prob`` in the
+    CTR functions, ``y_score`` in ``ranking_report``).
+    """
+    p = column_or_2d(y_prob, name, xp)
+    _no_nan(p, name, xp)
+    lo, hi = (p.min(), p.max()) if xp is np else (
+        np.asarray(xp.min(p))[()], np.asarray(xp.max(p))[()])
+    if not (lo >= 0 and hi <= 1):
+        raise ValueError(
+            f"{name} must hold probabilities in [0, 1]; found values in "
+            f"[{_number(lo)}, {_number(hi)}].")
+    return p
+
+
+def check_binary_labels(y_true, xp=np, *, name="y_true"):
+    """0/1 labels, after :func:`binary_labels` has read booleans, ``{-1, 1}``
+    or ``pos_label``: any other value is a ``ValueError`` listing the values
+    found (the one rule of every metric of two classes)."""
+    _no_nan(y_true if xp is not np else np.asarray(y_true), name, xp)
+    if xp is not np:
+        ok = bool(xp.all((y_true == 0) | (y_true == 1)))
+        values = None if ok else [_number(v) for v in
+                                  np.asarray(xp.unique_values(y_true))[:10]]
+    else:
+        y = np.asarray(y_true)
+        ok = bool(np.isin(y, (0, 1)).all())
+        values = None if ok else [_number(v) for v in np.unique(y)[:10]]
+    if not ok:
+        raise ValueError(
+            f"{name} must hold binary labels (0/1, booleans or -1/1); got the "
+            f"values [{', '.join(values)}].")
+    return y_true
 
 
 def validate_relevance(y_true, xp=np):
@@ -201,9 +262,8 @@ def validate_relevance(y_true, xp=np):
             neginf="y_true contains infinite values.",
             negative="y_true must be >= 0 (relevance grades); found negative "
                      "values.")
+    _no_nan(y_true, "y_true")
     if y_true.dtype.kind == "f":
-        if np.isnan(y_true).any():
-            raise ValueError("y_true contains NaN.")
         if np.isinf(y_true).any():
             raise ValueError("y_true contains infinite values.")
     if y_true.dtype.kind in "if" and (y_true < 0).any():

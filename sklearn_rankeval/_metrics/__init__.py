@@ -31,7 +31,7 @@ from ._curves import (  # noqa: F401
 from ._docs import fill_doc, substitute_doc  # noqa: F401
 from ._kernels import interpolated_precision, recall_level_cutoffs, safe_divide  # noqa: F401
 from ._names import parse_metric_name, parse_metrics, valid_names_text  # noqa: F401
-from ._pipeline import drop_unjudged, evaluate_chunked, evaluate_convention  # noqa: F401
+from ._pipeline import drop_unjudged, evaluate, evaluate_chunked  # noqa: F401
 from ._ranking import (  # noqa: F401
     bpref_score,
     dcg_score,

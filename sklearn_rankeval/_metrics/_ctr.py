@@ -5,7 +5,6 @@ are in :mod:`._ctr_kernels`.
 """
 
 from .._core import binary_labels
-from ._calibration import check_probabilities, quantile_edges
 from ._docs import fill_doc
 from ._pipeline import compute
 from ._registry import DEFAULT, metric_function
@@ -361,10 +360,8 @@ def xauc_score(y_true, y_score, *, groups=None, sample_weight=None,
 
 def _ctr_compute(name, y_true, y_prob, groups, sample_weight, average, pos_label,
                  **options):
-    """A CTR metric function's body: labels, probabilities, quantile edges."""
-    y_true = binary_labels(y_true, pos_label)
-    check_probabilities(y_prob)
-    if options.get("strategy") == "quantile":
-        options["edges"] = quantile_edges(y_prob, options["n_bins"], sample_weight)
-    return compute(name, y_true, y_prob, groups=groups,
-                   sample_weight=sample_weight, average=average, **options)
+    """A CTR metric function's body: the labels read as two classes, then the
+    pipeline (which checks the labels and probabilities, naming ``y_prob``)."""
+    return compute(name, binary_labels(y_true, pos_label), y_prob, groups=groups,
+                   sample_weight=sample_weight, average=average,
+                   score_name="y_prob", **options)

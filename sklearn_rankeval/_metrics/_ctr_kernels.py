@@ -53,23 +53,10 @@ __all__ = [
 # ---------------------------------------------------------------------------
 # checks
 # ---------------------------------------------------------------------------
-def _binary(rows, metric):
-    y = rows.y_true
-    if not np.isin(y, (0, 1)).all():
-        raise ValueError(
-            f"y_true: {metric} needs binary labels (0/1, booleans, or -1/1 read "
-            f"as roc_auc_score reads them); got the values "
-            f"{np.unique(y)[:10].tolist()}.")
-    return y.astype(np.float64, copy=False)
-
-
-def _probabilities(rows, metric):
-    p = rows.y_score
-    if not (np.all(p >= 0) and np.all(p <= 1)):
-        bad = p[~((p >= 0) & (p <= 1))]
-        raise ValueError(
-            f"y_prob: {metric} needs probabilities in [0, 1]; got {bad[0]!r}.")
-    return p
+def _labels(rows):
+    """The 0/1 labels as float64 (checked by the pipeline, which names the
+    argument: :func:`~sklearn_rankeval._core.check_binary_labels`)."""
+    return rows.y_true.astype(np.float64, copy=False)
 
 
 def _clipped(p):
@@ -94,8 +81,7 @@ def _cross_entropy(rows, metric, negative_sampling_rate=None):
     NE of one report share it)."""
     key = ("ce", negative_sampling_rate)
     if key not in rows.cache:
-        y = _binary(rows, metric)
-        p = _probabilities(rows, metric)
+        y, p = _labels(rows), rows.y_score
         if negative_sampling_rate is not None:
             p = p / (p + (1 - p) / negative_sampling_rate)
         p = _clipped(p)
@@ -134,8 +120,7 @@ def normalized_entropy(rows, negative_sampling_rate=None):
 
 def calibration_ratio(rows):
     """Predicted over observed positives; statistics ``(sum w*p, sum w*y)``."""
-    y = _binary(rows, "calibration_ratio")
-    p = _probabilities(rows, "calibration_ratio").astype(np.float64, copy=False)
+    y, p = _labels(rows), rows.y_score.astype(np.float64, copy=False)
     predicted, observed = rows.weighted_sum(p), rows.weighted_sum(y)
     value, defined = _divide(predicted, observed)
     return Partials(value, defined, _stack(predicted, observed))
@@ -157,9 +142,7 @@ def expected_calibration_error(rows, n_bins=10, strategy="uniform", edges=None):
     ``edges``: the bin edges (a tuple), computed from all rows by the public
     function for ``strategy="quantile"``; None: uniform edges.
     """
-    y = _binary(rows, "expected_calibration_error")
-    p = _probabilities(rows, "expected_calibration_error").astype(np.float64,
-                                                                 copy=False)
+    y, p = _labels(rows), rows.y_score.astype(np.float64, copy=False)
     if edges is None:
         edges = np.linspace(0.0, 1.0, n_bins + 1)
     bins = bin_index(p, np.asarray(edges, dtype=np.float64))

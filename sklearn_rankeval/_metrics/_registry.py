@@ -18,7 +18,7 @@ from .._core import check_average, check_k, check_n_points, check_option
 from .._stats import GroupInfo, aggregate
 from . import _ctr_kernels as _ctr
 from . import _kernels
-from ._calibration import STRATEGIES, check_n_bins
+from ._calibration import STRATEGIES, check_n_bins, quantile_edges
 from ._conventions import (
     SWITCHES,
     check_gain,
@@ -69,6 +69,13 @@ def check_negative_sampling_rate(value):
 def check_edges(value):
     """Bin edges given by the ECE function (quantile bins): a tuple."""
     return None if value is None else tuple(float(e) for e in value)
+
+
+def _quantile_edges(y_score, sample_weight, options):
+    """ECE's quantile bin edges, from all the rows (see :func:`quantile_edges`)."""
+    if options["strategy"] != "quantile" or options["edges"] is not None:
+        return {}
+    return {"edges": quantile_edges(y_score, options["n_bins"], sample_weight)}
 
 
 def check_persistence(value):
@@ -191,6 +198,10 @@ class MetricSpec:
         residual, PCOC); ``"neg"`` for a loss, whose scorer is
         ``"neg_<name>"`` (the negated value, as scikit-learn's
         ``"neg_log_loss"``).
+    n_stats : int, callable or None
+        How many additive statistics a group's partials carry for the pooled
+        (``"micro"``) average: an int, ``n_stats(options)`` where it depends
+        on the options (ECE: three per bin), or None (no pooled average).
     finalize : callable or None
         ``finalize(summed statistics) -> value`` of the pooled (``"micro"``)
         average, from the kernel's per-group statistics (see
@@ -207,6 +218,10 @@ class MetricSpec:
         What ``y_true`` holds: relevance grades (``> 0`` relevant), two
         classes only (0/1), or any real labels compared with each other (watch
         time, for xAUC).
+    options_from_rows : callable or None
+        ``options_from_rows(y_score, sample_weight, options) -> dict``: options
+        the metric reads off all the rows at once, before the rows are cut
+        into chunks (ECE's quantile bin edges).
     pools_undefined : bool
         Whether the pooled average pools the statistics of every group, the
         groups where the metric's own value is undefined included (log loss,
@@ -231,8 +246,10 @@ class MetricSpec:
     accepts_judged: bool = False
     judged_rule: str = "drop"
     scorer: bool = True
+    n_stats: object = None
     finalize: object = None
     pools_undefined: bool = False
+    options_from_rows: object = None
     ranked: bool = True
     scores: str = "order"
     labels_kind: str = "relevance"
@@ -274,6 +291,11 @@ class MetricSpec:
         return self.default_average == "micro" and self.pools_undefined
 
     # -- computing ------------------------------------------------------------
+    def statistics(self, **options):
+        """The number of additive statistics of the pooled average (0: none)."""
+        n = self.n_stats
+        return int(n(options) if callable(n) else (n or 0))
+
     def check_options(self, **options):
         """Checked options, defaults filled in; unknown names are a TypeError."""
         unknown = set(options) - set(self.option_names)
@@ -357,14 +379,17 @@ METRICS = {
                    averages=_GMEAN),
         MetricSpec("hit_rate", "hit_rate_score", _kernels.hit_rate, "HR@k",
                    options=(_K_REQUIRED,), averages=_POOLED,
-                   default_average="micro", perfect_score="min(R,k)/R"),
+                   default_average="micro", perfect_score="min(R,k)/R",
+                   n_stats=2),
         MetricSpec("precision", "precision_at_k_score", _kernels.precision_at_k,
                    "P@k", options=(_K_REQUIRED, ("k_denominator", "k", _choice(
                        "k_denominator", ("k", "retrieved")))), averages=_POOLED,
-                   perfect_score="min(R,k)/k"),
+                   perfect_score="min(R,k)/k",
+                   n_stats=2),
         MetricSpec("recall", "recall_at_k_score", _kernels.recall_at_k, "R@k",
                    options=(_K_REQUIRED,), averages=_POOLED,
-                   perfect_score="min(R,k)/R"),
+                   perfect_score="min(R,k)/R",
+                   n_stats=2),
         MetricSpec("ndcg", "ndcg_score", _kernels.ndcg, "NDCG",
                    options=(_K_OPTIONAL, _GAIN), has_labels=False, graded=True,
                    tie_rule="sklearn", averages=_GMEAN),
@@ -397,7 +422,8 @@ METRICS = {
                    has_labels=False, weights="item", averages=_POOLED,
                    default_average="micro", pools_undefined=True, ranked=False,
                    scores="probability", labels_kind="binary", tie_rule="sklearn",
-                   perfect_score="loss", always_defined=True, scorer="neg"),
+                   perfect_score="loss", always_defined=True, scorer="neg",
+                   n_stats=2),
         MetricSpec("ne", "normalized_entropy", _ctr.normalized_entropy,
                    "normalized entropy",
                    options=(("negative_sampling_rate", None,
@@ -406,12 +432,14 @@ METRICS = {
                    default_average="micro", needs_negative=True,
                    finalize=_ctr.ne_finalize, pools_undefined=True, ranked=False,
                    scores="probability", labels_kind="binary", tie_rule="sklearn",
-                   perfect_score="loss", scorer="neg"),
+                   perfect_score="loss", scorer="neg",
+                   n_stats=3),
         MetricSpec("pcoc", "calibration_ratio", _ctr.calibration_ratio, "PCOC",
                    has_labels=False, weights="item", averages=_POOLED,
                    default_average="micro", pools_undefined=True, ranked=False,
                    scores="probability", labels_kind="binary", tie_rule="sklearn",
-                   perfect_score="calibration", scorer=False),
+                   perfect_score="calibration", scorer=False,
+                   n_stats=2),
         MetricSpec("ece", "expected_calibration_error",
                    _ctr.expected_calibration_error, "ECE",
                    options=(("n_bins", 10, check_n_bins),
@@ -420,9 +448,11 @@ METRICS = {
                             ("edges", None, check_edges)),
                    has_labels=False, weights="item", averages=_POOLED,
                    default_average="micro", finalize=_ctr.ece_finalize,
+                   options_from_rows=_quantile_edges,
                    pools_undefined=True, ranked=False, scores="probability",
                    labels_kind="binary", tie_rule="sklearn", perfect_score="loss",
-                   always_defined=True, scorer="neg"),
+                   always_defined=True, scorer="neg",
+                   n_stats=lambda options: 3 * options["n_bins"]),
         MetricSpec("xauc", "xauc_score", _ctr.xauc, "xAUC", has_labels=False,
                    weights="item", default_average="weighted",
                    tie_rule="sklearn", needs_negative=True, ranked=False,

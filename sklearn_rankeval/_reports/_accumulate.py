@@ -9,7 +9,6 @@ first: in ``"sorted"`` mode only the open (last) group is held back, in
 """
 
 import collections
-import functools
 import math
 from numbers import Integral
 
@@ -26,8 +25,7 @@ from .._core import (
 from .._engine import _encode_groups, check_group_ids, group_ids_array
 from .._metrics import (
     check_convention,
-    evaluate_chunked,
-    evaluate_convention,
+    evaluate,
     fill_doc,
     parse_metrics,
     resolved_metrics,
@@ -308,10 +306,10 @@ class RankingAccumulator:
 
     def _evaluate(self, y_true, y_score, *, groups, sample_weight, labels=None):
         """``(info, parts)`` of whole groups: the report's path, convention too."""
-        info, parts, _ = evaluate_convention(
-            functools.partial(evaluate_chunked, labels=labels), y_true, y_score,
-            groups=groups, sample_weight=sample_weight,
-            parsed=parse_metrics(self._names), convention=self.convention)
+        info, parts, _ = evaluate(
+            y_true, y_score, groups=groups, sample_weight=sample_weight,
+            labels=labels, metrics=parse_metrics(self._names),
+            convention=self.convention)
         return info, parts
 
     def _check_layout(self, layout):

@@ -13,7 +13,7 @@ import numpy as np
 from scipy import stats
 
 from .._core import check_option
-from .._metrics import evaluate_chunked, parse_metrics
+from .._metrics import evaluate, fill_doc, parse_metrics
 from .._stats import (
     MAX_CELLS,
     apply_undefined,
@@ -236,10 +236,11 @@ def _frame(result):
 # ---------------------------------------------------------------------------
 # the public function
 # ---------------------------------------------------------------------------
+@fill_doc
 def compare_rankings(y_true, y_scores, *, groups=None, metrics=None,
                      sample_weight=None, baseline=None, test="permutation",
                      correction="holm", confidence=0.95, n_resamples=10000,
-                     random_state=None, output="text"):
+                     random_state=None, output="text", convention=None):
     """Compare several models' rankings of the same rows, group by group.
 
     For each metric and each model: the metric's value, its difference to the
@@ -296,6 +297,12 @@ default=None
         "ci_high", "p_value", "p_adjusted", "wins", "ties", "losses"}}}``; or
         a tidy pandas DataFrame with the columns ``metric``, ``model`` and
         those fields.
+    %(convention_header)s
+        Every metric of every model as that library computes it, as in
+        :func:`ranking_report` (see :ref:`conventions-presets`); the
+        differences, intervals and tests are then those of the library's
+        numbers.  A metric the library does not have is a ``ValueError``.
+        None: this library's own rules.
 
     Returns
     -------
@@ -404,15 +411,15 @@ default=None
 
     parts, info = {}, None
     for model in models:
-        info, parts[model] = evaluate_chunked(y_true, y_scores[model],
-                                              groups=groups,
-                                              sample_weight=sample_weight,
-                                              parsed=parsed)
+        info, parts[model], resolved = evaluate(
+            y_true, y_scores[model], groups=groups, sample_weight=sample_weight,
+            metrics=parsed, convention=convention)
         # the statistics resample groups on the host: per-group partials of
         # an Array API input (computed on its device) are copied there
         info = info.to_numpy()
         parts[model] = {name: p.to_numpy() for name, p in parts[model].items()}
 
+    parsed = resolved  # the metrics as the convention averages them
     # one column per (metric, model): the statistics of its average
     columns = [(name, model) for name, _, _ in parsed for model in models]
     col = {key: j for j, key in enumerate(columns)}

@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from .._core import check_option, namespace_of, reject_host_options, to_numpy
-from .._metrics import evaluate_chunked, evaluate_convention, fill_doc, parse_metrics
+from .._metrics import evaluate, fill_doc, parse_metrics
 
 __all__ = ["make_frame", "per_group_scores", "per_group_values"]
 
@@ -153,7 +153,7 @@ def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
     parsed = parse_metrics(metrics)
     reject_host_options((y_score, y_true, groups, sample_weight),
                         convention=convention)
-    info, parts, _ = evaluate_convention(
-        evaluate_chunked, y_true, y_score, groups=groups,
-        sample_weight=sample_weight, parsed=parsed, convention=convention)
+    info, parts, _ = evaluate(y_true, y_score, groups=groups,
+                              sample_weight=sample_weight, metrics=parsed,
+                              convention=convention)
     return make_frame(frame_columns(info, parts), output)

@@ -1,6 +1,6 @@
 """``ranking_report``: many metrics from one validation and one sort.
 
-The values come from the metrics' per-group partials (``_chunked.evaluate_chunked``),
+The values come from the metrics' per-group partials (the pipeline's ``evaluate``),
 aggregated with each metric's default ``average``; ``segments`` aggregates the
 same partials within each segment's groups.
 """
@@ -11,8 +11,7 @@ from .._core import astype, check_option, namespace_of, reject_host_options, to_
 from .._engine import encode_rows
 from .._metrics import (
     DEFAULT_METRICS,
-    evaluate_chunked,
-    evaluate_convention,
+    evaluate,
     fill_doc,
     parse_metric_name,
     parse_metrics,
@@ -306,9 +305,9 @@ default=None
         rng = check_random_state(random_state)
     reject_host_options((y_score, y_true, groups, sample_weight),
                         convention=convention)
-    info, parts, parsed = evaluate_convention(
-        evaluate_chunked, y_true, y_score, groups=groups,
-        sample_weight=sample_weight, parsed=parsed, convention=convention)
+    info, parts, parsed = evaluate(y_true, y_score, groups=groups,
+                                   sample_weight=sample_weight, metrics=parsed,
+                                   convention=convention)
 
     if (confidence is not None or segments is not None) and not isinstance(
             info.weight, np.ndarray):
