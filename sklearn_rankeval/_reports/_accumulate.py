@@ -9,8 +9,6 @@ first: in ``"sorted"`` mode only the open (last) group is held back, in
 """
 
 import collections
-import math
-from numbers import Integral
 
 import numpy as np
 
@@ -22,7 +20,7 @@ from .._core import (
     validate_sample_weight,
     validate_scores,
 )
-from .._engine import _encode_groups, check_group_ids, group_ids_array
+from .._engine import check_group_ids, group_ids_array
 from .._metrics import (
     check_convention,
     evaluate,
@@ -33,140 +31,36 @@ from .._metrics import (
 from .._stats import (
     GroupInfo,
     Partials,
-    average_finalize,
     average_terms,
-    finalize_value,
     plain_label,
     summed,
 )
-from ._per_group import frame_columns, make_frame
-from ._report import _summaries
+from ._accumulator_state import (
+    SeenIds,
+    check_partials,
+    check_window,
+    finalize_totals,
+    min_max,
+    on_host,
+)
+from ._format import frame_columns, make_frame
+from ._report import metric_summaries
 
 __all__ = ["RankingAccumulator"]
 
 GROUP_ROWS = ("complete", "sorted", "any")
 
 
-def _on_host(evaluated):
-    """The accumulator's state lives on the host: the per-group partials of
-    an Array API batch (computed on its device) are copied there, never its
-    rows."""
-    info, parts = evaluated
-    return info.to_numpy(), {name: p.to_numpy() for name, p in parts.items()}
 
 
-def _min_max(ids):
-    """The smallest and the largest id (strings through hashing, no sort)."""
-    if ids.dtype.kind in "biufMm":
-        return ids.min(), ids.max()
-    codes, decode = _encode_groups(ids, ids.shape[0], 1)
-    lo, hi = decode(np.array([codes.min(), codes.max()]))
-    return lo, hi
 
 
-def _check_partials(partials):
-    """``(info, parts, metrics, convention)`` of :meth:`RankingAccumulator.partials`'s
-    output; a ValueError naming ``partials`` for anything else."""
-    keys = ("metrics", "convention", "group", "info", "partials")
-    if not isinstance(partials, dict) or any(key not in partials for key in keys):
-        got = (f"a dict with the keys {', '.join(map(str, partials))}"
-               if isinstance(partials, dict) else type(partials).__name__)
-        raise ValueError(
-            f"partials must be the dict of RankingAccumulator.partials(), with "
-            f"the keys {', '.join(keys)}; got {got}."
-        )
-    metrics, convention = partials["metrics"], partials["convention"]
-    labels = np.asarray(partials["group"])
-    n = labels.shape[0] if labels.ndim == 1 else -1
-
-    def column(where, key, value):
-        value = np.asarray(value)
-        if value.shape[-1:] != (n,) or value.ndim != (2 if key == "stats" else 1):
-            raise ValueError(
-                f"partials: {where}[{key!r}] has shape {value.shape}; every "
-                f"array must hold one entry per group ({n}).")
-        return value
-
-    info_fields = GroupInfo._fields[1:]
-    if (not isinstance(partials["info"], dict)
-            or set(partials["info"]) != set(info_fields)):
-        raise ValueError(f"partials: 'info' must be a dict with the keys "
-                         f"{', '.join(info_fields)}.")
-    info = GroupInfo(labels, *(column("info", f, partials["info"][f])
-                               for f in info_fields))
-    parsed = parse_metrics(metrics, argument="partials")
-    names = [name for name, _, _ in parsed]
-    given = partials["partials"]
-    if not isinstance(given, dict) or set(given) != set(names):
-        raise ValueError("partials: 'partials' must hold one dict per metric of "
-                         "'metrics'.")
-    parts = {}
-    for name, spec, _ in parsed:
-        fields = given[name]
-        # a pooled ("micro") average sums each group's statistics
-        wanted = {"value", "defined", *(("stats",) if "micro" in spec.averages
-                                        else ())}
-        if not isinstance(fields, dict) or set(fields) != wanted:
-            raise ValueError(
-                f"partials: the partial results of {name!r} are not of the form "
-                f"RankingAccumulator.partials() gives (made by another version?).")
-        parts[name] = Partials(**{f: column(name, f, v) for f, v in fields.items()})
-    return info, parts, names, convention
 
 
-def _check_window(window, group_rows):
-    if window is None:
-        return None
-    if isinstance(window, (bool, np.bool_)) or not isinstance(window, Integral) \
-            or window < 1:
-        raise ValueError(f"window must be None or a number of updates >= 1, got "
-                         f"{window!r}.")
-    if group_rows != "complete":
-        raise ValueError(
-            f"window= needs group_rows='complete' (every update holds whole "
-            f"groups, so that the last updates' groups are complete); got "
-            f"group_rows={group_rows!r}.")
-    return int(window)
 
 
-def _finalize_totals(totals, spec):
-    """The default average of a metric from per-batch ``(sums, n_counted)``:
-    each statistic summed exactly (``math.fsum``) over the batches."""
-    n_stats = totals[0][0].shape[0] if totals else 0
-    sums = np.array([math.fsum(s[j] for s, _ in totals) for j in range(n_stats)])
-    return finalize_value(sums, sum(n for _, n in totals), label=spec.label,
-                          needs_negative=spec.needs_negative,
-                          finalize=average_finalize(spec, spec.default_average))
 
 
-class _SeenIds:
-    """The ids of the closed groups: sorted runs merged as they grow.
-
-    A run is merged into the one before it while it is at least half as long,
-    so there are O(log n_groups) runs and each id is copied O(log) times.
-    """
-
-    def __init__(self):
-        self.runs = []
-
-    def find_repeated(self, ids):
-        """The first of the (sorted, unique) ``ids`` already seen, or None."""
-        for run in self.runs:
-            idx = np.minimum(np.searchsorted(run, ids), len(run) - 1)
-            hit = np.flatnonzero(run[idx] == ids)
-            if hit.size:
-                return ids[hit[0]]
-        return None
-
-    def add(self, ids):
-        self.runs.append(np.asarray(ids))
-        while len(self.runs) > 1 and 2 * len(self.runs[-1]) >= len(self.runs[-2]):
-            last = self.runs.pop()
-            self.runs[-1] = np.sort(np.concatenate([self.runs[-1], last]))
-
-    @property
-    def empty(self):
-        return not self.runs
 
 
 @fill_doc
@@ -266,7 +160,7 @@ class RankingAccumulator:
     def __init__(self, metrics=None, *, group_rows="complete", keep_groups=True,
                  convention=None, window=None):
         check_option(group_rows, "group_rows", GROUP_ROWS)
-        self.window = _check_window(window, group_rows)
+        self.window = check_window(window, group_rows)
         # the last `window` updates: (info, parts) of each, or each metric's
         # sums with keep_groups=False; None for an update without rows
         self._recent = collections.deque(maxlen=self.window) if self.window else None
@@ -284,7 +178,7 @@ class RankingAccumulator:
         self.metrics = metrics
         self.group_rows = group_rows
         self._infos, self._parts = [], []
-        self._seen = _SeenIds()
+        self._seen = SeenIds()
         self._held = []  # 'any': every batch seen, not yet evaluated
         # 'sorted': the rows of the first and of the last group seen (either
         # may continue in a neighbouring accumulator), one dict per group
@@ -422,7 +316,7 @@ class RankingAccumulator:
                             convention=self.convention)
         if np.ndim(y_score) == 2:
             self._check_layout("2-D (one query per row)")
-            info, parts = _on_host(self._evaluate(
+            info, parts = on_host(self._evaluate(
                 y_true, y_score, groups=groups, sample_weight=sample_weight,
                 labels=labels))
             n_queries = len(info.labels)
@@ -437,7 +331,7 @@ class RankingAccumulator:
                 self._recent.append(None)  # an update, without rows
             return self
         if self.group_rows == "complete":
-            info, parts = _on_host(self._evaluate(
+            info, parts = on_host(self._evaluate(
                 y_true, y_score, groups=groups, sample_weight=sample_weight))
             self._check_new_ids(info.labels)
             self._seen.add(info.labels)
@@ -471,7 +365,7 @@ class RankingAccumulator:
     def _update_sorted(self, rows):
         ids = rows["groups"]
         try:
-            lo, hi = _min_max(ids)
+            lo, hi = min_max(ids)
             if self._max_id is not None and lo < self._max_id:
                 raise ValueError(
                     f"groups: with group_rows='sorted' rows must arrive ordered by "
@@ -642,10 +536,10 @@ class RankingAccumulator:
         if self.keep_groups:
             info, parts = self._collect(scope)
             return {name: value for name, (value, _) in
-                    _summaries(info, parts, self._parsed).items()}
+                    metric_summaries(info, parts, self._parsed).items()}
         if scope == "window":
             kept = [entry for entry in self._recent if entry is not None]
-            return {name: _finalize_totals([sums[name] for sums in kept], spec)
+            return {name: finalize_totals([sums[name] for sums in kept], spec)
                     for name, spec, _ in self._parsed}
         if self._layout is None:
             raise ValueError("The accumulator has seen no rows: call update() first.")
@@ -657,7 +551,7 @@ class RankingAccumulator:
                 totals[name].append(summed(average_terms(
                     pending[1][name], pending[0], spec,
                     average=spec.default_average)))
-            out[name] = _finalize_totals(totals[name], spec)
+            out[name] = finalize_totals(totals[name], spec)
         return out
 
     def per_group(self, output="pandas"):
@@ -792,7 +686,7 @@ class RankingAccumulator:
         >>> round(merged.result()["ndcg@2"], 4)
         0.754
         """
-        info, parts, metrics, convention = _check_partials(partials)
+        info, parts, metrics, convention = check_partials(partials)
         acc = cls(metrics, convention=convention)
         order = np.argsort(info.labels, kind="stable")
         info = info.take(order)

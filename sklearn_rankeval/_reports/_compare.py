@@ -27,15 +27,14 @@ from .._stats import (
     sign_flips,
     stacked_stats,
 )
-from ._per_group import make_frame
+from ._format import COMPARISON_FIELDS, comparison_frame, comparison_table
 
 __all__ = ["adjust_pvalues", "compare_rankings", "paired_values"]
 
 TESTS = ("permutation", "t", "wilcoxon")
 CORRECTIONS = ("holm", "bonferroni", "fdr_bh")
 OUTPUTS = ("text", "dict", "frame")
-FIELDS = ("value", "diff", "ci_low", "ci_high", "p_value", "p_adjusted",
-          "wins", "ties", "losses")
+FIELDS = COMPARISON_FIELDS
 
 #: Relative tolerance of ``|T*| >= |T|`` in the randomization test (as
 #: ``scipy.stats.permutation_test``): flips that give the observed statistic
@@ -186,51 +185,12 @@ def _check_scores(y_scores):
 # ---------------------------------------------------------------------------
 # output
 # ---------------------------------------------------------------------------
-def _fmt(x, width, digits=4):
-    return f"{'-':>{width}s}" if not np.isfinite(x) else f"{x:>{width}.{digits}f}"
 
 
-def _fmt_p(p, width):
-    """A p-value with 4 decimals; below 0.0001 (not 0) as ``<0.0001``."""
-    return f"{'<0.0001':>{width}s}" if 0 < p < 5e-5 else _fmt(p, width)
 
 
-def _text(result, models, baseline, header):
-    rows = [(metric, model, res) for metric, by_model in result.items()
-            for model, res in by_model.items()]
-    names = {model: f"{model} (baseline)" if model == baseline else str(model)
-             for model in models}
-    mw = max(len("metric"), *(len(r[0]) for r in rows)) + 2
-    nw = max(len("model"), *(len(n) for n in names.values())) + 2
-    lines = [header,
-             f"{'metric':<{mw}s}{'model':<{nw}s}{'value':>8s}{'diff':>9s}"
-             f"{'ci_low':>9s}{'ci_high':>9s}{'p_value':>9s}{'p_adjusted':>12s}"
-             f"{'wins':>7s}{'ties':>7s}{'losses':>8s}"]
-    previous = None
-    for metric, model, r in rows:
-        label = metric if metric != previous else ""
-        previous = metric
-        if model == baseline:
-            tail = f"{'-':>9s}" * 4 + f"{'-':>12s}" + f"{'-':>7s}" * 2 + f"{'-':>8s}"
-        else:
-            tail = (f"{_fmt(r['diff'], 9)}{_fmt(r['ci_low'], 9)}"
-                    f"{_fmt(r['ci_high'], 9)}{_fmt_p(r['p_value'], 9)}"
-                    f"{_fmt_p(r['p_adjusted'], 12)}{r['wins']:>7d}{r['ties']:>7d}"
-                    f"{r['losses']:>8d}")
-        lines.append(f"{label:<{mw}s}{names[model]:<{nw}s}{_fmt(r['value'], 8)}"
-                     f"{tail}")
-    return "\n".join(lines)
 
 
-def _frame(result):
-    rows = [(metric, model, res) for metric, by_model in result.items()
-            for model, res in by_model.items()]
-    columns = {"metric": np.array([r[0] for r in rows], dtype=object),
-               "model": np.array([r[1] for r in rows], dtype=object)}
-    for field in FIELDS:
-        dtype = np.int64 if field in ("wins", "ties", "losses") else float
-        columns[field] = np.array([r[2][field] for r in rows], dtype=dtype)
-    return make_frame(columns, "pandas", index=None)
 
 
 # ---------------------------------------------------------------------------
@@ -476,11 +436,11 @@ default=None
     if output == "dict":
         return result
     if output == "frame":
-        return _frame(result)
+        return comparison_frame(result)
     kind = {"permutation": "paired permutation test"
                            + (" (exact)" if exact else ""),
             "t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test"}[test]
     header = (f"baseline {baseline}, {kind} over {len(info.labels)} groups, "
               f"{correction or 'no'} correction, {confidence * 100:g}% bootstrap "
               f"interval of the difference")
-    return _text(result, models, baseline, header)
+    return comparison_table(result, models, baseline, header)

@@ -1,69 +1,22 @@
 """``per_group_scores``: one row per group, one column per metric.
 
-Also the shared step of the report, the accumulator and the engines:
-turning per-group columns into a pandas / polars DataFrame or a dict
-(:func:`make_frame`).
 """
 
-import math
 
-import numpy as np
 
-from .._core import check_option, namespace_of, reject_host_options, to_numpy
+from .._core import check_option, reject_host_options
 from .._metrics import evaluate, fill_doc, parse_metrics
+from ._format import FRAME_OUTPUTS, frame_columns, make_frame
 
-__all__ = ["make_frame", "per_group_scores", "per_group_values"]
+__all__ = ["per_group_scores"]
 
-OUTPUTS = ("pandas", "polars", "dict")
-
-
-def per_group_values(partials):
-    """A metric's column: its value where defined, NaN elsewhere (no warning)."""
-    xp = namespace_of(partials.value)
-    return xp.where(partials.defined, partials.value,
-                    xp.full_like(partials.value, math.nan))
+OUTPUTS = FRAME_OUTPUTS
 
 
-def make_frame(columns, output, *, index="group"):
-    """Columns (``index`` first) -> pandas (``index`` as the index), polars or dict."""
-    check_option(output, "output", OUTPUTS)
-    if output == "dict":
-        return columns
-    # per-group columns of an Array API input: to the host for the frame
-    columns = {name: to_numpy(col) for name, col in columns.items()}
-    if output == "polars":
-        try:
-            import polars as pl
-        except ImportError:
-            raise ImportError(
-                "output='polars' needs polars: pip install polars"
-            ) from None
-        return pl.DataFrame({name: np.asarray(col) for name, col in columns.items()})
-    try:
-        import pandas as pd
-    except ImportError:
-        raise ImportError(
-            "output='pandas' needs pandas (pip install pandas); output='dict' "
-            "needs no DataFrame library."
-        ) from None
-    data = dict(columns)
-    if index is None:
-        return pd.DataFrame(data)
-    labels = data.pop(index)
-    return pd.DataFrame(data, index=pd.Index(labels, name=index))
 
 
-def frame_columns(info, parts):
-    """The per-group columns: ids, counts, weight, then one column per metric."""
-    columns = {
-        "group": info.labels,
-        "n_items": info.n_items,
-        "n_relevant": info.n_relevant,
-        "weight": info.weight,
-    }
-    for name, p in parts.items():
-        columns[name] = per_group_values(p)
-    return columns
+
+
 
 
 @fill_doc

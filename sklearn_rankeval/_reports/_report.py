@@ -13,7 +13,6 @@ from .._metrics import (
     DEFAULT_METRICS,
     evaluate,
     fill_doc,
-    parse_metric_name,
     parse_metrics,
 )
 from .._stats import (
@@ -23,14 +22,14 @@ from .._stats import (
     check_random_state,
     plain_label,
 )
-from ._per_group import make_frame
+from ._format import format_report, format_segments, with_intervals
 
 __all__ = ["DEFAULT_METRICS", "ranking_report"]
 
 OUTPUTS = ("text", "dict", "frame")
 
 
-def _summaries(info, parts, parsed):
+def metric_summaries(info, parts, parsed):
     """``{name: (value, number of groups where it is defined)}``."""
     out = {}
     for name, spec, _ in parsed:
@@ -80,88 +79,18 @@ def _segment_of_groups(segments, groups, info, y_score):
     return lo, seg_labels
 
 
-def _text(rows, digits, segment_header=False):
-    """``rows``: (segment or None, name, value, support[, low, high]) -> a table."""
-    names = [r[1] for r in rows]
-    width = max(len("metric"), *(len(name) for name in names)) + 2
-    value_width = max(digits + 3, len("value"))
-    ci_width = max(digits + 3, len("ci_high")) + 2
-    with_ci = len(rows[0]) == 6
-    ci_head = f"{'ci_low':>{ci_width}s}{'ci_high':>{ci_width}s}" if with_ci else ""
-    seg_width = 0
-    if segment_header:
-        seg_width = max(len("segment"), *(len(str(r[0])) for r in rows)) + 2
-    head = (f"{'segment':<{seg_width}s}" if segment_header else "")
-    lines = [f"{head}{'metric':<{width}s}{'value':>{value_width}s}{ci_head}  groups"]
-    for seg, name, value, support, *ci in rows:
-        lead = f"{str(seg):<{seg_width}s}" if segment_header else ""
-        cis = "".join(f"{x:>{ci_width}.{digits}f}" for x in ci)
-        lines.append(f"{lead}{name:<{width}s}{value:>{value_width}.{digits}f}"
-                     f"{cis}  {support:>6d}")
-    lines += _pooled_footer(dict.fromkeys(names))
-    return "\n".join(lines)
 
 
-def _pooled_footer(names):
-    """One line per metric of ``names`` whose average is pooled (micro)."""
-    out = []
-    for name in names:
-        parsed = parse_metric_name(name)
-        if parsed is not None and parsed[0].default_average == "micro":
-            # the CTR metrics pool every row; HR@k pools the queries' counts
-            what = "rows" if parsed[0].pools_undefined else "queries"
-            out.append(f"{name}: pooled over {what} (micro average)")
-    return out
 
 
-def _with_intervals(summaries, intervals):
-    """``{name: (value, support)}`` -> ``{name: (value, support, low, high)}``."""
-    if intervals is None:
-        return summaries
-    return {name: (v, n, *intervals[name]) for name, (v, n) in summaries.items()}
 
 
-def _dict_value(summary):
-    """A metric's entry of the dict report: its value, or value and interval."""
-    if len(summary) == 2:
-        return summary[0]
-    value, _, low, high = summary
-    return {"value": value, "ci_low": low, "ci_high": high}
 
 
-def _frame_columns(rows, first):
-    """Tidy columns of ``rows`` (first..., name, value, support[, low, high])."""
-    lead = len(first)
-    columns = {key: np.array([r[i] for r in rows], dtype=object)
-               for i, key in enumerate(first)}
-    columns["metric"] = np.array([r[lead] for r in rows], dtype=object)
-    columns["value"] = np.array([r[lead + 1] for r in rows], dtype=float)
-    if rows and len(rows[0]) == lead + 5:
-        columns["ci_low"] = np.array([r[lead + 3] for r in rows], dtype=float)
-        columns["ci_high"] = np.array([r[lead + 4] for r in rows], dtype=float)
-    columns["n_groups"] = np.array([r[lead + 2] for r in rows], dtype=np.int64)
-    return make_frame(columns, "pandas", index=None)
 
 
-def _format(summaries, output, digits):
-    """One report, ``{name: (value, support[, low, high])}``, as ``output`` asks."""
-    if output == "dict":
-        return {name: _dict_value(summ) for name, summ in summaries.items()}
-    rows = [(name, *summ) for name, summ in summaries.items()]
-    if output == "frame":
-        return _frame_columns(rows, ())
-    return _text([(None, *row) for row in rows], digits)
 
 
-def _format_segments(by_segment, output, digits):
-    if output == "dict":
-        return {seg: {name: _dict_value(s) for name, s in summ.items()}
-                for seg, summ in by_segment.items()}
-    rows = [(seg, name, *s) for seg, summ in by_segment.items()
-            for name, s in summ.items()]
-    if output == "frame":
-        return _frame_columns(rows, ("segment",))
-    return _text(rows, digits, segment_header=True)
 
 
 @fill_doc
@@ -320,16 +249,16 @@ default=None
         intervals = None if confidence is None else bootstrap_intervals(
             info, parts, parsed, confidence=confidence, n_resamples=n_resamples,
             rng=rng)
-        # ratio, aggregate x2, _summaries, summaries, ranking_report, caller
-        return _with_intervals(_summaries(info, parts, parsed),
+        # ratio, aggregate x2, metric_summaries, summaries, ranking_report, caller
+        return with_intervals(metric_summaries(info, parts, parsed),
                                intervals)
 
     if segments is None:
-        return _format(summaries(info, parts), output, digits)
+        return format_report(summaries(info, parts), output, digits)
     seg_of_group, seg_labels = _segment_of_groups(segments, groups, info, y_score)
     by_segment = {}
     for code, label in enumerate(seg_labels):
         index = np.flatnonzero(seg_of_group == code)
         sub = {name: p.take(index) for name, p in parts.items()}
         by_segment[plain_label(label)] = summaries(info.take(index), sub)
-    return _format_segments(by_segment, output, digits)
+    return format_segments(by_segment, output, digits)
