@@ -15,6 +15,7 @@ __all__ = [
     "check_alpha",
     "check_average",
     "check_k",
+    "check_negative_sampling_rate",
     "check_n_points",
     "check_option",
     "check_positive_int",
@@ -26,6 +27,17 @@ __all__ = [
     "validate_scores",
     "validate_sample_weight",
 ]
+
+
+def check_negative_sampling_rate(value):
+    """``negative_sampling_rate``: None, or the share of negatives kept, in (0, 1]."""
+    if value is None:
+        return None
+    if (isinstance(value, bool) or not isinstance(value, Real)
+            or not 0 < value <= 1):
+        raise ValueError(f"negative_sampling_rate must be a number in (0, 1] "
+                         f"(the share of negatives kept), got {value!r}.")
+    return float(value)
 
 
 def check_k(k, *, allow_none=True):

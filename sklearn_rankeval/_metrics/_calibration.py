@@ -122,10 +122,7 @@ def validate_calibration_inputs(y_true, y_prob, sample_weight=None, *,
 
 def encode_labels(labels, n, name):
     """Per-row labels (segments, groups) -> dense codes and the sorted labels."""
-    try:
-        return encode_rows(labels, n)
-    except (TypeError, ValueError) as exc:
-        raise type(exc)(str(exc).replace("groups", name, 1)) from None
+    return encode_rows(labels, n, name=name)
 
 
 # ---------------------------------------------------------------------------

@@ -24,7 +24,7 @@ __all__ = [
 @metric_function("log_loss")
 @fill_doc
 def log_loss(y_true, y_prob, *, groups=None, sample_weight=None, average=DEFAULT,
-             pos_label=None):
+             pos_label=None, negative_sampling_rate=None):
     """Log loss (cross-entropy) of predicted probabilities, per group.
 
     .. math::
@@ -44,6 +44,7 @@ def log_loss(y_true, y_prob, *, groups=None, sample_weight=None, average=DEFAULT
     %(sample_weight_item)s
     %(average_ctr)s
     %(pos_label_ctr)s
+    %(negative_sampling_rate)s
 
     Returns
     -------
@@ -82,13 +83,14 @@ def log_loss(y_true, y_prob, *, groups=None, sample_weight=None, average=DEFAULT
     [0.1446, 0.7136]
     """
     return _ctr_compute("log_loss", y_true, y_prob, groups, sample_weight,
-                        average, pos_label)
+                        average, pos_label,
+                        negative_sampling_rate=negative_sampling_rate)
 
 
 @metric_function("ne")
 @fill_doc
 def normalized_entropy(y_true, y_prob, *, groups=None, sample_weight=None,
-                       average=DEFAULT, negative_sampling_rate=DEFAULT,
+                       average=DEFAULT, negative_sampling_rate=None,
                        pos_label=None):
     """Normalized entropy (NE): the log loss over the entropy of the base rate.
 
@@ -111,10 +113,7 @@ def normalized_entropy(y_true, y_prob, *, groups=None, sample_weight=None,
     %(groups_ctr)s
     %(sample_weight_item)s
     %(average_ctr)s
-    negative_sampling_rate : float in (0, 1], default=None
-        The share of negatives kept when the training data were down-sampled:
-        the probabilities are first recalibrated,
-        ``p' = p / (p + (1 - p) / r)``.  None: no recalibration.
+    %(negative_sampling_rate)s
     %(pos_label_ctr)s
 
     Returns
@@ -160,7 +159,7 @@ def normalized_entropy(y_true, y_prob, *, groups=None, sample_weight=None,
 @metric_function("pcoc")
 @fill_doc
 def calibration_ratio(y_true, y_prob, *, groups=None, sample_weight=None,
-                      average=DEFAULT, pos_label=None):
+                      average=DEFAULT, pos_label=None, negative_sampling_rate=None):
     """Predicted over observed positives (PCOC): 1 is calibrated.
 
     .. math::
@@ -180,6 +179,7 @@ def calibration_ratio(y_true, y_prob, *, groups=None, sample_weight=None,
     %(sample_weight_item)s
     %(average_ctr)s
     %(pos_label_ctr)s
+    %(negative_sampling_rate)s
 
     Returns
     -------
@@ -214,14 +214,16 @@ def calibration_ratio(y_true, y_prob, *, groups=None, sample_weight=None,
     [1.2, 0.8]
     """
     return _ctr_compute("pcoc", y_true, y_prob, groups, sample_weight, average,
-                        pos_label)
+                        pos_label,
+                        negative_sampling_rate=negative_sampling_rate)
 
 
 @metric_function("ece")
 @fill_doc
 def expected_calibration_error(y_true, y_prob, *, groups=None, sample_weight=None,
                                n_bins=DEFAULT, strategy=DEFAULT, average=DEFAULT,
-                               pos_label=None):
+                               pos_label=None,
+                               negative_sampling_rate=None):
     """Expected calibration error (ECE) over bins of the predicted probability.
 
     .. math::
@@ -250,6 +252,7 @@ def expected_calibration_error(y_true, y_prob, *, groups=None, sample_weight=Non
         ``sample_weight``), the same edges for every group.
     %(average_ctr)s
     %(pos_label_ctr)s
+    %(negative_sampling_rate)s
 
     Returns
     -------
@@ -283,7 +286,8 @@ def expected_calibration_error(y_true, y_prob, *, groups=None, sample_weight=Non
     0.04
     """
     return _ctr_compute("ece", y_true, y_prob, groups, sample_weight, average,
-                        pos_label, n_bins=n_bins, strategy=strategy)
+                        pos_label, n_bins=n_bins, strategy=strategy,
+                        negative_sampling_rate=negative_sampling_rate)
 
 
 @metric_function("xauc")

@@ -42,6 +42,7 @@ __all__ = [
     "log_loss",
     "ne_finalize",
     "normalized_entropy",
+    "recalibrated",
     "xauc",
 ]
 
@@ -76,14 +77,21 @@ def _divide(num, den):
 # ---------------------------------------------------------------------------
 # kernels
 # ---------------------------------------------------------------------------
-def _cross_entropy(rows, metric, negative_sampling_rate=None):
-    """``(y, CE)`` of every row; computed once per rows and rate (log loss and
-    NE of one report share it)."""
-    key = ("ce", negative_sampling_rate)
+def recalibrated(p, negative_sampling_rate):
+    """Probabilities of a model trained on down-sampled negatives, back on
+    the scale of the full data: ``p' = p / (p + (1 - p) / r)``, ``r`` the
+    share of negatives kept (He et al., ADKDD 2014).  The one definition,
+    applied by the pipeline to the rows of every probability metric."""
+    p = np.asarray(p, dtype=np.float64)
+    return p / (p + (1 - p) / negative_sampling_rate)
+
+
+def _cross_entropy(rows):
+    """``(y, CE)`` of every row; computed once per rows (log loss and NE of
+    one report share it)."""
+    key = "ce"
     if key not in rows.cache:
         y, p = _labels(rows), rows.y_score
-        if negative_sampling_rate is not None:
-            p = p / (p + (1 - p) / negative_sampling_rate)
         p = _clipped(p)
         # one log per row: of p for a click, of 1 - p for a non-click
         rows.cache[key] = y, -np.log(np.where(y > 0, p, 1 - p))
@@ -92,7 +100,7 @@ def _cross_entropy(rows, metric, negative_sampling_rate=None):
 
 def log_loss(rows):
     """Mean cross-entropy of each group; statistics ``(sum w*CE, sum w)``."""
-    _, ce = _cross_entropy(rows, "log_loss")
+    _, ce = _cross_entropy(rows)
     total, weight = rows.weighted_sum(ce), rows.weighted_sum()
     value, defined = _divide(total, weight)
     return Partials(value, defined, _stack(total, weight))
@@ -108,9 +116,9 @@ def ne_finalize(sums):
     return out[()] if out.ndim == 0 else out
 
 
-def normalized_entropy(rows, negative_sampling_rate=None):
+def normalized_entropy(rows):
     """Cross-entropy over the entropy of the group's base rate."""
-    y, ce = _cross_entropy(rows, "normalized_entropy", negative_sampling_rate)
+    y, ce = _cross_entropy(rows)
     stats = _stack(rows.weighted_sum(ce), rows.weighted_sum(y),
                    rows.weighted_sum(1 - y))
     value = ne_finalize(stats)

@@ -159,6 +159,13 @@ groups : array-like of shape (n_samples,), default=None
 sample_weight : array-like of shape (n_samples,), default=None
     Row weights (impressions), as in the scikit-learn function without
     groups; 2-D input: one weight per row (group), given to its items.""",
+    "negative_sampling_rate": """\
+negative_sampling_rate : float in (0, 1], default=None
+    The share of negatives kept when the training data were down-sampled:
+    the probabilities are first recalibrated to the full data,
+    ``p' = p / (p + (1 - p) / r)``, then the metric is computed on ``p'``
+    (the same rule in every function, report and accumulator that takes
+    it).  None: no recalibration.""",
     "pos_label_ctr": """\
 pos_label : int, float, bool or str, default=None
     The label of the positive class (then ``y_true`` may hold any two

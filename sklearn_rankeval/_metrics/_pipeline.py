@@ -20,6 +20,7 @@ import numpy as np
 
 from .._core import (
     asarray,
+    check_negative_sampling_rate,
     device_of,
     namespace_of,
     reject_host_options,
@@ -38,6 +39,7 @@ from ._conventions import (
     prepare,
     resolve,
 )
+from ._ctr_kernels import recalibrated
 from ._registry import METRICS
 
 __all__ = ["compute", "drop_unjudged", "evaluate", "evaluate_chunked",
@@ -51,21 +53,31 @@ def evaluate_ranked(rg, parsed):
 
 
 def evaluate_chunked(y_true, y_score, *, groups=None, sample_weight=None,
-                     labels=None, parsed=(), score_name="y_score"):
+                     labels=None, parsed=(), score_name="y_score",
+                     negative_sampling_rate=None):
     """The per-group partials of ``parsed`` metrics, ranked chunk by chunk.
 
     Returns what ``evaluate_ranked(rank_groups(...), parsed)`` returns (the
     groups in the same order, the same values), with the engine's memory
     bounded by ``working_memory``.  ``parsed`` is a list of ``(name, spec,
-    options)`` (:func:`~._registry.parse_metrics`).
+    options)`` (:func:`~._registry.parse_metrics`).  With
+    ``negative_sampling_rate``, the probability metrics read the
+    recalibrated probabilities (:func:`~._ctr_kernels.recalibrated`); the
+    ranking metrics read the scores as given.
     """
     layout, y_true, y_score, groups, w = check_inputs(
         y_true, y_score, groups=groups, sample_weight=sample_weight, labels=labels,
         score_name=score_name,
         probabilities=any(spec.scores == "probability" for _, spec, _ in parsed),
         binary=any(spec.labels_kind == "binary" for _, spec, _ in parsed))
-    # options that the metric reads off all the rows (ECE's quantile edges)
-    parsed = [(name, spec, {**options, **spec.options_from_rows(y_score, w, options)}
+    # options that the metric reads off all the rows (ECE's quantile edges,
+    # of the probabilities as the metric reads them)
+    probabilities = y_score
+    if negative_sampling_rate is not None and any(
+            spec.options_from_rows is not None for _, spec, _ in parsed):
+        probabilities = recalibrated(to_numpy(y_score), negative_sampling_rate)
+    parsed = [(name, spec, {**options, **spec.options_from_rows(
+        probabilities if spec.scores == "probability" else y_score, w, options)}
                if spec.options_from_rows is not None else options)
               for name, spec, options in parsed]
     unranked = [(name, spec, options) for name, spec, options in parsed
@@ -73,7 +85,13 @@ def evaluate_chunked(y_true, y_score, *, groups=None, sample_weight=None,
     if unranked:
         # the CTR metrics read the rows of each group as they come: no sort
         rows = grouped_rows(layout, y_true, y_score, groups, w)
-        extra = {name: spec.kernel(rows, **options)
+        probabilities = rows
+        if negative_sampling_rate is not None:
+            probabilities = rows._replace(
+                y_score=recalibrated(rows.y_score, negative_sampling_rate),
+                cache={})
+        extra = {name: spec.kernel(probabilities if spec.scores == "probability"
+                                   else rows, **options)
                  for name, spec, options in unranked}
         rows_info = GroupInfo.from_rows(rows)
         xp = namespace_of(y_score)
@@ -115,7 +133,7 @@ def _evaluate_ranked_chunks(layout, y_true, y_score, groups, w, parsed):
 
 
 def evaluate(y_true, y_score, *, groups=None, sample_weight=None, labels=None,
-             metrics, convention=None):
+             metrics, convention=None, negative_sampling_rate=None):
     """The per-group partials of ``metrics`` under ``convention``.
 
     ``metrics`` is :func:`~._names.parse_metrics`' list.  Returns ``(info,
@@ -126,16 +144,19 @@ def evaluate(y_true, y_score, *, groups=None, sample_weight=None, labels=None,
     per-group values depend only on each group's own rows, so the report,
     the per-group frame, the comparison of models, every batch of an
     accumulator and every partition of a distributed frame go through here.
+    ``negative_sampling_rate``: see :func:`evaluate_chunked`.
     """
     plan = convention_plan(metrics, convention)
     info, parts = _run(plan, y_true, y_score, groups=groups,
                        sample_weight=sample_weight, labels=labels,
-                       convention=convention)
+                       convention=convention,
+                       negative_sampling_rate=check_negative_sampling_rate(
+                           negative_sampling_rate))
     return info, parts, [(name, spec, opts) for name, spec, opts, _ in plan]
 
 
 def _run(plan, y_true, y_score, *, groups, sample_weight, labels, convention,
-         docno=None, score_name="y_score"):
+         docno=None, score_name="y_score", negative_sampling_rate=None):
     """The one place a convention's switches act: ``(info, parts)`` of a plan.
 
     ``plan`` is ``[(name, spec, options, switches)]``
@@ -161,7 +182,7 @@ def _run(plan, y_true, y_score, *, groups, sample_weight, labels, convention,
         ranked_info, ranked = evaluate_chunked(
             y_true, score, groups=groups, sample_weight=weight, labels=labels,
             parsed=[(name, spec, opts) for name, spec, opts, _ in items],
-            score_name=score_name)
+            score_name=score_name, negative_sampling_rate=negative_sampling_rate)
         for name, spec, _, switches in items:
             check_result(convention, spec, ranked[name], ranked_info, switches,
                          weighted=weighted)
@@ -179,7 +200,7 @@ def _run(plan, y_true, y_score, *, groups, sample_weight, labels, convention,
 def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=None,
             average, undefined=None, judged=None, convention=None, ties=None,
             docno=None, query_weight=None, group_weight=None, score_name="y_score",
-            **options):
+            negative_sampling_rate=None, **options):
     """A metric function's body: its switches, the pipeline, the average.
 
     ``score_name``: the function's name of ``y_score`` in messages.
@@ -205,7 +226,9 @@ def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=No
             y_true, unjudged = zero_unjudged(y_true, y_score, judged)
     info, parts = _run([(name, spec, options, switches)], y_true, y_score,
                        groups=groups, sample_weight=sample_weight, labels=labels,
-                       convention=convention, docno=docno, score_name=score_name)
+                       convention=convention, docno=docno, score_name=score_name,
+                       negative_sampling_rate=check_negative_sampling_rate(
+                           negative_sampling_rate))
     part = parts[name]
     if unjudged is not None and spec.judged_rule == "residual":
         # the expected RBP weight of the unjudged items' ranks: RBP with the

@@ -56,16 +56,6 @@ def check_max_grade(value):
     return int(value)
 
 
-def check_negative_sampling_rate(value):
-    if value is None:
-        return None
-    if (isinstance(value, bool) or not isinstance(value, Real)
-            or not 0 < value <= 1):
-        raise ValueError(f"negative_sampling_rate must be a number in (0, 1] "
-                         f"(the share of negatives kept), got {value!r}.")
-    return float(value)
-
-
 def check_edges(value):
     """Bin edges given by the ECE function (quantile bins): a tuple."""
     return None if value is None else tuple(float(e) for e in value)
@@ -218,6 +208,10 @@ class MetricSpec:
         What ``y_true`` holds: relevance grades (``> 0`` relevant), two
         classes only (0/1), or any real labels compared with each other (watch
         time, for xAUC).
+    pooled_undefined : str or None
+        Why the pooled (``"micro"``) value can be undefined although rows
+        count (the warning's words): the normalized entropy of rows of one
+        class, the PCOC of rows without a positive.
     options_from_rows : callable or None
         ``options_from_rows(y_score, sample_weight, options) -> dict``: options
         the metric reads off all the rows at once, before the rows are cut
@@ -249,6 +243,7 @@ class MetricSpec:
     n_stats: object = None
     finalize: object = None
     pools_undefined: bool = False
+    pooled_undefined: str = None
     options_from_rows: object = None
     ranked: bool = True
     scores: str = "order"
@@ -426,20 +421,21 @@ METRICS = {
                    n_stats=2),
         MetricSpec("ne", "normalized_entropy", _ctr.normalized_entropy,
                    "normalized entropy",
-                   options=(("negative_sampling_rate", None,
-                             check_negative_sampling_rate),),
                    has_labels=False, weights="item", averages=_POOLED,
                    default_average="micro", needs_negative=True,
                    finalize=_ctr.ne_finalize, pools_undefined=True, ranked=False,
                    scores="probability", labels_kind="binary", tie_rule="sklearn",
                    perfect_score="loss", scorer="neg",
-                   n_stats=3),
+                   n_stats=3,
+                   pooled_undefined=("the rows hold one class only (no click, or only "
+                                     "clicks): the entropy of their base rate is 0")),
         MetricSpec("pcoc", "calibration_ratio", _ctr.calibration_ratio, "PCOC",
                    has_labels=False, weights="item", averages=_POOLED,
                    default_average="micro", pools_undefined=True, ranked=False,
                    scores="probability", labels_kind="binary", tie_rule="sklearn",
                    perfect_score="calibration", scorer=False,
-                   n_stats=2),
+                   n_stats=2,
+                   pooled_undefined="the rows hold no positive label (no click)"),
         MetricSpec("ece", "expected_calibration_error",
                    _ctr.expected_calibration_error, "ECE",
                    options=(("n_bins", 10, check_n_bins),

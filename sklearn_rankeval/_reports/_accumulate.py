@@ -13,6 +13,7 @@ import collections
 import numpy as np
 
 from .._core import (
+    check_negative_sampling_rate,
     check_option,
     is_foreign_array,
     reject_host_options,
@@ -49,6 +50,8 @@ from ._report import metric_summaries
 __all__ = ["RankingAccumulator"]
 
 GROUP_ROWS = ("complete", "sorted", "any")
+#: the layout of 1-D batches without groups (pooled metrics only)
+_BATCHES = "1-D without groups (one group per batch)"
 
 
 
@@ -118,6 +121,10 @@ class RankingAccumulator:
         update)), or only each metric's sums with ``keep_groups=False``
         (O(window x statistics)).  Needs ``group_rows='complete'``.  In
         ``merge``, ``other``'s updates count as coming after ``self``'s.
+        With pooled metrics only (``log_loss``, ``ne``, ``pcoc``, ``ece``),
+        batches need no ``groups``: the windowed normalized entropy of a
+        training loop is ``update(y_true, y_prob)`` per batch.
+    %(negative_sampling_rate)s
 
     Attributes
     ----------
@@ -158,7 +165,7 @@ class RankingAccumulator:
     """
 
     def __init__(self, metrics=None, *, group_rows="complete", keep_groups=True,
-                 convention=None, window=None):
+                 convention=None, window=None, negative_sampling_rate=None):
         check_option(group_rows, "group_rows", GROUP_ROWS)
         self.window = check_window(window, group_rows)
         # the last `window` updates: (info, parts) of each, or each metric's
@@ -168,6 +175,8 @@ class RankingAccumulator:
             raise TypeError(f"keep_groups must be True or False, got {keep_groups!r}.")
         self.keep_groups = bool(keep_groups)
         self.convention = check_convention(convention)
+        self.negative_sampling_rate = check_negative_sampling_rate(
+            negative_sampling_rate)
         # kept as names (the parsed specs hold closures, which do not pickle)
         self._names = self._names_of(metrics)
         # a metric the convention lacks, or a rule it cannot follow: raise now
@@ -203,8 +212,15 @@ class RankingAccumulator:
         info, parts, _ = evaluate(
             y_true, y_score, groups=groups, sample_weight=sample_weight,
             labels=labels, metrics=parse_metrics(self._names),
-            convention=self.convention)
+            convention=self.convention,
+            negative_sampling_rate=self.negative_sampling_rate)
         return info, parts
+
+    @property
+    def _pooled_only(self):
+        """Whether every metric pools rows (its default average ignores the
+        groups: log loss, NE, PCOC, ECE)."""
+        return all(spec.grouping_free for _, spec, _ in parse_metrics(self._names))
 
     def _check_layout(self, layout):
         if self._layout not in (None, layout):
@@ -301,7 +317,14 @@ class RankingAccumulator:
         ----------
         y_true, y_score, groups, sample_weight
             As for :func:`ranking_report`.  ``groups`` is required with
-            ``group_rows='sorted'`` or ``'any'``.
+            ``group_rows='sorted'`` or ``'any'``.  Without ``groups``, a
+            batch of an accumulator of pooled metrics only (``log_loss``,
+            ``ne``, ``pcoc``, ``ece``) is a group of its own (its id in
+            :meth:`per_group` is the offset of its first row), so that
+            ``result()`` is the metric of all the rows and
+            ``result(scope="window")`` of the last updates' rows; with other
+            metrics it is one ranking (one group), as in
+            :func:`ranking_report` without ``groups``.
         labels : array-like of shape (n_classes,), default=None
             Multiclass batches: the class of each column of ``y_score`` (a
             batch may miss some classes, so pass it there).
@@ -325,14 +348,38 @@ class RankingAccumulator:
             self._add(info, parts)
             self.n_rows_ += n_queries
             return self
-        self._check_layout("1-D")
+        if not (groups is None and self.group_rows == "complete"
+                and self._pooled_only):
+            self._check_layout("1-D")
         if np.shape(y_score)[:1] == (0,):
             if self._recent is not None:
                 self._recent.append(None)  # an update, without rows
             return self
+        if groups is None and self.group_rows == "complete" and self._pooled_only:
+            # no groups, pooled metrics only: the batch is a group of its own,
+            # labelled by the offset of its first row, so that the pooled
+            # average of the batches is the metric of all their rows (and
+            # the window's, of the last updates' rows)
+            self._check_layout(_BATCHES)
+            info, parts = on_host(self._evaluate(
+                y_true, y_score, groups=None, sample_weight=sample_weight))
+            info = info._replace(labels=np.array([self.n_rows_]))
+            self._layout = _BATCHES
+            self._add(info, parts)
+            self.n_rows_ += int(np.shape(y_score)[0])
+            return self
         if self.group_rows == "complete":
             info, parts = on_host(self._evaluate(
                 y_true, y_score, groups=groups, sample_weight=sample_weight))
+            if groups is None and self._layout == "1-D":
+                names = [name for name, spec, _ in parse_metrics(self._names)
+                         if not spec.grouping_free]
+                raise ValueError(
+                    f"groups: without groups a batch is one ranking, and this "
+                    f"accumulator has one already. Pass groups= (the query or "
+                    f"user id of each row) to accumulate batches of "
+                    f"{', '.join(names)}; the pooled metrics (log_loss, ne, "
+                    f"pcoc, ece) alone accumulate batches without groups.")
             self._check_new_ids(info.labels)
             self._seen.add(info.labels)
             self._layout = "1-D"
@@ -423,7 +470,7 @@ class RankingAccumulator:
             return self
         self._check_layout(other._layout)
         infos = list(other._infos)
-        if other._layout != "1-D":
+        if other._layout != "1-D":  # queries and batches: ids are row offsets
             infos = [i._replace(labels=i.labels + self.n_rows_) for i in infos]
         for run in other._seen.runs:
             self._check_new_ids(run)

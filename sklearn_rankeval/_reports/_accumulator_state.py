@@ -112,7 +112,9 @@ def finalize_totals(totals, spec):
     sums = np.array([math.fsum(s[j] for s, _ in totals) for j in range(n_stats)])
     return finalize_value(sums, sum(n for _, n in totals), label=spec.label,
                           needs_negative=spec.needs_negative,
-                          finalize=average_finalize(spec, spec.default_average))
+                          finalize=average_finalize(spec, spec.default_average),
+                          reason=spec.pooled_undefined
+                          if spec.default_average == "micro" else None)
 
 
 class SeenIds:

@@ -40,43 +40,35 @@ def metric_summaries(info, parts, parsed):
     return out
 
 
-def _segment_of_groups(segments, groups, info, y_score):
-    """The segment of each group (constant within a group), and the segments.
-
-    Returns ``(codes, labels)``: ``labels[codes[i]]`` is group ``i``'s segment.
-    """
+def _row_segments(segments, y_score):
+    """Each row's segment code (each query's, for 2-D input) and the labels."""
     if hasattr(segments, "to_numpy") and not isinstance(segments, np.ndarray):
         segments = segments.to_numpy()
     # segments are a host-side label per row: Array API ids are copied there
-    seg, groups = to_numpy(segments), to_numpy(groups)
-    seg = np.asarray(seg)
+    seg = np.asarray(to_numpy(segments))
     per_query = np.ndim(y_score) == 2
-    n_groups = len(info.labels)
-    n = n_groups if per_query else int(np.shape(y_score)[0])
+    n = int(np.shape(y_score)[0])
     if seg.ndim != 1 or seg.shape[0] != n:
         what = "query (row of y_score)" if per_query else "row"
         raise ValueError(
             f"segments must hold one label per {what} ({n}), got shape {seg.shape}."
         )
-    seg_index, seg_labels = encode_rows(seg, n)
-    if per_query:
-        return seg_index, seg_labels
+    return encode_rows(seg, n, name="segments")
+
+
+def _segment_of_groups(seg_index, groups, n):
+    """The segment of each group if it is constant within every group, else
+    None (per-row segments).  ``seg_index``: each row's segment code."""
     if groups is None:
         row_group = np.zeros(n, dtype=np.int64)
     else:
-        row_group, _ = encode_rows(groups, n)
+        row_group, _ = encode_rows(to_numpy(groups), n)
+    n_groups = int(row_group.max()) + 1
     lo = np.full(n_groups, np.iinfo(np.int64).max)
     hi = np.full(n_groups, -1)
     np.minimum.at(lo, row_group, seg_index)
     np.maximum.at(hi, row_group, seg_index)
-    if (lo != hi).any():
-        bad = info.labels[np.flatnonzero(lo != hi)[0]]
-        raise ValueError(
-            f"segments must be constant within each group; group "
-            f"{plain_label(bad)!r} has rows in "
-            f"several segments."
-        )
-    return lo, seg_labels
+    return (lo if (lo == hi).all() else None), row_group
 
 
 
@@ -97,7 +89,7 @@ def _segment_of_groups(segments, groups, info, y_score):
 def ranking_report(y_true, y_score, *, groups=None, metrics=None, sample_weight=None,
                    output_dict=False, digits=4, segments=None, output="text",
                    confidence=None, n_resamples=1000, random_state=None,
-                   convention=None):
+                   convention=None, negative_sampling_rate=None):
     """Report many ranking metrics computed from one validation and one sort.
 
     What :func:`sklearn.metrics.classification_report` is to classification:
@@ -134,7 +126,12 @@ def ranking_report(y_true, y_score, *, groups=None, metrics=None, sample_weight=
         A segment label per row (country, new or returning user, activity
         bucket), constant within each group; or one per query for 2-D and
         multiclass input.  Every metric is then reported within each segment
-        (over the groups of that segment), all from the one ranking.
+        (over the groups of that segment), all from the one ranking.  The
+        metrics that pool rows (``log_loss``, ``ne``, ``pcoc``, ``ece``) also
+        take a segment per row that varies within a group (the device or
+        placement of each impression): each segment's value is then the
+        metric of its rows, and intervals resample the (group, segment)
+        cells.
     output : {'text', 'dict', 'frame'}, default='text'
         A text table; a flat dict ``{metric name: value}`` (with
         ``segments``: ``{segment: {metric name: value}}``); or a tidy pandas
@@ -159,6 +156,7 @@ default=None
         :ref:`conventions-presets`): each value then equals the metric
         function called with ``convention=``.  A metric the library does not
         have is a ``ValueError``.  None: this library's own rules.
+    %(negative_sampling_rate)s
 
     Returns
     -------
@@ -236,7 +234,8 @@ default=None
                         convention=convention)
     info, parts, parsed = evaluate(y_true, y_score, groups=groups,
                                    sample_weight=sample_weight, metrics=parsed,
-                                   convention=convention)
+                                   convention=convention,
+                                   negative_sampling_rate=negative_sampling_rate)
 
     if (confidence is not None or segments is not None) and not isinstance(
             info.weight, np.ndarray):
@@ -255,7 +254,30 @@ default=None
 
     if segments is None:
         return format_report(summaries(info, parts), output, digits)
-    seg_of_group, seg_labels = _segment_of_groups(segments, groups, info, y_score)
+    seg_index, seg_labels = _row_segments(segments, y_score)
+    if np.ndim(y_score) == 2:
+        seg_of_group = seg_index  # one segment per query
+    else:
+        seg_of_group, row_group = _segment_of_groups(seg_index, groups,
+                                                     int(np.shape(y_score)[0]))
+    if seg_of_group is None:
+        # per-row segments (the device or placement of each impression): the
+        # pooled metrics are the metric of each segment's rows, computed on
+        # the (group, segment) cells, whose statistics add up to it
+        grouped = [name for name, spec, _ in parsed if not spec.grouping_free]
+        if grouped:
+            raise ValueError(
+                f"segments must be constant within each group for "
+                f"{', '.join(grouped)}, whose value is one group's; per-row "
+                f"segments (a segment per impression) are for the metrics "
+                f"that pool rows (log_loss, ne, pcoc, ece).")
+        cells = row_group * len(seg_labels) + seg_index
+        info, parts, parsed = evaluate(
+            y_true, y_score, groups=cells, sample_weight=sample_weight,
+            metrics=parse_metrics(metrics), convention=convention,
+            negative_sampling_rate=negative_sampling_rate)
+        info, parts = info.to_numpy(), {n: p.to_numpy() for n, p in parts.items()}
+        seg_of_group = np.asarray(info.labels) % len(seg_labels)
     by_segment = {}
     for code, label in enumerate(seg_labels):
         index = np.flatnonzero(seg_of_group == code)
