@@ -217,7 +217,7 @@ def registry_docs():
     ``scorer_names_returned``: what ``get_scorer_names`` returns;
     ``convention_header``: the first line of a ``convention`` parameter.
     """
-    from ._registry import CUTOFFS_LISTED, DEFAULT_METRICS, METRICS
+    from ._registry import CLASSIFICATION, CUTOFFS_LISTED, DEFAULT_METRICS, METRICS
 
     def names(scorers_only):
         specs = [(s.scorer_name if scorers_only else n, s)
@@ -234,14 +234,14 @@ def registry_docs():
             f"{_quoted(cut)} for any positive integer K.  None: "
             f"{_quoted(DEFAULT_METRICS)}."),
         "scorer_name": "name : str\n" + _body(
-            f"{_quoted([*scorer_plain, 'f_alpha'])}, or a cutoff name "
+            f"{_quoted([*scorer_plain, *CLASSIFICATION])}, or a cutoff name "
             f"{_quoted(scorer_cut)} for any positive integer K; or a name of "
             ":func:`sklearn.metrics.get_scorer_names` (``\"roc_auc\"``, "
             "``\"accuracy\"`` ...).  A ranking metric's name may start with a "
             "convention and a colon: ``\"lightgbm:ndcg@10\"``, "
             "``\"trec_eval:map\"``."),
         "scorer_names_returned": "names : list of str\n" + _body(
-            f"The metric names ({_quoted([*scorer_plain, 'f_alpha'])}) and the "
+            f"The metric names ({_quoted([*scorer_plain, *CLASSIFICATION])}) and the "
             f"cutoff names {_quoted(scorer_cut)} with K in "
             f"{', '.join(map(str, CUTOFFS_LISTED))} (any positive K is accepted "
             "by :func:`get_scorer`)."),

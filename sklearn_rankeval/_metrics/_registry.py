@@ -25,6 +25,7 @@ from ._conventions import (
 )
 
 __all__ = [
+    "CLASSIFICATION",
     "CUTOFFS_LISTED",
     "DEFAULT",
     "DEFAULT_METRICS",
@@ -105,7 +106,7 @@ def metric_function(name):
     that ``inspect.signature`` and the documentation show it and no default
     is written twice.
     """
-    spec = METRICS[name]
+    spec = METRICS[name] if name in METRICS else CLASSIFICATION[name]
     declared = {**{n: d for n, d, _ in spec.options},
                 "average": spec.default_average}
 
@@ -204,6 +205,14 @@ class MetricSpec:
         Whether only the order of the scores matters (any strictly increasing
         transform leaves the value unchanged), or the scores are
         probabilities in [0, 1] whose values count.
+    kind : {"ranking", "classification"}
+        ``"ranking"``: a grouped metric computed by the pipeline from a
+        per-group kernel (every entry of :data:`METRICS`); ``"classification"``:
+        a metric of predicted labels computed by scikit-learn (the entries of
+        :data:`CLASSIFICATION`: F-alpha), with no kernel and no groups.
+    response_method : str or None
+        What the metric's scorer asks the estimator for (``"predict"`` for
+        F-alpha; None: the ranking scorers' own choice).
     labels_kind : {"relevance", "binary", "real"}
         What ``y_true`` holds: relevance grades (``> 0`` relevant), two
         classes only (0/1), or any real labels compared with each other (watch
@@ -248,6 +257,8 @@ class MetricSpec:
     ranked: bool = True
     scores: str = "order"
     labels_kind: str = "relevance"
+    kind: str = "ranking"
+    response_method: str = None
 
     # -- capabilities read by callers ---------------------------------------
     @property
@@ -453,6 +464,19 @@ METRICS = {
                    weights="item", default_average="weighted",
                    tie_rule="sklearn", needs_negative=True, ranked=False,
                    labels_kind="real", graded=True),
+    ]
+}
+
+#: The metrics of predicted labels (no ranking, no groups), computed by
+#: scikit-learn: declared here like every metric (name, function, averages,
+#: scorer), outside :data:`METRICS` because the pipeline does not compute them.
+CLASSIFICATION = {
+    spec.name: spec
+    for spec in [
+        MetricSpec("f_alpha", "f_alpha_score", None, "F-alpha",
+                   averages=("binary", "micro", "macro", "weighted", "samples"),
+                   default_average="binary", weights="item", tie_rule="sklearn",
+                   kind="classification", response_method="predict"),
     ]
 }
 
