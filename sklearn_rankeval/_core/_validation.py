@@ -20,6 +20,9 @@ __all__ = [
     "check_positive_int",
     "check_undefined",
     "column_or_2d",
+    "validate_binary",
+    "validate_positions",
+    "validate_positive",
     "validate_relevance",
     "validate_scores",
     "validate_sample_weight",
@@ -303,3 +306,60 @@ def binary_labels(y_true, pos_label=None):
         if np.array_equal(values, [-1, 1]) or np.array_equal(values, [-1]):
             return (y == 1).astype(np.int64)
     return y_true
+
+
+def _one_dimensional(x, name):
+    """A 1-D numeric array (any length but 0)."""
+    arr = as_numeric(x, name)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got an array of shape {arr.shape}.")
+    if arr.shape[0] == 0:
+        raise ValueError(f"{name} is empty: at least one sample is required.")
+    return arr
+
+
+def validate_binary(y, name):
+    """A 1-D array of 0/1 values (booleans read as 0/1), as float64.
+
+    Clicks of a log: anything else (a grade of 2, -1, NaN) is an error.
+    """
+    arr = _one_dimensional(y, name)
+    ok = (arr == 0) | (arr == 1)
+    if not ok.all():
+        bad = np.unique(arr[~ok])[:5].tolist()
+        raise ValueError(f"{name} must hold 0 or 1 (booleans allowed); got "
+                         f"{', '.join(repr(v) for v in bad)}.")
+    return arr.astype(np.float64, copy=False)
+
+
+def validate_positions(positions, name="positions"):
+    """A 1-D array of 1-based ranks, integers >= 1, as int64.
+
+    Integer-valued floats are accepted (``3.0`` is rank 3); ``1.5``, ``0``,
+    negative or non-finite values are errors.
+    """
+    arr = _one_dimensional(positions, name)
+    if arr.dtype.kind == "f":
+        with np.errstate(invalid="ignore"):
+            whole = np.isfinite(arr) & (np.floor(arr) == arr)
+        if not whole.all():
+            raise ValueError(f"{name} must hold integers >= 1 (1-based ranks); "
+                             f"got {arr[~whole][0].item()!r}.")
+    if (arr < 1).any():
+        raise ValueError(f"{name} must hold integers >= 1 (1-based ranks); got "
+                         f"{arr[arr < 1][0].item()!r}.")
+    if arr.dtype.kind == "f" and (arr >= 2.0**62).any():
+        raise ValueError(f"{name} must hold integers >= 1 that fit in int64.")
+    return arr.astype(np.int64, copy=False)
+
+
+def validate_positive(x, name):
+    """A 1-D array of finite numbers > 0, as float64 (propensities)."""
+    arr = _one_dimensional(x, name).astype(np.float64, copy=False)
+    with np.errstate(invalid="ignore"):
+        ok = np.isfinite(arr) & (arr > 0)
+    if not ok.all():
+        first = int(np.flatnonzero(~ok)[0])
+        raise ValueError(f"{name} must hold finite numbers > 0; got "
+                         f"{arr[first].item()!r} at index {first}.")
+    return arr
