@@ -49,5 +49,5 @@ from ._ranking import (  # noqa: F401
     recall_at_k_score,
     success_at_k_score,
 )
-from ._registry import DEFAULT_METRICS, METRICS, group_info  # noqa: F401
+from ._registry import DEFAULT_METRICS, GAIN_METRICS, METRICS, group_info  # noqa: F401
 from ._scorer import get_scorer, get_scorer_names, make_ranking_scorer  # noqa: F401
