@@ -20,6 +20,15 @@ Parts:
   default metrics (``dcg@10``, ``precision@10``, ``arp``) beside
   ``ranking_report``'s ``dcg@10``, ``precision@10``, ``mrr``.
 
+* ``peers``: the same simulated log (``--rows``, ``--rows-per-item``) in
+  ultr-bias-toolkit
+  (philipphager/ultr-bias-toolkit, installed in a side environment, never a
+  dependency): its ``NaiveCtrEstimator`` beside ``click_rates_`` (the same
+  definition: equal to rounding), and its intervention-harvesting estimators
+  of Agarwal et al. (WSDM 2019: pivot rank 1, adjacent chain, all pairs)
+  beside ``PositionBiasEstimator(method="em")``, each as its largest
+  relative error against the true propensities, with its time.
+
 Every part prints one line per measurement (best of ``--repeat`` runs).
 """
 
@@ -54,11 +63,12 @@ def best(fn, repeat):
     return min(times)
 
 
-def simulate(n_rows, seed=0):
-    """A PBM log: 10 positions per impression, ``n_rows / 10`` items."""
+def simulate(n_rows, seed=0, rows_per_item=10):
+    """A PBM log: 10 positions per impression, ``n_rows / rows_per_item``
+    items (10 documents a query)."""
     rng = np.random.default_rng(seed)
     n_imp = n_rows // N_POS
-    n_queries = max(n_imp // 10, 1)  # 10 documents a query: n_imp items
+    n_queries = max(n_rows // (rows_per_item * N_POS), 1)
     gamma = rng.beta(1, 3, (n_queries, N_POS)).astype(np.float32)
     q = rng.integers(0, n_queries, n_imp)
     logging = gamma[q] + 0.3 * rng.standard_normal((n_imp, N_POS), dtype=np.float32)
@@ -137,9 +147,52 @@ def part_report(rows, repeat):
              target="0.8-1.2")
 
 
+def part_peers(rows, epochs, rows_per_item):
+    import pandas as pd
+    from ultr_bias_toolkit.bias.intervention_harvesting import (
+        AdjacentChainEstimator,
+        AllPairsEstimator,
+        PivotEstimator,
+    )
+    from ultr_bias_toolkit.bias.naive import NaiveCtrEstimator
+
+    clicks, positions, items, groups, _ = simulate(rows, rows_per_item=rows_per_item)
+    query, doc = items // N_POS, items % N_POS
+    frame = pd.DataFrame({"query_id": query, "doc_id": doc, "position": positions,
+                          "click": clicks.astype(int)})
+    emit(part="peers", rows=rows, items=int(items.max()) + 1,
+         clicks=int(clicks.sum()))
+    t = time.perf_counter()
+    est = PositionBiasEstimator().fit(clicks, positions, items=items)
+    t_em = time.perf_counter() - t
+    ours = est.click_rates_ / est.click_rates_[0]
+    naive = NaiveCtrEstimator()(frame).sort_values("position")
+    emit(peer="NaiveCtrEstimator", max_abs_diff_click_rates=float(
+        np.abs(naive["examination"].to_numpy() - ours).max()))
+    emit(estimator="sklearn_rankeval EM", seconds=t_em, n_iter=est.n_iter_,
+         max_rel_error=float(np.abs(est.propensities_ / THETA - 1).max()),
+         propensities=np.round(est.propensities_, 3).tolist())
+    peers = {"pivot rank 1": PivotEstimator(pivot_rank=1),
+             "adjacent chain": AdjacentChainEstimator(),
+             f"all pairs ({epochs} epochs)": AllPairsEstimator(epochs=epochs)}
+    for name, peer in peers.items():
+        t = time.perf_counter()
+        out = peer(frame).sort_values("position")
+        seconds = time.perf_counter() - t
+        out = out[out["position"] <= N_POS].drop_duplicates("position")
+        theta = np.asarray(out["examination"], dtype=float)
+        emit(estimator=f"ultr-bias-toolkit {name}", seconds=seconds,
+             max_rel_error=float(np.abs(theta / THETA[:theta.shape[0]] - 1).max()),
+             propensities=np.round(theta, 3).tolist())
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=["em", "report"], required=True)
+    parser.add_argument("--part", choices=["em", "report", "peers"], required=True)
+    parser.add_argument("--epochs", type=int, default=5000,
+                        help="epochs of the all-pairs peer (its default: 5000)")
+    parser.add_argument("--rows-per-item", type=int, default=10,
+                        help="rows of each (query, document) item (peers)")
     parser.add_argument("--rows", type=int, default=10_000_000)
     parser.add_argument("--iters", type=int, default=5)
     parser.add_argument("--repeat", type=int, default=3)
@@ -147,8 +200,10 @@ def main():
     args = parser.parse_args()
     if args.part == "em":
         part_em(args.rows, args.iters, args.repeat, args.converge)
-    else:
+    elif args.part == "report":
         part_report(args.rows, args.repeat)
+    else:
+        part_peers(args.rows, args.epochs, args.rows_per_item)
 
 
 if __name__ == "__main__":
