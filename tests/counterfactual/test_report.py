@@ -112,6 +112,7 @@ def _reference(clicks, y_score, positions, groups, propensities, metric, k,
     return np.mean(values)
 
 
+@pytest.mark.usefixtures("engine_path")  # every ranker of the engine
 @pytest.mark.parametrize("estimator, metric, k", [
     ("ips", "dcg", 3), ("ips", "dcg", None), ("ips", "precision", 3),
     ("ips", "arp", None), ("snips", "ndcg", 3), ("snips", "ndcg", None),
@@ -139,6 +140,7 @@ def test_equals_a_numpy_reference(estimator, metric, k, clip):
     assert got == pytest.approx(expected, rel=1e-12)
 
 
+@pytest.mark.usefixtures("engine_path")
 def test_ties_give_the_expected_value_over_the_orders():
     rng = np.random.default_rng(12)
     propensities = np.array([1.0, 0.7, 0.4, 0.3, 0.2])
