@@ -319,17 +319,22 @@ def _one_dimensional(x, name):
 
 
 def validate_binary(y, name):
-    """A 1-D array of 0/1 values (booleans read as 0/1), as float64.
+    """A 1-D array of 0/1 values (booleans read as 0/1), not copied.
 
-    Clicks of a log: anything else (a grade of 2, -1, NaN) is an error.
+    Clicks of a log: anything else (a grade of 2, -1, NaN) is an error.  The
+    array keeps its dtype (a caller multiplying by it needs no float copy).
     """
     arr = _one_dimensional(y, name)
-    ok = (arr == 0) | (arr == 1)
-    if not ok.all():
-        bad = np.unique(arr[~ok])[:5].tolist()
+    lo, hi = arr.min(), arr.max()  # NaN fails both comparisons below
+    ok = lo >= 0 and hi <= 1
+    if ok and arr.dtype.kind == "f":  # 0.5 lies between the bounds
+        ok = bool(((arr == 0) | (arr == 1)).all())
+    if not ok:
+        good = (arr == 0) | (arr == 1)
+        bad = np.unique(arr[~good])[:5].tolist()
         raise ValueError(f"{name} must hold 0 or 1 (booleans allowed); got "
                          f"{', '.join(repr(v) for v in bad)}.")
-    return arr.astype(np.float64, copy=False)
+    return arr
 
 
 def validate_positions(positions, name="positions"):
@@ -345,7 +350,7 @@ def validate_positions(positions, name="positions"):
         if not whole.all():
             raise ValueError(f"{name} must hold integers >= 1 (1-based ranks); "
                              f"got {arr[~whole][0].item()!r}.")
-    if (arr < 1).any():
+    if arr.min() < 1:
         raise ValueError(f"{name} must hold integers >= 1 (1-based ranks); got "
                          f"{arr[arr < 1][0].item()!r}.")
     if arr.dtype.kind == "f" and (arr >= 2.0**62).any():

@@ -223,6 +223,7 @@ class PositionBiasEstimator(BaseEstimator):
         """
         self._check_params()
         c, pos = check_log(clicks, positions)
+        c = c.astype(np.float64, copy=False)
         n = c.shape[0]
         w = validate_sample_weight(sample_weight, n, "row")
         item_code, item_ids = encode_ids(items, n, "items")

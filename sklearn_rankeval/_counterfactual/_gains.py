@@ -59,4 +59,6 @@ def relevance_estimates(clicks, positions, propensities, *, estimator, clip=None
     weight = 1.0 / theta
     if clip is not None:
         weight = np.minimum(weight, clip)
-    return clicks * weight[positions - 1]
+    # the weight of position p at index p: one gather, no shifted copy
+    gains = np.take(np.concatenate([[0.0], weight]), positions)
+    return np.multiply(gains, clicks, out=gains)

@@ -20,7 +20,8 @@ __all__ = ["check_log", "check_propensities", "encode_ids", "pair_counts"]
 
 
 def check_log(clicks, positions):
-    """``(clicks as float64 0/1, positions as int64)``, of one length."""
+    """``(clicks, 0/1 of any numeric dtype; positions as int64)``, of one
+    length."""
     clicks = validate_binary(clicks, "clicks")
     positions = validate_positions(positions, "positions")
     n = clicks.shape[0]
