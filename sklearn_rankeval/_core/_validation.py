@@ -22,6 +22,9 @@ __all__ = [
     "check_undefined",
     "column_or_2d",
     "check_binary_labels",
+    "validate_binary",
+    "validate_positions",
+    "validate_positive",
     "validate_probabilities",
     "validate_relevance",
     "validate_scores",
@@ -244,7 +247,8 @@ def validate_probabilities(y_prob, xp=np, *, name="y_prob"):
     return p
 
 
-def check_binary_labels(y_true, xp=np, *, name="y_true"):
+def check_binary_labels(y_true, xp=np, *, name="y_true",
+                        accepted="0/1, booleans or -1/1"):
     """0/1 labels, after :func:`binary_labels` has read booleans, ``{-1, 1}``
     or ``pos_label``: any other value is a ``ValueError`` listing the values
     found (the one rule of every metric of two classes)."""
@@ -259,8 +263,8 @@ def check_binary_labels(y_true, xp=np, *, name="y_true"):
         values = None if ok else [_number(v) for v in np.unique(y)[:10]]
     if not ok:
         raise ValueError(
-            f"{name} must hold binary labels (0/1, booleans or -1/1); got the "
-            f"values [{', '.join(values)}].")
+            f"{name} must hold binary labels ({accepted}); got the values "
+            f"[{', '.join(values)}].")
     return y_true
 
 
@@ -375,3 +379,57 @@ def binary_labels(y_true, pos_label=None):
         if np.array_equal(values, [-1, 1]) or np.array_equal(values, [-1]):
             return (y == 1).astype(np.int64)
     return y_true
+
+
+def _one_dimensional(x, name):
+    """A 1-D numeric array (any length but 0)."""
+    arr = as_numeric(x, name)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got an array of shape {arr.shape}.")
+    if arr.shape[0] == 0:
+        raise ValueError(f"{name} is empty: at least one sample is required.")
+    return arr
+
+
+def validate_binary(y, name):
+    """A 1-D array of 0/1 values (booleans read as 0/1), not copied: the
+    clicks of a log, checked by the one rule of two classes
+    (:func:`check_binary_labels`).  The array keeps its dtype (a caller
+    multiplying by it needs no float copy).
+    """
+    arr = _one_dimensional(y, name)
+    check_binary_labels(arr, name=name, accepted="0/1 or booleans")
+    return arr
+
+
+def validate_positions(positions, name="positions"):
+    """A 1-D array of 1-based ranks, integers >= 1, as int64.
+
+    Integer-valued floats are accepted (``3.0`` is rank 3); ``1.5``, ``0``,
+    negative or non-finite values are errors.
+    """
+    arr = _one_dimensional(positions, name)
+    if arr.dtype.kind == "f":
+        with np.errstate(invalid="ignore"):
+            whole = np.isfinite(arr) & (np.floor(arr) == arr)
+        if not whole.all():
+            raise ValueError(f"{name} must hold integers >= 1 (1-based ranks); "
+                             f"got {arr[~whole][0].item()!r}.")
+    if arr.min() < 1:
+        raise ValueError(f"{name} must hold integers >= 1 (1-based ranks); got "
+                         f"{arr[arr < 1][0].item()!r}.")
+    if arr.dtype.kind == "f" and (arr >= 2.0**62).any():
+        raise ValueError(f"{name} must hold integers >= 1 that fit in int64.")
+    return arr.astype(np.int64, copy=False)
+
+
+def validate_positive(x, name):
+    """A 1-D array of finite numbers > 0, as float64 (propensities)."""
+    arr = _one_dimensional(x, name).astype(np.float64, copy=False)
+    with np.errstate(invalid="ignore"):
+        ok = np.isfinite(arr) & (arr > 0)
+    if not ok.all():
+        first = int(np.flatnonzero(~ok)[0])
+        raise ValueError(f"{name} must hold finite numbers > 0; got "
+                         f"{arr[first].item()!r} at index {first}.")
+    return arr

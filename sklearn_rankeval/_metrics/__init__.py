@@ -78,6 +78,7 @@ from ._ranking import (
 )
 from ._registry import (
     DEFAULT_METRICS,
+    GAIN_METRICS,
     METRICS,
     group_info,
 )
@@ -104,6 +105,7 @@ from ._user_models import (
 __all__ = [
     "CONVENTIONS",
     "DEFAULT_METRICS",
+    "GAIN_METRICS",
     "METRICS",
     "RECALL_LEVELS",
     "averaged_roc",

@@ -17,6 +17,7 @@ import numpy as np
 from .._core import check_average, check_k, check_n_points, check_option
 from .._stats import GroupInfo, aggregate
 from . import _ctr_kernels as _ctr
+from . import _ips_kernels as _ips
 from . import _kernels
 from ._calibration import STRATEGIES, check_n_bins, quantile_edges
 from ._conventions import (
@@ -29,6 +30,7 @@ __all__ = [
     "CUTOFFS_LISTED",
     "DEFAULT",
     "DEFAULT_METRICS",
+    "GAIN_METRICS",
     "METRICS",
     "RECALL_LEVELS",
     "MetricSpec",
@@ -483,6 +485,33 @@ CLASSIFICATION = {
 
 
 
+
+
+#: Metrics of real-valued gains (sums of ``y_true``, no relevance
+#: threshold): the relevance estimates ``click / propensity`` of a click log,
+#: read by :func:`~sklearn_rankeval.counterfactual_report` beside ``dcg`` and
+#: ``ndcg`` (which already sum gains).  Each per-group value of
+#: ``gain_precision`` and ``gain_rank`` is linear in the gains and defined for
+#: every group, so their average over the groups is unbiased wherever each
+#: gain is (inverse propensity scoring); ``gain_recall`` is a ratio of two
+#: such sums within each group, defined where the group has a gain
+#: (self-normalized: consistent, not unbiased).  They have no public
+#: function and no scorer of their own.
+GAIN_METRICS = {
+    spec.name: spec
+    for spec in [
+        MetricSpec("gain_precision", "counterfactual_report", _ips.gain_precision,
+                   "precision@k of gains", options=(_K_REQUIRED,),
+                   has_labels=False, graded=True, perfect_score="unbounded",
+                   always_defined=True, scorer=False),
+        MetricSpec("gain_recall", "counterfactual_report", _ips.gain_recall,
+                   "recall@k of gains", options=(_K_REQUIRED,), has_labels=False,
+                   graded=True, averages=_POOLED, scorer=False),
+        MetricSpec("gain_rank", "counterfactual_report", _ips.gain_rank,
+                   "ARP (sum of gain times rank)", has_labels=False, graded=True,
+                   perfect_score="unbounded", always_defined=True, scorer=False),
+    ]
+}
 
 
 #: The cutoffs of the ``name@K`` names that ``get_scorer_names`` lists.
