@@ -528,19 +528,18 @@ def check_result(convention, spec, partials, info, switches, *, weighted):
 def convention_plan(parsed, convention):
     """Each metric under ``convention``: ``[(name, spec, options, switches)]``.
 
-    ``parsed`` is :func:`~._registry.parse_metrics`'s list; each metric gets
-    its preset's switches (its cutoff kept), and a metric whose preset
-    weights groups otherwise (``group_weight``) gets that as its default
-    average (in ``spec``).  A metric the convention lacks is a ValueError,
-    and so is a tie rule by document id: only the metric functions take
-    ``docno=``.
+    ``parsed`` is :func:`~._names.parse_metrics`' list; each metric gets
+    its preset's switches (what its name sets kept: :func:`_named`), and a
+    metric whose preset weights groups otherwise (``group_weight``) gets
+    that as its default average (in ``spec``).  A metric the convention
+    lacks is a ValueError, and so is a tie rule by document id: only the
+    metric functions take ``docno=``.
     """
     import dataclasses
 
     plan = []
     for name, spec, options in parsed:
-        explicit = {"k": options["k"]} if spec.has_k else {}
-        opts, switches = resolve(spec, convention, explicit)
+        opts, switches = resolve(spec, convention, _named(spec, options))
         if switches["ties"] == "docno":
             raise ValueError(
                 f"convention={convention!r} breaks ties in {name!r} by "
@@ -555,6 +554,20 @@ def convention_plan(parsed, convention):
                 spec, default_average=_GROUP_AVERAGE[switches["group_weight"]])
         plan.append((name, spec, opts, switches))
     return plan
+
+
+def _named(spec, options):
+    """What a parsed metric name sets, as explicit options of :func:`resolve`.
+
+    Every option of the name (its cutoff, ``p``, ``rel``, ...) and the
+    switches it carries (ir_measures' ``"AP@10"``: ``k_denominator=
+    "relevant"`` and ``undefined=0``), but not a switch left at the
+    registry's default, which stays the convention's to set.
+    """
+    defaults = {name: default for name, default, _ in spec.options}
+    return {name: value for name, value in options.items()
+            if name not in SWITCHES or name not in defaults
+            or value is not defaults[name] and value != defaults[name]}
 
 
 def resolved_metrics(parsed, convention):
