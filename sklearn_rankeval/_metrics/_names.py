@@ -242,7 +242,7 @@ def _read_ir_measures(name):
     """``(spec, options)`` of an ir_measures name; None if it is not one."""
     try:
         node = ast.parse(name.strip(), mode="eval").body
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
     at = None
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
@@ -254,7 +254,8 @@ def _read_ir_measures(name):
         for kw in node.keywords:
             try:
                 params[kw.arg] = ast.literal_eval(kw.value)
-            except ValueError:
+            except (ValueError, TypeError, SyntaxError, MemoryError,
+                    RecursionError):  # not a literal ({[1]: 2}: unhashable)
                 return None
         node = node.func
     if not isinstance(node, ast.Name):
@@ -270,7 +271,7 @@ def _read_ir_measures(name):
     if at is not None:
         try:
             at = ast.literal_eval(at)
-        except ValueError:
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             return None
         if "cutoff" in params:
             raise ValueError(f"{name!r}: the cutoff is given twice (@ and "

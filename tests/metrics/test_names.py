@@ -117,7 +117,8 @@ def test_our_names_keep_their_meaning():
     assert ours["k_denominator"] == "min" and "undefined" not in ours
     assert theirs["k_denominator"] == "relevant" and theirs["undefined"] == 0.0
     for name in ("precision", "gauc@5", "foo@10", "Foo", "P(2)@5", "P(**x)@5",
-                 "os.system('x')", "", "P@"):
+                 "os.system('x')", "", "P@", "P(rel={[1]: 2})@5", "P@x",
+                 "(" * 300 + ")" * 300):
         assert read_metric_name(name) is None, name
         assert parse_metric_name(name) is None, name
 
