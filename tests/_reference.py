@@ -866,3 +866,59 @@ def group_average(values, *, average, group_weight, query_weight, query_weighted
         return float(np.exp(np.sum(wt * np.log(np.maximum(values[ok], 1e-5)))
                             / wt.sum()))
     return float(np.sum(wt * values[ok]) / wt.sum())
+
+
+# --------------------------------------------------------------------------
+# one ordering, trec_eval's and ranx's definitions (ties: see below)
+# --------------------------------------------------------------------------
+def value_of_ranking(metric, ranking, k, grades):
+    """``metric`` of ONE ordering: ``ranking`` the grades of the retrieved
+    items, best first; ``grades`` every item's grade, retrieved or not (the
+    relevant items ``R``, the non-relevant ``N``, the ideal DCG).
+
+    ``metric``: ``"precision"`` (hits in the top k over k), ``"recall"``
+    (over R), ``"hit_rate"`` (the same number per query), ``"success"``,
+    ``"mrr"``, ``"map"`` (normalised by R, at k or not), ``"r_precision"``,
+    ``"bpref"``, ``"dcg"`` and ``"ndcg"`` (linear gain, log2 discount).
+    NaN where R = 0 (the metric is undefined), except DCG.
+    """
+    R = n_relevant(grades)
+    N = len(grades) - R
+    top = list(ranking if k is None else ranking[:k])
+    if metric == "dcg" or metric == "ndcg":
+        dcg = sum(g / math.log2(i + 1) for i, g in enumerate(top, start=1))
+        if metric == "dcg":
+            return dcg
+        ideal = sorted(grades, reverse=True)[:len(grades) if k is None else k]
+        idcg = sum(g / math.log2(i + 1) for i, g in enumerate(ideal, start=1))
+        return dcg / idcg if R else NAN
+    if R == 0:
+        return NAN
+    hits = sum(1 for y in top if y > 0)
+    if metric == "precision":
+        return Fraction(hits, k)
+    if metric in ("recall", "hit_rate"):
+        return Fraction(hits, R)
+    if metric == "success":
+        return Fraction(int(hits > 0))
+    if metric == "mrr":
+        return reciprocal_rank_of_ranking(ranking, k)
+    if metric == "r_precision":
+        return Fraction(hits_of_ranking(ranking, R), R)
+    if metric == "bpref":
+        return bpref_of_ranking(ranking, R, N)
+    if metric == "map":
+        total, found = Fraction(0), 0
+        for rank, y in enumerate(top, start=1):
+            if y > 0:
+                found += 1
+                total += Fraction(found, rank)
+        return total / R
+    raise ValueError(f"no per-ordering reference for {metric!r}")
+
+
+def values_over_orderings(metric, y_true, y_score, k=None):
+    """The distinct values of ``metric`` over every order of the tied items
+    (floats, rounded to 12 digits: equal values count once)."""
+    return {round(float(value_of_ranking(metric, ranking, k, list(y_true))), 12)
+            for ranking in all_orderings(y_true, y_score)}

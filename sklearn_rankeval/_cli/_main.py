@@ -261,9 +261,13 @@ def trec(args):
 # ---------------------------------------------------------------------------
 def _check_metric(name):
     """A scorer name such as ``map@10`` is known, or a usage error."""
-    from .._metrics import parse_metric_name, valid_names_text
+    from .._metrics import read_metric_name, valid_names_text
 
-    if parse_metric_name(name) is None:
+    try:
+        known = read_metric_name(name) is not None
+    except ValueError as exc:  # an ir_measures name with no equivalent: why
+        raise UsageError(str(exc)) from None
+    if not known:
         raise UsageError(f"unknown metric {name!r}; the metrics are "
                          f"{valid_names_text(extra=('f_alpha',))}")
 

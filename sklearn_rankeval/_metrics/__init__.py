@@ -62,6 +62,7 @@ from ._kernels import (
 from ._names import (
     parse_metric_name,
     parse_metrics,
+    read_metric_name,
     valid_names_text,
 )
 from ._pipeline import (
@@ -147,6 +148,7 @@ __all__ = [
     "rank_biased_precision_residual",
     "rank_biased_precision_score",
     "rank_for_curves",
+    "read_metric_name",
     "recall_at_k_score",
     "recall_level_cutoffs",
     "reliability_curves",

@@ -369,7 +369,8 @@ def tie_free_scores(y_score, ties, docno=None):
 
 
 #: ranx keeps tied items in run order only in queries of at most this many
-#: items: it sorts with numba's quicksort, an insertion sort up to 15 items.
+#: retrieved items: it sorts a query's run with numba's quicksort, an
+#: insertion sort (stable) up to 15 items.
 RANX_STABLE_SIZE = 15
 
 
@@ -378,16 +379,148 @@ def _metric_label(spec, options):
     return spec.name if k is None else f"{spec.name}@{k}"
 
 
+class _TieBlocks:
+    """The retrieved tie blocks of the groups that ranx may reorder.
+
+    Per block (group by group, best score first): ``group`` (the group's
+    code), ``start`` (items of the group ranked above it), ``size``,
+    ``n_rel`` (its relevant items under ``key > 0``), ``mixed`` (whether
+    ``key`` differs inside it), ``rel_above`` / ``non_above`` (relevant /
+    non-relevant items above it); per group ``n_rel`` and ``n_non`` (all its
+    rows, retrieved or not).
+    """
+
+    def __init__(self, idx, s, key, keep, n_groups):
+        positive = key > 0
+        self.group_n_rel = np.bincount(idx, weights=positive,
+                                       minlength=n_groups).astype(np.int64)
+        self.group_n_non = np.bincount(idx, minlength=n_groups) - self.group_n_rel
+        g, s, key = idx[keep], s[keep], key[keep]
+        order = np.lexsort((key, -s, g))  # group, best score first, key
+        g, s, key = g[order], s[order], key[order]
+        tied = (g[1:] == g[:-1]) & (s[1:] == s[:-1])
+        first = np.flatnonzero(np.r_[True, ~tied])
+        block = np.cumsum(np.r_[True, ~tied]) - 1
+        self.size = np.diff(np.r_[first, len(g)])
+        self.group = g[first]
+        group_start = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
+        self.start = first - group_start[np.searchsorted(group_start, first,
+                                                         side="right") - 1]
+        self.n_rel = np.add.reduceat(key > 0, first).astype(np.int64) \
+            if len(first) else np.zeros(0, dtype=np.int64)
+        self.mixed = np.zeros(len(first), dtype=bool)
+        self.mixed[block[1:][tied & (key[1:] != key[:-1])]] = True
+        # relevant items of the group above each block
+        cum = np.cumsum(self.n_rel) - self.n_rel
+        first_block = np.flatnonzero(np.r_[True, self.group[1:] != self.group[:-1]])
+        offset = np.repeat(cum[first_block], np.diff(np.r_[first_block,
+                                                           len(first)]))
+        self.rel_above = cum - offset
+        self.non_above = self.start - self.rel_above
+
+
+def _order_sensitive(spec, options, b):
+    """The blocks of ``b`` whose order changes ``spec``'s value, and why.
+
+    Each rule is exact (some two orders of the tie give two values, and
+    outside it every order gives one) for the metric as the ranx preset
+    computes it; ``t = k - start`` is the number of the block's items that
+    fall within the cutoff, ``r`` / ``q`` its relevant / non-relevant items.
+    """
+    k = options.get("k")
+    m, start, mixed = b.size, b.start, b.mixed
+    q = m - b.n_rel
+    within = start < k if k is not None else np.ones(len(m), dtype=bool)
+    name = spec.name
+    if name in ("precision", "recall", "hit_rate"):
+        # the hits in the top k: a tie wholly inside or wholly below the
+        # top k adds the same number in every order; one across rank k adds
+        # between max(0, t - q) and min(t, r) of its relevant items
+        return mixed & within & (k < start + m), (
+            f"the tie crosses the cutoff k={k}, so which of its items are in "
+            f"the top {k} changes the number")
+    if name == "success":
+        # 1 whatever the order once a relevant item ranks above the tie; else
+        # 0 in some order exactly when the t places of the top k can all take
+        # non-relevant items of the tie (t <= q)
+        t = k - start
+        return mixed & (b.rel_above == 0) & (t >= 1) & (t <= q), (
+            f"the tie crosses the cutoff k={k} with no relevant item above it "
+            f"and enough non-relevant items to fill the top {k}")
+    if name == "mrr":
+        # only the block of the first relevant item matters, and only if a
+        # non-relevant item of it can come first (a mixed tie)
+        return mixed & (b.rel_above == 0) & within, (
+            "the tie holds the first relevant item and a non-relevant one"
+            + ("" if k is None else f" within k={k}"))
+    if name == "r_precision":
+        # P@R with R the group's relevant items: a tie across rank R
+        R = b.group_n_rel[b.group]
+        t = R - start
+        return mixed & (t > 0) & (t < m), (
+            "the tie crosses rank R (the query's number of relevant items)")
+    if name == "bpref":
+        # each relevant item scores 1 - min(n, C) / C, C = min(N, R), n the
+        # non-relevant items above it: the tie's order moves n between n0
+        # and n0 + q, which changes min(n, C) when n0 < C
+        cap = np.minimum(b.group_n_non, b.group_n_rel)[b.group]
+        return mixed & (b.non_above < cap), (
+            "fewer than min(R, N) non-relevant items rank above the tie")
+    # AP (each relevant item's precision depends on its rank), NDCG and DCG
+    # (strictly decreasing discounts), and any other metric: a mixed tie
+    # that starts within the cutoff (anywhere without one)
+    return mixed & within, ("" if k is None else
+                            f"the tie starts within k={k}")
+
+
+def _relevance_key(spec, options, rel):
+    """What a tie must differ in to matter: gains (graded metrics) or
+    relevance at the metric's threshold."""
+    if spec.graded:
+        gain = options.get("gain", "linear")
+        if isinstance(gain, Gain):
+            return ("gain", gain), gain(rel)
+        return ("grade",), rel  # linear and 2**g - 1 keep the grades' order
+    threshold = options.get("rel")
+    if threshold is None or threshold == "binary":
+        return ("relevant",), (rel > 0).astype(np.int8)
+    return ("rel", threshold), (rel >= threshold).astype(np.int8)
+
+
 def check_ranx_ties(y_true, y_score, groups, metrics, labels=None):
     """Raise where ranx's number depends on an order of tied items it does not keep.
 
-    In a query of more than :data:`RANX_STABLE_SIZE` items, ranx leaves tied
-    items in an order of its sort's own.  Such a tie changes a metric only if
-    its items differ in relevance (the grade for graded metrics, relevant or
-    not for the others) and it starts within the metric's cutoff (any tie
-    for a metric without ``k``); elsewhere ranx's number is the one of any
-    tie order, so the run order (``ties="input"``) gives it.  ``metrics`` is
-    a list of ``(spec, options)``.  Items scored ``-inf`` are not ranked.
+    In a query of more than :data:`RANX_STABLE_SIZE` retrieved items, ranx
+    leaves tied items in an order of its sort's own.  Such a tie is refused
+    only where some order of its items gives another value of the metric;
+    elsewhere ranx's number is the one of every tie order, so the run order
+    (``ties="input"``) gives it.  Per metric (``t = k - s`` places of the top
+    ``k`` for a tie below ``s`` items; ``r`` / ``q`` its relevant /
+    non-relevant items):
+
+    * P@k, R@k, HR@k: a tie whose relevance differs and that crosses rank
+      ``k`` (``s < k < s + m``): the top k then holds from ``max(0, t - q)``
+      to ``min(t, r)`` of its relevant items, two different counts.  A tie
+      wholly inside the top k, or wholly below it, adds the same count.
+    * success@k: such a tie with no relevant item above it and ``t <= q``
+      (the top k can miss every relevant item of the tie, or hold one).
+    * MRR (and MRR@k): the tie that holds the first relevant item, if it
+      also holds a non-relevant item (and starts within k): the first
+      relevant rank runs from ``s + 1`` to ``s + 1 + q``.  Ties below it
+      never change the value; ties above it hold no relevant item.
+    * R-precision: a tie of differing relevance across rank R.
+    * bpref: a tie of differing relevance with fewer than ``min(R, N)``
+      non-relevant items above it (each relevant item's ``min(n, C)``
+      changes with the non-relevant items the order puts above it).
+    * AP and AP@k, NDCG and DCG (at k or not): a tie whose relevance (gains
+      for NDCG and DCG) differs and that starts within the cutoff (anywhere
+      without one): all relevant items first scores strictly more than all
+      non-relevant items first (precisions and discounts strictly decrease
+      with the rank).
+
+    ``metrics`` is a list of ``(spec, options)``; the threshold ``rel`` of an
+    option sets the relevance.  Items scored ``-inf`` are not in ranx's run:
+    they are not ranked and do not count in the query's size.
     """
     from .._engine import check_inputs, encode_rows
 
@@ -403,48 +536,41 @@ def check_ranx_ties(y_true, y_score, groups, metrics, labels=None):
         idx, names = np.zeros(len(s), dtype=np.int64), None
     else:
         idx, names = encode_rows(groups, len(s))
-    size = np.bincount(idx)
-    keep = (size[idx] > RANX_STABLE_SIZE) & (s > -np.inf)
+    rel = np.asarray(rel, dtype=np.float64)
+    retrieved = s > -np.inf
+    n_groups = int(idx.max()) + 1 if len(idx) else 0
+    size = np.bincount(idx[retrieved], minlength=n_groups)
+    keep = retrieved & (size[idx] > RANX_STABLE_SIZE)
     if not keep.any():
         return
-    idx, s, rel = idx[keep], s[keep], rel[keep]
-    for graded in sorted({spec.graded for spec, _ in metrics}):
-        key = rel if graded else rel > 0
-        order = np.lexsort((key, s, idx))  # group, score ascending, relevance
-        g, sc, key = idx[order], s[order], key[order]
-        tied = (g[1:] == g[:-1]) & (sc[1:] == sc[:-1])
-        first = np.flatnonzero(np.r_[True, ~tied])  # first row of each block
-        block = np.cumsum(np.r_[True, ~tied]) - 1
-        block_size = np.diff(np.r_[first, len(g)])
-        # items of the group scored higher: the block's start in rank order
-        group_end = np.r_[np.flatnonzero(g[1:] != g[:-1]) + 1, len(g)]
-        start = group_end[np.searchsorted(group_end, first, side="right")] \
-            - first - block_size
-        mixed = np.zeros(len(first), dtype=bool)
-        mixed[block[1:][tied & (key[1:] != key[:-1])]] = True
-        for spec, options in metrics:
-            if spec.graded != graded:
-                continue
-            k = options.get("k")
-            bad = np.flatnonzero(mixed if k is None else mixed & (start < k))
-            if len(bad):
-                # (named: the first query's best-ranked such tie)
-                b = bad[np.lexsort((start[bad], g[first[bad]]))[0]]
-                m = block_size[b]
-                query = ("the ranking" if names is None
-                         else f"query {names[g[first[b]]].item()!r}")
-                what = "grades" if graded else "relevance (y_true > 0)"
-                raise ValueError(
-                    f"convention='ranx' cannot give {_metric_label(spec, options)!r}"
-                    f" ({spec.func_name}) here: {query} has "
-                    f"{size[g[first[b]]]} items and {m} tied items at ranks "
-                    f"{start[b] + 1}-{start[b] + m} whose {what} differ"
-                    f"{'' if k is None else f' (the tie starts within k={k})'}. "
-                    f"ranx keeps tied items in run order only in queries of at "
-                    f"most {RANX_STABLE_SIZE} items (numba's quicksort), so its "
-                    f"number depends on an order it does not define. Pass "
-                    f"ties='input' or ties='expected' to choose a rule."
-                )
+    tables = {}
+    for spec, options in metrics:
+        what, key = _relevance_key(spec, options, rel)
+        if what not in tables:
+            tables[what] = _TieBlocks(idx, s, key, keep, n_groups)
+        b = tables[what]
+        bad, why = _order_sensitive(spec, options, b)
+        bad = np.flatnonzero(bad)
+        if not len(bad):
+            continue
+        # (named: the first query's best-ranked such tie)
+        i = bad[np.lexsort((b.start[bad], b.group[bad]))[0]]
+        m, g = b.size[i], b.group[i]
+        query = "the ranking" if names is None else f"query {names[g].item()!r}"
+        differ = ("grades" if spec.graded else "relevance (y_true > 0)"
+                  if options.get("rel") in (None, "binary")
+                  else f"relevance (y_true >= {options['rel']})")
+        raise ValueError(
+            f"convention='ranx' cannot give {_metric_label(spec, options)!r}"
+            f" ({spec.func_name}) here: {query} has {size[g]} retrieved "
+            f"items and {m} tied items at ranks {b.start[i] + 1}-"
+            f"{b.start[i] + m} whose {differ} differ"
+            f"{f' ({why})' if why else ''}. ranx keeps tied items in run "
+            f"order only in queries of at most {RANX_STABLE_SIZE} items "
+            f"(numba's quicksort), so its number depends on an order it does "
+            f"not define. Pass ties='input' or ties='expected' to choose a "
+            f"rule."
+        )
 
 
 def _group_mean_weights(sample_weight, groups, y_score):
@@ -528,19 +654,18 @@ def check_result(convention, spec, partials, info, switches, *, weighted):
 def convention_plan(parsed, convention):
     """Each metric under ``convention``: ``[(name, spec, options, switches)]``.
 
-    ``parsed`` is :func:`~._registry.parse_metrics`'s list; each metric gets
-    its preset's switches (its cutoff kept), and a metric whose preset
-    weights groups otherwise (``group_weight``) gets that as its default
-    average (in ``spec``).  A metric the convention lacks is a ValueError,
-    and so is a tie rule by document id: only the metric functions take
-    ``docno=``.
+    ``parsed`` is :func:`~._names.parse_metrics`' list; each metric gets
+    its preset's switches (what its name sets kept: :func:`_named`), and a
+    metric whose preset weights groups otherwise (``group_weight``) gets
+    that as its default average (in ``spec``).  A metric the convention
+    lacks is a ValueError, and so is a tie rule by document id: only the
+    metric functions take ``docno=``.
     """
     import dataclasses
 
     plan = []
     for name, spec, options in parsed:
-        explicit = {"k": options["k"]} if spec.has_k else {}
-        opts, switches = resolve(spec, convention, explicit)
+        opts, switches = resolve(spec, convention, _named(spec, options))
         if switches["ties"] == "docno":
             raise ValueError(
                 f"convention={convention!r} breaks ties in {name!r} by "
@@ -555,6 +680,20 @@ def convention_plan(parsed, convention):
                 spec, default_average=_GROUP_AVERAGE[switches["group_weight"]])
         plan.append((name, spec, opts, switches))
     return plan
+
+
+def _named(spec, options):
+    """What a parsed metric name sets, as explicit options of :func:`resolve`.
+
+    Every option of the name (its cutoff, ``p``, ``rel``, ...) and the
+    switches it carries (ir_measures' ``"AP@10"``: ``k_denominator=
+    "relevant"`` and ``undefined=0``), but not a switch left at the
+    registry's default, which stays the convention's to set.
+    """
+    defaults = {name: default for name, default, _ in spec.options}
+    return {name: value for name, value in options.items()
+            if name not in SWITCHES or name not in defaults
+            or value is not defaults[name] and value != defaults[name]}
 
 
 def resolved_metrics(parsed, convention):

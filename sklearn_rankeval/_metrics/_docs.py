@@ -231,13 +231,17 @@ def registry_docs():
     return {
         "metrics_report": "metrics : list of str, default=None\n" + _body(
             f"Metric names as the scorer names: {_quoted(plain)}, and "
-            f"{_quoted(cut)} for any positive integer K.  None: "
+            f"{_quoted(cut)} for any positive integer K; or ir_measures' "
+            "names (``\"nDCG@10\"``, ``\"P(rel=2)@5\"``, ``\"AP@100\"`` "
+            "...: :ref:`ir-measures-names`).  None: "
             f"{_quoted(DEFAULT_METRICS)}."),
         "scorer_name": "name : str\n" + _body(
             f"{_quoted([*scorer_plain, *CLASSIFICATION])}, or a cutoff name "
             f"{_quoted(scorer_cut)} for any positive integer K; or a name of "
             ":func:`sklearn.metrics.get_scorer_names` (``\"roc_auc\"``, "
-            "``\"accuracy\"`` ...).  A ranking metric's name may start with a "
+            "``\"accuracy\"`` ...); or an ir_measures name (``\"nDCG@10\"``, "
+            "``\"P(rel=2)@5\"`` ...: :ref:`ir-measures-names`).  A ranking "
+            "metric's name may start with a "
             "convention and a colon: ``\"lightgbm:ndcg@10\"``, "
             "``\"trec_eval:map\"``."),
         "scorer_names_returned": "names : list of str\n" + _body(

@@ -1,22 +1,113 @@
-"""Metric names: ``"ndcg@10"`` -> the registry entry and its options.
+"""Metric names: ``"ndcg@10"`` or ``"nDCG@10"`` -> the registry entry and its options.
 
 The one reader of metric names, for every entry point (metric lists of the
-reports, scorer names, the command line).
+reports, scorer names, the command line).  It reads two grammars:
+
+* this package's: a registry name, ``"name@K"`` for a metric with a cutoff
+  (``"map"``, ``"ndcg@10"``, ``"hit_rate@5"``);
+* ir_measures': ``Measure``, ``Measure@K`` and ``Measure(param=value,
+  ...)@K`` (``"nDCG@10"``, ``"AP@100"``, ``"P(rel=2)@5"``,
+  ``"RBP(p=0.8)"``), as :func:`ir_measures.parse_measure` reads them (a
+  Python expression, values as literals).  Each measure maps to a registry
+  metric and the options that give ir_measures' number (:data:`IR_MEASURES`):
+  its pytrec_eval provider's (trec_eval's) for the measures it has, else
+  the provider that has the measure (gdeval's ERR, cwl_eval's RBP).  Every
+  such name counts a query without a relevant item as 0 (``undefined=0``),
+  as ir_measures does; a measure or a parameter without an equivalent here
+  is a ``ValueError`` that says why (:data:`IR_MEASURES_REFUSED`).
+
+This package's names are lower case and ir_measures' are not, so the two
+never meet; mind that ``"map@10"`` (this package's AP@10, normalised by
+``min(R, 10)``) and ``"MAP@10"`` (ir_measures' alias of ``AP@10``, trec_eval's
+``map_cut_10``, normalised by ``R``) are two numbers.
 """
 
+import ast
+import difflib
 import re
+from numbers import Integral, Real
 
 from ._registry import DEFAULT_METRICS, METRICS
 
-__all__ = ["metric_options", "parse_metric_name", "parse_metrics", "valid_names_text"]
+__all__ = [
+    "IR_MEASURES",
+    "IR_MEASURES_REFUSED",
+    "did_you_mean",
+    "metric_options",
+    "parse_metric_name",
+    "parse_metrics",
+    "read_metric_name",
+    "valid_names_text",
+]
+
+#: ir_measures' measure -> (the registry metric, its cutoff: "required",
+#: "optional" or None, the parameters it takes besides ``cutoff``).
+IR_MEASURES = {
+    "P": ("precision", "required", ("rel", "judged_only")),
+    "R": ("recall", "required", ("rel", "judged_only")),
+    "RR": ("mrr", "optional", ("rel", "judged_only")),
+    "AP": ("map", "optional", ("rel", "judged_only")),
+    "nDCG": ("ndcg", "optional", ("dcg", "gains", "judged_only")),
+    "Success": ("success", "required", ("rel", "judged_only")),
+    "Rprec": ("r_precision", None, ("rel", "judged_only")),
+    "Bpref": ("bpref", None, ("rel",)),
+    "ERR": ("err", "optional", ()),
+    "RBP": ("rbp", "optional", ("p", "rel")),
+}
+#: ir_measures' other spellings of the same measures.
+IR_ALIASES = {"MAP": "AP", "MRR": "RR", "NDCG": "nDCG", "Precision": "P",
+              "Recall": "R", "RPrec": "Rprec", "BPref": "Bpref"}
+
+_COUNT = ("a count, not a score per query: per_group_scores gives each "
+          "group's n_items and n_relevant")
+_SET = ("a measure of the unranked set of retrieved documents, with no "
+        "registry equivalent (precision@K and recall@K with K at least the "
+        "longest list, and k_denominator='retrieved' for the precision, give "
+        "SetP and SetR)")
+_DIVERSITY = ("a diversity measure over subtopic (intent) judgments, which "
+              "y_true (one grade per item) cannot hold")
+_CWL = ("a C/W/L measure of cwl_eval with no registry equivalent "
+        "(expected_reciprocal_rank_score and rank_biased_precision_score are "
+        "the user models here)")
+#: ir_measures' measures that have no equivalent here, and why.
+IR_MEASURES_REFUSED = {
+    "Judged": (
+        "the share of the top K documents that have a judgment: the arrays "
+        "here give every row a judgment (its y_true), so the share is 1 by "
+        "construction. With a boolean mask `judged` of the judged rows, "
+        "precision_at_k_score(judged, y_score, groups=groups, k=K, "
+        "k_denominator='retrieved') gives ir_measures' Judged@K (unjudged "
+        "rows scored, judged ones not retrieved scored -inf)"),
+    "IPrec": ("the interpolated precision at one recall level: "
+              "interpolated_precision_recall_curve gives it at every level, "
+              "and interpolated_average_precision_score their mean"),
+    "infAP": ("inferred AP reads pooled-but-unjudged documents (relevance -1), "
+              "which y_true >= 0 cannot hold"),
+    "NumQ": _COUNT, "NumRel": _COUNT, "NumRet": _COUNT, "NumRelRet": _COUNT,
+    "SetP": _SET, "SetRelP": _SET, "SetR": _SET, "SetF": _SET, "SetAP": _SET,
+    **dict.fromkeys(("ERR_IA", "nERR_IA", "alpha_DCG", "α_DCG", "alpha_nDCG",
+                     "α_nDCG", "NRBP", "nNRBP", "AP_IA", "MAP_IA", "P_IA",
+                     "StRecall"), _DIVERSITY),
+    **dict.fromkeys(("NERR8", "NERR9", "NERR10", "NERR11", "BPM", "SDCG",
+                     "INST", "INSQ"), _CWL),
+    "Accuracy": ("the accuracy of a pairwise preference ranking, with no "
+                 "registry equivalent"),
+    "Compat": ("compatibility with an ideal ranking (rank-biased overlap), "
+               "with no registry equivalent"),
+}
+#: What ir_measures' names carry besides the metric's own options: a switch
+#: of the pipeline (:func:`~._conventions.resolve`), not a kernel option.
+NAME_SWITCHES = ("undefined",)
 
 
-def parse_metric_name(name):
-    """``"ndcg@10"`` -> (METRICS["ndcg"], 10); ``"map"`` -> (METRICS["map"], None).
+def read_metric_name(name):
+    """Read one metric name: ``(spec, options)``, or None if it is none.
 
-    Returns None for a name that is not a ranking metric: a cutoff on a metric
-    without ``k``, a non-positive cutoff, or a metric that needs one
-    (``hit_rate``, ``precision``, ``recall``) given without.
+    ``options`` holds what the name sets and nothing else: its cutoff ``k``
+    (this package's names), or every option that gives ir_measures' number
+    (``k``, ``rel``, ``p``, ``k_denominator``, ``gain``) and the switch
+    ``undefined=0`` (ir_measures' names).  An ir_measures name whose measure
+    or parameter has no equivalent here is a ``ValueError`` saying why.
     """
     if not isinstance(name, str):
         return None
@@ -24,12 +115,29 @@ def parse_metric_name(name):
     if match is not None:
         spec, k = METRICS.get(match.group(1)), int(match.group(2))
         if spec is not None and spec.has_k and k >= 1:
-            return spec, k
+            return spec, {"k": k}
         return None
     spec = METRICS.get(name)
-    if spec is not None and (not spec.has_k or spec.k_default is None):
-        return spec, None
-    return None
+    if spec is not None:
+        return (spec, {}) if not spec.has_k or spec.k_default is None else None
+    return _read_ir_measures(name)
+
+
+def parse_metric_name(name):
+    """``"ndcg@10"`` -> (METRICS["ndcg"], 10); ``"map"`` -> (METRICS["map"], None).
+
+    Returns None for a name that is not a ranking metric: a cutoff on a metric
+    without ``k``, a non-positive cutoff, a metric that needs one
+    (``hit_rate``, ``precision``, ``recall``) given without, or an
+    ir_measures name refused here.  Only the cutoff: an ir_measures name may
+    set more (``"AP@10"``: ``k_denominator="relevant"``), which
+    :func:`read_metric_name` and :func:`parse_metrics` give.
+    """
+    try:
+        read = read_metric_name(name)
+    except ValueError:
+        return None
+    return None if read is None else (read[0], read[1].get("k"))
 
 
 def metric_options(spec, k):
@@ -41,7 +149,9 @@ def parse_metrics(metrics, argument="metrics"):
     """Metric names -> list of ``(name, spec, options)`` (options checked).
 
     None gives :data:`DEFAULT_METRICS`; a single string is one metric.
-    Repeated names are kept once.
+    Repeated names are kept once.  ``options`` are the metric's options,
+    every one filled in (:meth:`~._registry.MetricSpec.check_options`), plus
+    the switches the name carries (ir_measures' ``undefined=0``).
     """
     if metrics is None:
         metrics = DEFAULT_METRICS
@@ -56,17 +166,24 @@ def parse_metrics(metrics, argument="metrics"):
         ) from None
     parsed, seen = [], set()
     for name in metrics:
-        spec_k = parse_metric_name(name)
-        if spec_k is None:
+        try:
+            read = read_metric_name(name)
+        except ValueError as exc:
+            raise ValueError(f"{argument}: {exc}") from None
+        if read is None:
+            suggestion = (did_you_mean(name, _registry_names())
+                          if isinstance(name, str) else "")
             raise ValueError(
-                f"{argument}: {name!r} is not a ranking metric name; valid names "
-                f"are {valid_names_text()}."
+                f"{argument}: {name!r} is not a ranking metric name;"
+                f"{suggestion} valid names are {valid_names_text()}."
             )
         if name in seen:
             continue
         seen.add(name)
-        spec, k = spec_k
-        parsed.append((name, spec, spec.check_options(**metric_options(spec, k))))
+        spec, options = read
+        switches = {n: options[n] for n in NAME_SWITCHES if n in options}
+        options = {n: v for n, v in options.items() if n not in NAME_SWITCHES}
+        parsed.append((name, spec, {**spec.check_options(**options), **switches}))
     if not parsed:
         raise ValueError(f"{argument} must name at least one metric.")
     return parsed
@@ -80,5 +197,151 @@ def valid_names_text(extra=(), scores=None):
     plain = [name for name, spec in specs.items()
              if not spec.has_k or spec.k_default is None]
     cut = [f"{name}@K" for name, spec in specs.items() if spec.has_k]
+    irm = ("" if scores not in (None, "order") else
+           " (also ir_measures' names: nDCG@10, P@10, P(rel=2)@5, R@100, AP, "
+           "AP@100, RR, RR@10, Success@5, Rprec, Bpref, ERR@20, RBP(p=0.8) "
+           "...)")
     return (f"{', '.join([*plain, *extra])}, and {', '.join(cut)} for any "
-            f"positive integer K")
+            f"positive integer K{irm}")
+
+
+def did_you_mean(name, names, extra=()):
+    """`` Did you mean 'ndcg@10'?`` for a near miss, or ``""``.
+
+    ``names``: metric names (``"name@K"`` ones match any K, which is kept);
+    ``extra``: other names, matched as they are (scikit-learn's scorers).
+    """
+    lowered = name.strip().lower().replace(" ", "").replace("-", "_")
+    if lowered != name and (lowered in extra or lowered in names
+                            or parse_metric_name(lowered) is not None):
+        return f" Did you mean {lowered!r}?"
+    base, at, k = lowered.partition("@")
+    if at:  # a cutoff name with any K: compare the metric part, keep the K
+        candidates = difflib.get_close_matches(
+            base, sorted({n.partition("@")[0] for n in names if "@" in n}), n=1)
+        if candidates and parse_metric_name(f"{candidates[0]}@{k}") is not None:
+            return f" Did you mean {candidates[0] + '@' + k!r}?"
+    close = difflib.get_close_matches(lowered, [*names, *sorted(extra)], n=3,
+                                      cutoff=0.6)
+    if close:
+        return " Did you mean " + " or ".join(repr(c) for c in close) + "?"
+    return ""
+
+
+def _registry_names():
+    """Every metric name of the registry (``name@1``... for a cutoff)."""
+    names = [name for name, spec in METRICS.items()
+             if not spec.has_k or spec.k_default is None]
+    return names + [f"{name}@10" for name, spec in METRICS.items() if spec.has_k]
+
+
+# ---------------------------------------------------------------------------
+# ir_measures' names
+# ---------------------------------------------------------------------------
+def _read_ir_measures(name):
+    """``(spec, options)`` of an ir_measures name; None if it is not one."""
+    try:
+        node = ast.parse(name.strip(), mode="eval").body
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+    at = None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+        at, node = node.right, node.left
+    params = {}
+    if isinstance(node, ast.Call):
+        if node.args or any(kw.arg is None for kw in node.keywords):
+            return None
+        for kw in node.keywords:
+            try:
+                params[kw.arg] = ast.literal_eval(kw.value)
+            except (ValueError, TypeError, SyntaxError, MemoryError,
+                    RecursionError):  # not a literal ({[1]: 2}: unhashable)
+                return None
+        node = node.func
+    if not isinstance(node, ast.Name):
+        return None
+    measure = IR_ALIASES.get(node.id, node.id)
+    if measure in IR_MEASURES_REFUSED:
+        raise ValueError(
+            f"{name!r} is ir_measures' {measure}, which sklearn_rankeval "
+            f"cannot give: {IR_MEASURES_REFUSED[measure]}."
+        )
+    if measure not in IR_MEASURES:
+        return None
+    if at is not None:
+        try:
+            at = ast.literal_eval(at)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return None
+        if "cutoff" in params:
+            raise ValueError(f"{name!r}: the cutoff is given twice (@ and "
+                             f"cutoff=).")
+        params["cutoff"] = at
+    return _ir_options(name, measure, params)
+
+
+def _ir_options(name, measure, params):
+    """The registry metric and the options of ir_measures' ``measure(**params)``."""
+    metric, cutoff_rule, accepted = IR_MEASURES[measure]
+    spec = METRICS[metric]
+    unknown = sorted(set(params) - {"cutoff", *accepted})
+    if unknown:
+        takes = ", ".join(f"{p}=" for p in ("cutoff", *accepted)
+                          if p != "cutoff" or cutoff_rule) or "no parameter"
+        raise ValueError(
+            f"{name!r}: ir_measures' {measure} takes no "
+            f"{', '.join(p + '=' for p in unknown)} (it takes {takes}).")
+    options = {"undefined": 0.0}  # ir_measures: 0 for a query without one
+    cutoff = params.get("cutoff")
+    if cutoff is not None:
+        if cutoff_rule is None:
+            raise ValueError(f"{name!r}: ir_measures' {measure} has no cutoff.")
+        if measure == "RBP":
+            raise ValueError(
+                f"{name!r}: RBP at a cutoff (trectools' depth) has no "
+                f"equivalent here: rank_biased_precision_score weighs every "
+                f"retrieved item; write {measure}(p=...) without @K.")
+        if isinstance(cutoff, bool) or not isinstance(cutoff, Integral) \
+                or cutoff < 1:
+            raise ValueError(f"{name!r}: the cutoff must be a positive "
+                             f"integer, got {cutoff!r}.")
+        options["k"] = int(cutoff)
+        if measure == "AP":  # trec_eval's map_cut_K: divided by R
+            options["k_denominator"] = "relevant"
+    elif cutoff_rule == "required":
+        raise ValueError(f"{name!r}: ir_measures' {measure} needs a cutoff, "
+                         f"e.g. '{measure}@10'.")
+    if params.get("judged_only", False) is not False:
+        raise ValueError(
+            f"{name!r}: judged_only=True leaves out the retrieved documents "
+            f"that have no judgment, which these arrays cannot tell apart "
+            f"(every row has a y_true): drop those rows before the call.")
+    if "rel" in params:
+        rel = params["rel"]
+        if isinstance(rel, bool) or not isinstance(rel, Real) or not rel > 0:
+            raise ValueError(
+                f"{name!r}: rel must be a number > 0 (y_true >= rel is "
+                f"relevant; y_true >= 0 always, so rel <= 0 would make every "
+                f"row relevant, judged or not), got {rel!r}.")
+        options["rel"] = rel
+    elif measure == "RBP":
+        # ir_measures without rel= reads the grades as gains (graded RBP):
+        # the same number as this binary RBP on 0/1 labels only
+        options["rel"] = "binary"
+    if "p" in params:
+        p = params["p"]
+        if isinstance(p, bool) or not isinstance(p, Real) or not 0 < p < 1:
+            raise ValueError(f"{name!r}: p (the persistence) must be a number "
+                             f"in (0, 1), got {p!r}.")
+        options["p"] = float(p)
+    if "gains" in params:
+        raise ValueError(
+            f"{name!r}: a gain per grade in a name (gains=) is not read here; "
+            f"pass gain= (an array of gains indexed by grade) to ndcg_score.")
+    dcg = params.get("dcg", "log2")
+    if dcg == "exp-log2":
+        options["gain"] = "exponential"
+    elif dcg != "log2":
+        raise ValueError(f"{name!r}: dcg must be 'log2' or 'exp-log2', got "
+                         f"{dcg!r}.")
+    return spec, options

@@ -117,6 +117,44 @@ def _check_same_groups(info, rows):  # pragma: no cover - an internal invariant
 
 
 def _evaluate_ranked_chunks(layout, y_true, y_score, groups, w, parsed):
+    # one ranking per relevance threshold (``rel``, a metric name's such as
+    # "P(rel=2)@5"): its metrics rank y_true >= rel; the group info (its
+    # n_relevant) is always the ranking's of y_true itself
+    by_rel = {None: []}
+    for item in parsed:
+        by_rel.setdefault(item[2].get("rel"), []).append(item)
+    info, parts = None, {}
+    for rel, items in by_rel.items():
+        relevance = y_true if rel is None else relevant_at(
+            y_true, rel, layout, [name for name, _, _ in items])
+        got, more = _ranked_pass(layout, relevance, y_score, groups, w, items)
+        info = got if info is None else info
+        parts.update(more)
+    return info, {name: parts[name] for name, _, _ in parsed}
+
+
+def relevant_at(y_true, rel, layout, names):
+    """``y_true >= rel`` as 0/1 grades (``rel="binary"``: y_true, which must
+    hold only 0 and 1), for the metrics ``names`` of a relevance threshold."""
+    what = ", ".join(repr(name) for name in names)
+    if layout == "multiclass":
+        raise ValueError(
+            f"{what}: a relevance threshold (rel=) needs relevance grades in "
+            f"y_true; in the multiclass layout the one relevant item of each "
+            f"sample is its true class.")
+    xp = namespace_of(y_true)
+    if rel == "binary":
+        if not bool(xp.all((y_true == 0) | (y_true == 1))):
+            raise ValueError(
+                f"{what}: y_true holds grades other than 0 and 1, which "
+                f"ir_measures reads as gains when rel= is not given (graded "
+                f"RBP); this package's RBP counts an item as relevant or not. "
+                f"Name the threshold, e.g. 'RBP(rel=1)' (y_true >= 1 relevant).")
+        return y_true
+    return xp.astype(y_true >= rel, xp.int8)
+
+
+def _ranked_pass(layout, y_true, y_score, groups, w, parsed):
     pieces = []
     for rg in ranked_chunks(layout, y_true, y_score, groups, w):
         pieces.append(evaluate_ranked(rg, parsed))
@@ -126,10 +164,6 @@ def _evaluate_ranked_chunks(layout, y_true, y_score, groups, w, parsed):
     parts = {name: Partials.concatenate(p[name] for _, p in pieces)
              for name, _, _ in parsed}
     return info, parts
-
-
-
-
 
 
 def evaluate(y_true, y_score, *, groups=None, sample_weight=None, labels=None,

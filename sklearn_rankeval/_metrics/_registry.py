@@ -71,6 +71,24 @@ def _quantile_edges(y_score, sample_weight, options):
     return {"edges": quantile_edges(y_score, options["n_bins"], sample_weight)}
 
 
+def check_rel(value):
+    """The relevance threshold ``rel`` (ir_measures' ``rel=``), or None.
+
+    None: an item is relevant when ``y_true > 0``; a number ``r > 0``: when
+    ``y_true >= r``; ``"binary"``: when ``y_true > 0``, and ``y_true`` must
+    hold only 0 and 1 (for a name whose peer reads grades as gains).
+    """
+    if value is None or value == "binary":
+        return value
+    if (isinstance(value, bool) or not isinstance(value, Real)
+            or not np.isfinite(value) or value <= 0):
+        raise ValueError(
+            f"rel must be a number > 0 (an item is relevant when y_true >= "
+            f"rel; y_true >= 0 always, so rel <= 0 would make every item "
+            f"relevant), got {value!r}.")
+    return int(value) if float(value).is_integer() else float(value)
+
+
 def check_persistence(value):
     if (isinstance(value, bool) or not isinstance(value, Real)
             or not 0 < value < 1):
@@ -81,6 +99,11 @@ def check_persistence(value):
 _K_OPTIONAL = ("k", None, check_k)
 _K_REQUIRED = ("k", 10, lambda k: check_k(k, allow_none=False))
 _GAIN = ("gain", "linear", check_gain)
+#: The relevance threshold of the binary ranking metrics, declared once: the
+#: pipeline ranks ``y_true >= rel`` as the relevance (binary metrics read
+#: only ``y_true > 0``, so this is the same number as a kernel that compares
+#: each grade with ``rel``); kernels never see it (:meth:`MetricSpec.partials`).
+_REL = ("rel", None, check_rel)
 RECALL_LEVELS = ("exact", "trec_eval_9", "trec_eval_10")
 
 
@@ -149,7 +172,13 @@ class MetricSpec:
         Short name in messages (``"GAUC"``, ``"P@k"``).
     options : tuple of (name, default, check)
         The kernel's keyword options, their defaults and their checks
-        (``k`` first when the metric has a cutoff).
+        (``k`` first when the metric has a cutoff); for the binary ranking
+        metrics also ``rel``, the relevance threshold of a metric name such
+        as ir_measures' ``"P(rel=2)@5"``: the pipeline ranks ``y_true >=
+        rel`` (as 0/1) instead of ``y_true``, which gives each binary metric
+        the value it has when an item is relevant at ``y_true >= rel``
+        (the kernels read relevance only as ``y_true > 0``); None keeps
+        ``y_true > 0``.  The public functions do not take it.
     has_labels : bool
         Whether the function takes ``labels`` (multiclass input).
     graded : bool
@@ -274,6 +303,16 @@ class MetricSpec:
         return tuple(name for name, _, _ in self.options)
 
     @property
+    def kernel_option_names(self):
+        """The options the kernel takes (all but the relevance threshold)."""
+        return tuple(name for name in self.option_names if name != "rel")
+
+    @property
+    def has_rel(self):
+        """Whether the metric takes the relevance threshold ``rel``."""
+        return "rel" in self.option_names
+
+    @property
     def has_k(self):
         return "k" in self.option_names
 
@@ -326,6 +365,9 @@ class MetricSpec:
         """
         if self.weights == "query":
             rg.check_query_weights(self.func_name)
+        # the kernel's own options: ``rel`` acts on y_true before ranking (the
+        # pipeline), and a metric name's switches (``undefined``) after
+        options = {name: options[name] for name in self.kernel_option_names}
         key = (self.kernel, tuple(options.items()))
         return rg.cached(key, lambda: self.kernel(rg, **options))
 
@@ -371,40 +413,42 @@ METRICS = {
                    weights="item", default_average="weighted", tie_rule="sklearn",
                    needs_negative=True),
         MetricSpec("mrr", "mean_reciprocal_rank_score", _kernels.reciprocal_rank,
-                   "MRR", options=(_K_OPTIONAL,), averages=_GMEAN),
+                   "MRR", options=(_K_OPTIONAL, _REL), averages=_GMEAN),
         MetricSpec("map", "mean_average_precision_score",
                    _kernels.average_precision, "MAP",
                    options=(_K_OPTIONAL, ("k_denominator", "min",
                                           _choice("k_denominator",
-                                                  ("min", "relevant", "hits")))),
+                                                  ("min", "relevant", "hits"))),
+                            _REL),
                    weights="item", tie_rule="sklearn", averages=_GMEAN),
         MetricSpec("interpolated_ap", "interpolated_average_precision_score",
                    _kernels.interpolated_ap, "interpolated AP",
                    options=(("n_points", 11, check_n_points),
                             ("recall_levels", "exact",
-                             _choice("recall_levels", RECALL_LEVELS))),
+                             _choice("recall_levels", RECALL_LEVELS)), _REL),
                    has_labels=False, weights="item", tie_rule="sklearn",
                    averages=_GMEAN),
         MetricSpec("hit_rate", "hit_rate_score", _kernels.hit_rate, "HR@k",
-                   options=(_K_REQUIRED,), averages=_POOLED,
+                   options=(_K_REQUIRED, _REL), averages=_POOLED,
                    default_average="micro", perfect_score="min(R,k)/R",
                    n_stats=2),
         MetricSpec("precision", "precision_at_k_score", _kernels.precision_at_k,
                    "P@k", options=(_K_REQUIRED, ("k_denominator", "k", _choice(
-                       "k_denominator", ("k", "retrieved")))), averages=_POOLED,
+                       "k_denominator", ("k", "retrieved"))), _REL),
+                   averages=_POOLED,
                    perfect_score="min(R,k)/k",
                    n_stats=2),
         MetricSpec("recall", "recall_at_k_score", _kernels.recall_at_k, "R@k",
-                   options=(_K_REQUIRED,), averages=_POOLED,
+                   options=(_K_REQUIRED, _REL), averages=_POOLED,
                    perfect_score="min(R,k)/R",
                    n_stats=2),
         MetricSpec("ndcg", "ndcg_score", _kernels.ndcg, "NDCG",
                    options=(_K_OPTIONAL, _GAIN), has_labels=False, graded=True,
                    tie_rule="sklearn", averages=_GMEAN),
         MetricSpec("success", "success_at_k_score", _kernels.success_at_k,
-                   "success@k", options=(_K_REQUIRED,)),
+                   "success@k", options=(_K_REQUIRED, _REL)),
         MetricSpec("r_precision", "r_precision_score", _kernels.r_precision,
-                   "R-precision", averages=_GMEAN),
+                   "R-precision", options=(_REL,), averages=_GMEAN),
         MetricSpec("dcg", "dcg_score", _kernels.dcg, "DCG",
                    options=(_K_OPTIONAL, ("log_base", 2, check_log_base), _GAIN),
                    has_labels=False, graded=True, tie_rule="sklearn",
@@ -415,16 +459,17 @@ METRICS = {
                    has_labels=False, graded=True, perfect_score="at_most_one"),
         MetricSpec("rbp", "rank_biased_precision_score",
                    _kernels.rank_biased_precision, "RBP",
-                   options=(("p", 0.8, check_persistence),),
+                   options=(("p", 0.8, check_persistence), _REL),
                    perfect_score="at_most_one", accepts_judged=True,
                    judged_rule="keep"),
         MetricSpec("rbp_residual", "rank_biased_precision_residual",
                    _kernels.rbp_residual, "RBP residual",
-                   options=(("p", 0.8, check_persistence),),
+                   options=(("p", 0.8, check_persistence), _REL),
                    perfect_score="order_free", accepts_judged=True,
                    judged_rule="residual", scorer=False),
         MetricSpec("bpref", "bpref_score", _kernels.bpref, "bpref",
-                   has_labels=False, accepts_judged=True, averages=_GMEAN),
+                   options=(_REL,), has_labels=False, accepts_judged=True,
+                   averages=_GMEAN),
         # CTR models: the probabilities of each group, no ranking
         MetricSpec("log_loss", "log_loss", _ctr.log_loss, "log loss",
                    has_labels=False, weights="item", averages=_POOLED,

@@ -8,8 +8,6 @@ routing it refuses to score a fold of 1-D predictions as one query.
 ``scoring`` dict can mix both.
 """
 
-import difflib
-
 import numpy as np
 from sklearn import config_context
 from sklearn.metrics import get_scorer as _sklearn_get_scorer
@@ -18,7 +16,8 @@ from sklearn.metrics import make_scorer
 
 from ._conventions import CONVENTIONS, check_convention, preset, split_scorer_name
 from ._docs import fill_doc
-from ._names import parse_metric_name, valid_names_text
+from ._names import did_you_mean, read_metric_name, valid_names_text
+from ._pipeline import compute
 from ._registry import CLASSIFICATION, CUTOFFS_LISTED, METRICS
 
 __all__ = ["get_scorer", "get_scorer_names", "make_ranking_scorer"]
@@ -55,6 +54,29 @@ class _GroupedScoreFunc:
                 f"requests groups. Scoring the fold as one ranking is refused."
             )
         return self.score_func(y_true, y_score, groups=groups, **kwargs)
+
+    def __repr__(self):
+        return self.__name__
+
+
+class _NamedScoreFunc:
+    """The score function of a metric name that sets more than a cutoff
+    (ir_measures' ``"P(rel=2)@5"``: a relevance threshold and
+    ``undefined=0``), some of which its public function does not take.
+
+    A module-level class, so that the scorer pickles; the options come as
+    the scorer's keyword arguments.
+    """
+
+    def __init__(self, metric):
+        self.metric = metric
+        self.__name__ = METRICS[metric].func_name
+
+    def __call__(self, y_true, y_score, *, groups=None, sample_weight=None,
+                 labels=None, **options):
+        return compute(self.metric, y_true, y_score, groups=groups,
+                       sample_weight=sample_weight, labels=labels,
+                       average=METRICS[self.metric].default_average, **options)
 
     def __repr__(self):
         return self.__name__
@@ -189,7 +211,9 @@ def get_scorer_names():
 
     Only this package's names: :func:`get_scorer` also accepts every name of
     :func:`sklearn.metrics.get_scorer_names` (``"roc_auc"``, ``"accuracy"``
-    ...), which this list leaves out.
+    ...), and ir_measures' names of the same metrics (``"nDCG@10"``,
+    ``"P(rel=2)@5"``: :ref:`ir-measures-names`), which this list leaves out
+    (they are other spellings, with any cutoff and threshold).
 
     Read more in the :ref:`User Guide <scorer-names>`.
 
@@ -234,6 +258,11 @@ def get_scorer(name, *, convention=None):
     convention, a colon, the metric name), which is what a
     ``scoring={...}`` dict or a command line can carry.
 
+    ir_measures' names (``"nDCG@10"``, ``"AP@100"``, ``"RR@10"``,
+    ``"P(rel=2)@5"``, ``"RBP(p=0.8)"`` ...) give ir_measures' numbers (its
+    pytrec_eval provider's: trec_eval's), a query without a relevant item
+    counting 0 (see :ref:`ir-measures-names`).
+
     Read more in the :ref:`User Guide <scorer-names>`.
 
     Parameters
@@ -256,7 +285,9 @@ def get_scorer(name, *, convention=None):
     ------
     ValueError
         For a name that neither package knows; the message suggests the
-        closest valid names (``"NDCG@10"``: did you mean ``"ndcg@10"``?).
+        closest valid names (``"ndgc@10"``: did you mean ``"ndcg@10"``?).
+        For an ir_measures measure or parameter with no equivalent here
+        (``"Judged@10"``, ``"nDCG(gains={0: 0, 1: 5})"``), saying why.
         For a convention that has no such metric (``"lightgbm:mrr"``).
 
     See Also
@@ -296,6 +327,8 @@ def get_scorer(name, *, convention=None):
     >>> lightgbm_ndcg = get_scorer("lightgbm:ndcg@10")
     >>> repr(lightgbm_ndcg) == repr(get_scorer("ndcg@10", convention="lightgbm"))
     True
+    >>> # ir_measures' P@5 with grades of 2 and above relevant
+    >>> precision = get_scorer("P(rel=2)@5")
     """
     if not isinstance(name, str):
         raise TypeError(f"name must be a str, got {type(name).__name__}.")
@@ -318,9 +351,9 @@ def get_scorer(name, *, convention=None):
         return make_ranking_scorer(loss.func, convention=convention,
                                    greater_is_better=False,
                                    requires_groups=not loss.grouping_free)
-    parsed = parse_metric_name(name)
+    parsed = read_metric_name(name)  # a ValueError for a refused ir_measures name
     if parsed is not None:
-        spec, k = parsed
+        spec, options = parsed
         if spec.scorer == "neg":
             raise ValueError(
                 f"{name!r} is a loss (lower is better): its scorer is "
@@ -331,10 +364,15 @@ def get_scorer(name, *, convention=None):
                 f"high nor better low (it measures what the judgments leave "
                 f"unknown, or a ratio best at 1); call the function or name it "
                 f"in ranking_report / per_group_scores.")
-        kwargs = {} if k is None else {"k": k}
         if convention is not None:
-            preset(convention, spec, kwargs)  # a ValueError now, not per fold
-        return make_ranking_scorer(spec.func, convention=convention, **kwargs)
+            preset(convention, spec, options)  # a ValueError now, not per fold
+        if set(options) <= {"k"}:  # this package's names
+            return make_ranking_scorer(spec.func, convention=convention, **options)
+        # ir_measures' names: their options (a relevance threshold) and switches
+        spec.check_options(**{n: v for n, v in options.items()
+                              if n in spec.option_names})
+        return make_ranking_scorer(_NamedScoreFunc(spec.name),
+                                   convention=convention, **options)
     if convention is not None:
         raise ValueError(
             f"convention={convention!r} applies to this package's ranking "
@@ -353,21 +391,5 @@ def get_scorer(name, *, convention=None):
 
 def _did_you_mean(name):
     """`` Did you mean 'ndcg@10'?`` for a near miss, or ``""``."""
-    lowered = name.strip().lower().replace(" ", "").replace("-", "_")
-    if lowered != name and (lowered in CLASSIFICATION
-                            or parse_metric_name(lowered) is not None
-                            or lowered in _sklearn_get_scorer_names()):
-        return f" Did you mean {lowered!r}?"
-    ours = get_scorer_names()
-    # a cutoff name with any K: compare the metric part, keep the K
-    base, at, k = lowered.partition("@")
-    if at:
-        candidates = difflib.get_close_matches(
-            base, sorted({n.partition("@")[0] for n in ours if "@" in n}), n=1)
-        if candidates and parse_metric_name(f"{candidates[0]}@{k}") is not None:
-            return f" Did you mean {candidates[0] + '@' + k!r}?"
-    close = difflib.get_close_matches(
-        lowered, ours + sorted(_sklearn_get_scorer_names()), n=3, cutoff=0.6)
-    if close:
-        return " Did you mean " + " or ".join(repr(c) for c in close) + "?"
-    return ""
+    return did_you_mean(name, get_scorer_names(),
+                        extra=(*CLASSIFICATION, *_sklearn_get_scorer_names()))

@@ -290,7 +290,8 @@ def test_ranx_refuses_ties_beyond_15_items():
     S = np.tile(np.r_[2.0, np.ones(19)], (2, 1))
     assert mean_reciprocal_rank_score(Y, S, convention="ranx") == 1.0
     S[1, 0] = 1.0
-    with pytest.raises(ValueError, match="query 1 has 20 items and 20 tied"):
+    with pytest.raises(ValueError, match="query 1 has 20 retrieved items and "
+                                         "20 tied"):
         mean_reciprocal_rank_score(Y, S, convention="ranx")
 
 
@@ -379,11 +380,19 @@ def test_ranx_ties_below_the_cutoff_beyond_15_items(metric):
     for _ in range(2):
         assert ours == pytest.approx(
             _ranx_by_hand(metric, y, score, groups, 5, rng), rel=1e-12)
+    if metric == "success":
+        # every query's first item (rank 1, alone) is relevant: success@6 is
+        # 1 in every order of the ties below it, so ranx's number is given
+        ours = success_at_k_score(y, score, groups=groups, k=6, convention="ranx")
+        assert ours == _ranx_by_hand(metric, y, score, groups, 6, rng) == 1.0
+        return
     # a cutoff reaching into the ties: ranx's number depends on their order
+    why = ("the tie crosses the cutoff k=6" if metric in ("precision", "recall")
+           else "the tie starts within k=6")
     with pytest.raises(ValueError, match=r"'ranx' cannot give '[a-z]+@6'.*query \d+ "
-                                         r"has \d+ items and \d+ tied items at "
-                                         r"ranks 6-\d+ .* differ \(the tie starts "
-                                         r"within k=6\)"):
+                                         r"has \d+ retrieved items and \d+ tied "
+                                         r"items at ranks 6-\d+ .* differ \("
+                                         + why):
         _RANX_FUNCS[metric](y, score, groups=groups, k=6, convention="ranx")
 
 
