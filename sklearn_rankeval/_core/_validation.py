@@ -12,6 +12,7 @@ from numbers import Integral, Real
 import numpy as np
 
 __all__ = [
+    "InvalidArgumentError",
     "check_alpha",
     "check_average",
     "check_k",
@@ -24,6 +25,48 @@ __all__ = [
     "validate_scores",
     "validate_sample_weight",
 ]
+
+
+class InvalidArgumentError(ValueError):
+    """A ``ValueError`` about one argument, in parts a caller can rephrase.
+
+    The message is ``f"{argument} {problem}"`` unless given; a caller that
+    names the argument its own way (the command line names a file's column,
+    or an option such as ``--train``) writes its own name before ``problem``
+    instead of matching the message's text.
+
+    Parameters
+    ----------
+    argument : str
+        The parameter's name (``"y_true"``, ``"y_prob"``, ``"train"``).
+    problem : str
+        What is wrong, as a predicate of the argument (``"contains NaN."``),
+        free of Python syntax.
+    value : object, default=None
+        The first offending value, as a Python scalar, or None.
+    message : str, default=None
+        The message for Python callers, where it says more than
+        ``f"{argument} {problem}"`` (such as which keyword to pass).
+    """
+
+    def __init__(self, argument, problem, *, value=None, message=None):
+        self.argument = argument
+        self.problem = problem
+        self.value = value
+        super().__init__(message or f"{argument} {problem}")
+
+    def __reduce__(self):  # picklable (Dask and Spark workers raise it)
+        return _rebuild_argument_error, (self.argument, self.problem,
+                                         self.value, str(self))
+
+
+def _rebuild_argument_error(argument, problem, value, message):
+    return InvalidArgumentError(argument, problem, value=value, message=message)
+
+
+def _first(values, mask):
+    """The first of ``values`` where ``mask`` holds, as a Python scalar."""
+    return np.asarray(values)[np.asarray(mask)].ravel()[0].item()
 
 
 def check_k(k, *, allow_none=True):
@@ -151,17 +194,18 @@ def column_or_2d(x, name, xp=np):
 
 
 def _validate_array_api(x, name, xp, *, nan, posinf, neginf, negative):
-    """The checks below for an Array API array (one reduction each)."""
+    """The checks below for an Array API array (one reduction each); the
+    problems are predicates of ``name``."""
     if xp.isdtype(x.dtype, "real floating"):
         if nan and bool(xp.any(xp.isnan(x))):
-            raise ValueError(nan)
+            raise InvalidArgumentError(name, nan, value=math.nan)
         if bool(xp.any(xp.isinf(x))):
             if posinf and bool(xp.any(x == math.inf)):
-                raise ValueError(posinf)
+                raise InvalidArgumentError(name, posinf, value=math.inf)
             if neginf and bool(xp.any(x == -math.inf)):
-                raise ValueError(neginf)
+                raise InvalidArgumentError(name, neginf, value=-math.inf)
     if negative and bool(xp.any(x < 0)):
-        raise ValueError(negative)
+        raise InvalidArgumentError(name, negative)
     return x
 
 
@@ -171,11 +215,11 @@ def validate_scores(y_score, xp=np, *, name="y_score"):
     ``name`` is the argument named in the errors.
     """
     y_score = column_or_2d(y_score, name, xp)
-    posinf = (f"{name} contains +inf; only -inf is allowed (it marks an item "
-              "that was not retrieved).")
+    posinf = ("contains +inf; only -inf is allowed (it marks an item that was "
+              "not retrieved).")
     if xp is not np:
         return _validate_array_api(
-            y_score, name, xp, nan=f"{name} contains NaN.",
+            y_score, name, xp, nan="contains NaN.",
             posinf=posinf, neginf=None, negative=None)
     # one pass in the common all-finite case (the sum is finite iff every score
     # is, barring overflow, which the slower checks below then settle)
@@ -184,9 +228,9 @@ def validate_scores(y_score, xp=np, *, name="y_score"):
             total = np.sum(y_score)
     if y_score.dtype.kind == "f" and not np.isfinite(total):
         if np.isnan(y_score).any():
-            raise ValueError(f"{name} contains NaN.")
+            raise InvalidArgumentError(name, "contains NaN.", value=math.nan)
         if np.isposinf(y_score).any():
-            raise ValueError(posinf)
+            raise InvalidArgumentError(name, posinf, value=math.inf)
     # integer scores are kept as integers: sorting and tie detection are exact
     return y_score
 
@@ -194,22 +238,25 @@ def validate_scores(y_score, xp=np, *, name="y_score"):
 def validate_relevance(y_true, xp=np):
     """Relevance grades are finite and >= 0."""
     y_true = column_or_2d(y_true, "y_true", xp)
+    negative = "must be >= 0 (relevance grades); found negative values."
     if xp is not np:
         return _validate_array_api(
-            y_true, "y_true", xp, nan="y_true contains NaN.",
-            posinf="y_true contains infinite values.",
-            neginf="y_true contains infinite values.",
-            negative="y_true must be >= 0 (relevance grades); found negative "
-                     "values.")
+            y_true, "y_true", xp, nan="contains NaN.",
+            posinf="contains infinite values.",
+            neginf="contains infinite values.",
+            negative=negative)
     if y_true.dtype.kind == "f":
         if np.isnan(y_true).any():
-            raise ValueError("y_true contains NaN.")
-        if np.isinf(y_true).any():
-            raise ValueError("y_true contains infinite values.")
-    if y_true.dtype.kind in "if" and (y_true < 0).any():
-        raise ValueError(
-            "y_true must be >= 0 (relevance grades); found negative values."
-        )
+            raise InvalidArgumentError("y_true", "contains NaN.", value=math.nan)
+        infinite = np.isinf(y_true)
+        if infinite.any():
+            raise InvalidArgumentError("y_true", "contains infinite values.",
+                                       value=_first(y_true, infinite))
+    if y_true.dtype.kind in "if":
+        below = y_true < 0
+        if below.any():
+            raise InvalidArgumentError("y_true", negative,
+                                       value=_first(y_true, below))
     return y_true
 
 
@@ -228,10 +275,10 @@ def validate_sample_weight(sample_weight, n, what, xp=np):
         w = xp.astype(w, xp.float64)
         return _validate_array_api(
             w, "sample_weight", xp,
-            nan="sample_weight contains NaN or infinite values.",
-            posinf="sample_weight contains NaN or infinite values.",
-            neginf="sample_weight contains NaN or infinite values.",
-            negative="sample_weight must be non-negative.")
+            nan="contains NaN or infinite values.",
+            posinf="contains NaN or infinite values.",
+            neginf="contains NaN or infinite values.",
+            negative="must be non-negative.")
     w = w.astype(np.float64, copy=False)
     if not np.isfinite(w).all():
         raise ValueError("sample_weight contains NaN or infinite values.")

@@ -31,6 +31,7 @@ of their rows pooled.
 
 import numpy as np
 
+from .._core import InvalidArgumentError
 from .._stats import Partials
 from ._calibration import bin_index, bin_sums, ece_from_sums
 from ._concordance import weighted_concordance
@@ -55,20 +56,22 @@ __all__ = [
 # ---------------------------------------------------------------------------
 def _binary(rows, metric):
     y = rows.y_true
-    if not np.isin(y, (0, 1)).all():
-        raise ValueError(
-            f"y_true: {metric} needs binary labels (0/1, booleans, or -1/1 read "
-            f"as roc_auc_score reads them); got the values "
-            f"{np.unique(y)[:10].tolist()}.")
+    binary = np.isin(y, (0, 1))
+    if not binary.all():
+        raise InvalidArgumentError(
+            "y_true", f"must hold binary labels for {metric} (0/1, booleans, "
+            f"or -1/1 read as roc_auc_score reads them); got the values "
+            f"{np.unique(y)[:10].tolist()}.", value=y[~binary][0].item())
     return y.astype(np.float64, copy=False)
 
 
 def _probabilities(rows, metric):
     p = rows.y_score
     if not (np.all(p >= 0) and np.all(p <= 1)):
-        bad = p[~((p >= 0) & (p <= 1))]
-        raise ValueError(
-            f"y_prob: {metric} needs probabilities in [0, 1]; got {bad[0]!r}.")
+        bad = p[~((p >= 0) & (p <= 1))][0].item()
+        raise InvalidArgumentError(
+            "y_prob", f"must hold probabilities in [0, 1] for {metric}; got "
+            f"{bad!r}.", value=bad)
     return p
 
 
