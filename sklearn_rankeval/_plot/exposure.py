@@ -3,7 +3,7 @@
 import numpy as np
 
 from .._core import check_positive_int
-from .._recommend import _beyond, exposure_counts
+from .._recommend import exposure_counts, gini_index, lorenz_curve
 from ._base import (
     RankingCurveDisplayMixin,
     draw_diagonal,
@@ -62,8 +62,8 @@ def _check_counts(counts, name, n_items=None):
 
 
 def _lorenz(counts):
-    item_share, share = _beyond.lorenz_curve(counts)
-    return item_share, share, _beyond.gini_index(counts)
+    item_share, share = lorenz_curve(counts)
+    return item_share, share, gini_index(counts)
 
 
 class ItemExposureDisplay(RankingCurveDisplayMixin):
