@@ -287,3 +287,31 @@ def test_bad_counts_name_the_argument(pyplot, argument, bad):
         warnings.simplefilter("error")
         with pytest.raises((ValueError, TypeError), match=rf"\b{argument}\b"):
             ItemExposureDisplay.from_counts(counts, **kwargs)
+
+
+def test_without_a_catalog_size_the_lists_are_the_catalog_and_it_is_said(pyplot):
+    # issue 31, item 8: three top-2 lists over the items a, b, c of a
+    # catalog of 10 items
+    recommended = {"ann": ["a", "b"], "bob": ["a", "c"], "cat": ["a", "b"]}
+    with pytest.warns(UserWarning, match="the catalog is the 3 items the lists "
+                                         r"recommend.*pass n_items="):
+        disp = ItemExposureDisplay.from_recommendations(recommended, k=2)
+    assert disp.n_items_ == 3 and disp.gini_ == pytest.approx(
+        ref.gini_index([3, 2, 1]), abs=1e-15)
+    assert disp.ax_.get_xlabel() == (
+        "Share of catalog items, least exposed first\n"
+        "(catalog: the 3 recommended items, n_items not given)")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        full = ItemExposureDisplay.from_recommendations(recommended, k=2,
+                                                        n_items=10)
+        with_train = ItemExposureDisplay.from_recommendations(
+            recommended, k=2, train={"dan": ["d", "e"]})
+    assert full.gini_ == pytest.approx(ref.gini_index([3, 2, 1] + [0] * 7),
+                                       abs=1e-15)
+    assert full.ax_.get_xlabel().endswith("(catalog: 10 items)")
+    # train's items are catalog items: a, b, c, d, e
+    assert with_train.n_items_ == 5
+    assert with_train.ax_.get_xlabel().endswith("(catalog: 5 items)")
+    counts = ItemExposureDisplay.from_counts([3, 2, 1, 0])
+    assert counts.ax_.get_xlabel().endswith("(catalog: 4 items)")
