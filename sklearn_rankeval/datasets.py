@@ -88,7 +88,7 @@ def make_click_log(n_users=1000, *, n_items=(5, 40), n_features=6,
 
 
 def make_interactions(n_users=1000, n_items=300, *, n_per_user=(10, 40),
-                      n_factors=8, popularity=1.0, random_state=None):
+                      n_factors=8, popularity=1.0, taste=2.0, random_state=None):
     """Generate user-item interactions with popular items and user tastes.
 
     Item ``i`` has a popularity ``p_i`` proportional to ``1 / rank_i **
@@ -96,8 +96,8 @@ def make_interactions(n_users=1000, n_items=300, *, n_per_user=(10, 40),
     and item ``i`` have taste vectors ``a_u`` and ``b_i`` of ``n_factors``
     standard normal entries.  Each user interacts with between
     ``n_per_user[0]`` and ``n_per_user[1]`` distinct items, drawn without
-    replacement with probability proportional to ``p_i * exp(a_u . b_i /
-    sqrt(n_factors))``.  A recommender that only knows the popular items
+    replacement with probability proportional to ``p_i * exp(taste * a_u .
+    b_i / sqrt(n_factors))``.  A recommender that only knows the popular items
     reaches a fair recall but covers few items; one that learns the tastes
     does better on both -- the trade-off the beyond-accuracy metrics of
     :func:`~sklearn_rankeval.recommendation_report` show.
@@ -118,6 +118,9 @@ def make_interactions(n_users=1000, n_items=300, *, n_per_user=(10, 40),
     popularity : float, default=1.0
         Exponent of the Zipf law of the items' popularity (0: all items
         equally popular).
+    taste : float, default=2.0
+        Weight of the users' tastes against the items' popularity (0: every
+        user draws from the popularity alone).
     random_state : int, RandomState instance or None, default=None
         Seed of the generator.
 
@@ -159,13 +162,14 @@ def make_interactions(n_users=1000, n_items=300, *, n_per_user=(10, 40),
     if not 1 <= lo <= hi <= n_items:
         raise ValueError(f"n_per_user must be (low, high) with 1 <= low <= high "
                          f"<= n_items, got {n_per_user}.")
-    if popularity < 0:
-        raise ValueError(f"popularity must be >= 0, got {popularity}.")
+    if popularity < 0 or taste < 0:
+        raise ValueError(f"popularity and taste must be >= 0, got {popularity} "
+                         f"and {taste}.")
     rank = rng.permutation(n_items) + 1
     log_pop = -popularity * np.log(rank)
     tastes = rng.randn(n_users, n_factors)
     factors = rng.randn(n_items, n_factors)
-    logit = log_pop + tastes @ factors.T / np.sqrt(n_factors)
+    logit = log_pop + taste * (tastes @ factors.T) / np.sqrt(n_factors)
     # Gumbel top-k: the first s draws without replacement, in order
     keys = logit + rng.gumbel(size=logit.shape)
     order = np.argsort(-keys, axis=1, kind="stable")

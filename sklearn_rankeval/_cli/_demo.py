@@ -39,12 +39,14 @@ _CLICK_ROWS = [
     ("R@10", "recall@10"),
     ("11-point AP", "interpolated_ap"),
 ]
-_CTR_ROWS = [("log loss", "log_loss"), ("NE", "ne"), ("PCOC", "pcoc"),
-             ("ECE", "ece")]
+_CTR_ROWS = [("GAUC", "gauc"), ("log loss", "log_loss"), ("NE", "ne"),
+             ("PCOC", "pcoc"), ("ECE", "ece")]
+#: The metrics of each user segment.
+_SEGMENT_ROWS = _CTR_ROWS[2:]
 _TOP_N_ROWS = [("P@10", "precision@10"), ("R@10", "recall@10"),
                ("NDCG@10", "ndcg@10"), ("MAP@10", "map@10"),
                ("coverage@10", "coverage@10"), ("Gini@10", "gini@10"),
-               ("novelty@10", "novelty@10"), ("long tail@10", "long_tail@10")]
+               ("novelty@10", "novelty@10"), ("ARP@10", "arp@10")]
 _DEMO_C_GRID = (0.001, 0.01, 0.1, 1.0)
 #: The tuned model, and the same features fitted with balanced class
 #: weights: as good a ranking, probabilities far too high.
@@ -69,7 +71,8 @@ Show the library end to end on synthetic data (no download):
 3. The classes of scikit-learn's digits dataset, ranked.
 4. Top-N recommendations (sklearn_rankeval.datasets.make_interactions): a
    most-popular and a matrix-factorization (TruncatedSVD) recommender, their
-   accuracy and beyond-accuracy metrics (coverage, Gini, novelty, long tail).
+   accuracy and beyond-accuracy metrics (coverage, Gini, novelty, average
+   recommendation popularity).
 
 With --out DIR it also writes every display as a PNG file
 ({', '.join(PNGS)}); without --out it writes nothing.  The PNG files need
@@ -92,13 +95,15 @@ def add_parser(sub):
 
 
 def _table(title, columns, rows, digits=4):
+    """A table: one row per ``rows`` key, one right-aligned column each."""
     width = max(len(r) for r in rows) + 2
+    widths = [max(len(c), 9) + 2 for c in columns]
     out = [title] if title else []
-    out.append(" " * width + "".join(f"{c:>24s}" for c in columns))
+    out.append(" " * width + "".join(f"{c:>{w}s}" for c, w in zip(columns, widths)))
     for name, values in rows.items():
         out.append(f"{name:<{width}s}" + "".join(
-            f"{v:24.{digits}f}" if isinstance(v, float) else f"{v:>24}"
-            for v in values))
+            f"{v:{w}.{digits}f}" if isinstance(v, float) else f"{v:>{w}}"
+            for v, w in zip(values, widths)))
     return "\n".join(out)
 
 
@@ -205,19 +210,20 @@ def _ctr_part(y, groups, scores, segments):
                         "calibration", [TUNED, BALANCED], rows))
     print("NE: log loss over that of the click rate alone (below 1 is "
           "better); PCOC: predicted\nover observed clicks (1 is calibrated). "
-          "Balanced class weights rank as well but\npredict clicks far too "
-          "often.")
+          "Balanced class weights rank the items as\nwell (GAUC) but predict "
+          "clicks far too often.")
     by_segment = ranking_report(y, scores[TUNED], groups=groups,
-                                segments=segments, metrics=names[1:],
+                                segments=segments,
+                                metrics=[name for _, name in _SEGMENT_ROWS],
                                 output="dict")
     rows = {}
     for segment in SEGMENTS:
         inside = segments == segment
         rows[segment] = [int(inside.sum()), float(y[inside].mean()),
-                         *(by_segment[segment][name] for _, name in _CTR_ROWS[1:])]
+                         *(by_segment[segment][name] for _, name in _SEGMENT_ROWS)]
     print("\n" + _table(f"Per user segment ({TUNED}; terciles of user "
                         "activity):", ["impressions", "click rate",
-                                       *(label for label, _ in _CTR_ROWS[1:])],
+                                       *(label for label, _ in _SEGMENT_ROWS)],
                         rows))
 
 
@@ -279,9 +285,9 @@ def _recommenders(args):
         (np.ones(train["user"].shape[0]), (train["user"], train["item"])),
         shape=(args.n_users, _N_ITEMS))
     popularity = np.asarray(seen.sum(axis=0), dtype=np.float64).ravel()
-    svd = TruncatedSVD(n_components=16, random_state=args.seed).fit(seen)
+    svd = TruncatedSVD(n_components=8, random_state=args.seed).fit(seen)
     scores = {"most popular": np.broadcast_to(popularity, seen.shape),
-              "TruncatedSVD(16)": svd.transform(seen) @ svd.components_}
+              "TruncatedSVD(8)": svd.transform(seen) @ svd.components_}
     lists = {name: top_k_items(s, k=10, exclude=seen) for name, s in scores.items()}
     return lists, held_out, train, len(user)
 
@@ -304,10 +310,16 @@ def _top_n_part(args):
           "the training items\nare never recommended again "
           "(top_k_items(..., exclude=)).\n")
     print(_table("", list(lists), rows))
+    # the figure draws the lists the report averages: the users with a
+    # held-out item
+    evaluated = np.unique(held_out["user"])
+    lists = {name: {column: values[np.isin(rec["user"], evaluated)]
+                    for column, values in rec.items()}
+             for name, rec in lists.items()}
     print("coverage: share of the catalog recommended; Gini: concentration "
           "of the exposure\n(0 = equal); novelty: mean -log2 of an item's "
-          "share of training users; long tail:\nshare of items outside the "
-          "most popular 80% of training interactions.")
+          "share of training users; ARP: mean\ntraining interactions of the "
+          "items recommended (popularity bias).")
     return lists, train
 
 

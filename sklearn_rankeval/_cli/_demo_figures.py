@@ -60,7 +60,7 @@ def _calibration_figure(y, ctr_scores, segments):
     name, score = next(iter(ctr_scores.items()))
     fig, ax = _figure(6.5, 6.0)
     CalibrationCurveDisplay.from_predictions(
-        y, score, segments=segments, strategy="quantile", n_bins=10, ax=ax)
+        y, score, segments=segments, n_bins=10, ax=ax)
     ax.set_title(f"Calibration per user segment ({name})")
     return fig
 
