@@ -221,7 +221,7 @@ def test_inputs_not_modified(pyplot):
     mapping = {"u": [1, 2, 3], "v": [3, 1]}
     before = (recommended.copy(), copy.deepcopy(mapping))
     counts = np.array([3.0, 0.0, 1.0])
-    ItemExposureDisplay.from_recommendations(recommended, k=2)
+    ItemExposureDisplay.from_recommendations(recommended, k=2, n_items=N_ITEMS)
     ItemExposureDisplay.from_recommendations(mapping, k=1, train=mapping)
     ItemExposureDisplay.from_counts(counts, train_counts=counts)
     pd.testing.assert_frame_equal(recommended, before[0])
@@ -254,7 +254,8 @@ BAD_RECOMMENDATIONS = [
                          ids=[f"{a}-{i}" for i, (a, _) in
                               enumerate(BAD_RECOMMENDATIONS)])
 def test_bad_recommendations_name_the_argument(pyplot, argument, bad):
-    kwargs = dict(recommended={"user": [1, 1, 2], "item": [2, 3, 2]}, k=2)
+    kwargs = dict(recommended={"user": [1, 1, 2], "item": [2, 3, 2]}, k=2,
+                  n_items=3)
     kwargs.update(bad)
     recommended = kwargs.pop("recommended")
     with pytest.raises((ValueError, TypeError), match=rf"\b{argument}\b"):
