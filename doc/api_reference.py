@@ -85,6 +85,22 @@ def sections():
             "autosummary/function.rst",
         ),
         (
+            "Counterfactual evaluation",
+            "sklearn_rankeval",
+            "Ranking metrics of a new ranker estimated from a click log, "
+            "corrected for position bias (:ref:`user guide <counterfactual>`).",
+            ["counterfactual_report"],
+            "autosummary/function.rst",
+        ),
+        (
+            "Position bias",
+            "sklearn_rankeval",
+            "The examination propensity of each position of a click log "
+            "(:ref:`user guide <counterfactual>`).",
+            ["PositionBiasEstimator"],
+            "autosummary/class.rst",
+        ),
+        (
             "Streaming",
             "sklearn_rankeval",
             "Metrics of data that comes in chunks, summed partial results.",
@@ -121,6 +137,7 @@ def sections():
                 "RankingComparisonDisplay",
                 "CalibrationCurveDisplay",
                 "ItemExposureDisplay",
+                "PositionBiasDisplay",
             ],
             "autosummary/class.rst",
         ),

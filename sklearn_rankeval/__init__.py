@@ -3,6 +3,7 @@ R@k, interpolated AP and F-alpha, on one vectorised ranking engine; top-k
 recommendation lists of a score matrix."""
 
 from ._core import config_context, get_config, set_config
+from ._counterfactual import PositionBiasEstimator, counterfactual_report
 from ._metrics import (
     bpref_score,
     calibration_ratio,
@@ -36,6 +37,7 @@ from ._plot import (
     GroupedRocCurveDisplay,
     InterpolatedPrecisionRecallDisplay,
     ItemExposureDisplay,
+    PositionBiasDisplay,
     RankingComparisonDisplay,
 )
 from ._recommend import recommendation_report, top_k_items
@@ -59,12 +61,15 @@ __all__ = [
     "GroupedRocCurveDisplay",
     "InterpolatedPrecisionRecallDisplay",
     "ItemExposureDisplay",
+    "PositionBiasDisplay",
+    "PositionBiasEstimator",
     "RankingAccumulator",
     "RankingComparisonDisplay",
     "bpref_score",
     "calibration_ratio",
     "compare_rankings",
     "config_context",
+    "counterfactual_report",
     "dcg_score",
     "expected_calibration_error",
     "expected_reciprocal_rank_score",

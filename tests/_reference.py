@@ -32,6 +32,8 @@ import math
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
+import numpy as np
+
 NEG_INF = float("-inf")
 NAN = float("nan")
 
@@ -798,3 +800,69 @@ def intra_list_diversity(lists, features):
     values = [intra_list_distance(lst, features) for lst in lists.values()
               if len(lst) >= 2]
     return sum(values) / len(values) if values else NAN
+
+
+# ---------------------------------------------------------------------------
+# averages over groups, written from API.md (independent of _stats._averages)
+# ---------------------------------------------------------------------------
+def pooled_ctr(name, y, p, w=None, n_bins=10):
+    """A CTR metric of rows pooled, from its definition (API.md, "CTR and
+    calibration"); ``p`` clipped to [eps, 1 - eps] for the logarithms, as
+    sklearn's ``log_loss``."""
+    y = np.asarray(y, dtype=np.float64)
+    p_raw = np.asarray(p)
+    w = np.ones(len(y)) if w is None else np.asarray(w, dtype=np.float64)
+    eps = np.finfo(p_raw.dtype if p_raw.dtype.kind == "f" else np.float64).eps
+    pc = np.clip(p_raw.astype(np.float64), eps, 1 - eps)
+    ce = -(y * np.log(pc) + (1 - y) * np.log(1 - pc))
+    if name == "log_loss":
+        return float(np.sum(w * ce) / np.sum(w))
+    if name == "ne":
+        pos, neg = np.sum(w * y), np.sum(w * (1 - y))
+        base = pos / (pos + neg)
+        if pos == 0 or neg == 0:
+            return math.nan
+        return float(np.sum(w * ce) / (-pos * np.log(base) - neg * np.log(1 - base)))
+    p = p_raw.astype(np.float64)
+    if name == "pcoc":
+        return float(np.sum(w * p) / np.sum(w * y)) if np.sum(w * y) else math.nan
+    if name == "ece":  # uniform bins; a value on an inner edge joins the lower bin
+        edges = np.linspace(0, 1, n_bins + 1)
+        b = np.searchsorted(edges[1:-1], p)
+        total = 0.0
+        for j in range(n_bins):
+            m = b == j
+            if w[m].sum() > 0:
+                total += abs(np.sum(w[m] * p[m]) - np.sum(w[m] * y[m]))
+        return total / np.sum(w)
+    raise KeyError(name)
+
+
+def group_average(values, *, average, group_weight, query_weight, query_weighted,
+                  counts=None):
+    """The average of per-group values as API.md defines it.
+
+    ``values`` holds NaN where a group is undefined (left out).
+    ``group_weight``: each group's total sample weight (its size unweighted);
+    ``query_weight``: the weight of its query (1 unweighted).  ``"macro"``
+    counts each group once (times its query weight for the metrics whose
+    weight is the query's), ``"weighted"`` by its total sample weight,
+    ``"gmean"`` is the geometric mean of the values floored at 1e-5 (as
+    trec_eval's gm_map).  ``counts``: how many times each group is drawn (a
+    bootstrap resample).
+    """
+    values = np.asarray(values, dtype=np.float64)
+    counts = np.ones(len(values)) if counts is None else np.asarray(counts, float)
+    ok = ~np.isnan(values) & (counts > 0)
+    q = np.asarray(query_weight, float) if query_weighted else np.ones(len(values))
+    if average == "weighted":
+        wt = np.asarray(group_weight, float)
+    else:
+        wt = q
+    wt = wt[ok] * counts[ok]
+    if not ok.any() or wt.sum() == 0:
+        return math.nan
+    if average == "gmean":
+        return float(np.exp(np.sum(wt * np.log(np.maximum(values[ok], 1e-5)))
+                            / wt.sum()))
+    return float(np.sum(wt * values[ok]) / wt.sum())

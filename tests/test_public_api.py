@@ -64,6 +64,8 @@ def test_all_lists_the_registry_the_curve_and_f_alpha():
     expected |= {"ElevenPointDisplay", "GroupedRocCurveDisplay", "InterpolatedPrecisionRecallDisplay"}
     expected |= {"RankingComparisonDisplay", "CalibrationCurveDisplay"}
     expected |= {"ItemExposureDisplay"}
+    expected |= {"PositionBiasEstimator", "counterfactual_report",
+                 "PositionBiasDisplay"}
     assert set(sklearn_rankeval.__all__) == expected
     assert sklearn_rankeval.__all__ == sorted(sklearn_rankeval.__all__)
 

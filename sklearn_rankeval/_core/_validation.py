@@ -16,11 +16,17 @@ __all__ = [
     "check_alpha",
     "check_average",
     "check_k",
+    "check_negative_sampling_rate",
     "check_n_points",
     "check_option",
     "check_positive_int",
     "check_undefined",
     "column_or_2d",
+    "check_binary_labels",
+    "validate_binary",
+    "validate_positions",
+    "validate_positive",
+    "validate_probabilities",
     "validate_relevance",
     "validate_scores",
     "validate_sample_weight",
@@ -43,7 +49,8 @@ class InvalidArgumentError(ValueError):
         What is wrong, as a predicate of the argument (``"contains NaN."``),
         free of Python syntax.
     value : object, default=None
-        The first offending value, as a Python scalar, or None.
+        The first offending value (in the input's order), as a Python
+        scalar, or None.
     message : str, default=None
         The message for Python callers, where it says more than
         ``f"{argument} {problem}"`` (such as which keyword to pass).
@@ -64,9 +71,23 @@ def _rebuild_argument_error(argument, problem, value, message):
     return InvalidArgumentError(argument, problem, value=value, message=message)
 
 
-def _first(values, mask):
-    """The first of ``values`` where ``mask`` holds, as a Python scalar."""
+def _first(values, mask, xp=np):
+    """The first of ``values`` where ``mask`` holds, as a Python scalar
+    (None for an Array API array: only NumPy inputs are located)."""
+    if xp is not np:
+        return None
     return np.asarray(values)[np.asarray(mask)].ravel()[0].item()
+
+
+def check_negative_sampling_rate(value):
+    """``negative_sampling_rate``: None, or the share of negatives kept, in (0, 1]."""
+    if value is None:
+        return None
+    if (isinstance(value, bool) or not isinstance(value, Real)
+            or not 0 < value <= 1):
+        raise ValueError(f"negative_sampling_rate must be a number in (0, 1] "
+                         f"(the share of negatives kept), got {value!r}.")
+    return float(value)
 
 
 def check_k(k, *, allow_none=True):
@@ -227,12 +248,76 @@ def validate_scores(y_score, xp=np, *, name="y_score"):
         with np.errstate(all="ignore"):
             total = np.sum(y_score)
     if y_score.dtype.kind == "f" and not np.isfinite(total):
-        if np.isnan(y_score).any():
-            raise InvalidArgumentError(name, "contains NaN.", value=math.nan)
+        _no_nan(y_score, name)
         if np.isposinf(y_score).any():
             raise InvalidArgumentError(name, posinf, value=math.inf)
     # integer scores are kept as integers: sorting and tie detection are exact
     return y_score
+
+
+def _no_nan(x, name, xp=np):
+    """NaN in ``x`` is a ``ValueError``: "<name> contains NaN." (the one NaN
+    rule of every array check)."""
+    if xp is np:
+        if x.dtype.kind == "f" and np.isnan(x).any():
+            raise InvalidArgumentError(name, "contains NaN.", value=math.nan)
+    elif xp.isdtype(x.dtype, "real floating") and bool(xp.any(xp.isnan(x))):
+        raise InvalidArgumentError(name, "contains NaN.", value=math.nan)
+
+
+def _number(value):
+    """A value as the user wrote it in a message: ``2.7`` for a float32 2.7,
+    ``2`` for 2.0, never ``np.float64(2.7)``."""
+    if isinstance(value, (np.floating, float)) and np.isfinite(value):
+        if float(value).is_integer() and abs(value) < 2**53:
+            return str(int(value))
+        return np.format_float_positional(value, trim="-")
+    return str(value.item() if isinstance(value, np.generic) else value)
+
+
+def validate_probabilities(y_prob, xp=np, *, name="y_prob"):
+    """Predicted probabilities: numbers in [0, 1] (no NaN, no infinity).
+
+    The one rule of every entry point that reads probabilities (the CTR
+    metric functions, the reports and accumulator when they compute a
+    probability metric, the calibration display, the command line);
+    ``name`` is the caller's own name of the argument (``y_prob`` in the
+    CTR functions, ``y_score`` in ``ranking_report``).
+    """
+    p = column_or_2d(y_prob, name, xp)
+    _no_nan(p, name, xp)
+    lo, hi = (p.min(), p.max()) if xp is np else (
+        np.asarray(xp.min(p))[()], np.asarray(xp.max(p))[()])
+    if not (lo >= 0 and hi <= 1):
+        raise InvalidArgumentError(
+            name, f"must hold probabilities in [0, 1]; found values in "
+            f"[{_number(lo)}, {_number(hi)}].",
+            value=_first(p, (p < 0) | (p > 1), xp))
+    return p
+
+
+def check_binary_labels(y_true, xp=np, *, name="y_true",
+                        accepted="0/1, booleans or -1/1"):
+    """0/1 labels, after :func:`binary_labels` has read booleans, ``{-1, 1}``
+    or ``pos_label``: any other value is a ``ValueError`` listing the values
+    found (the one rule of every metric of two classes)."""
+    _no_nan(y_true if xp is not np else np.asarray(y_true), name, xp)
+    first = None
+    if xp is not np:
+        ok = bool(xp.all((y_true == 0) | (y_true == 1)))
+        values = None if ok else [_number(v) for v in
+                                  np.asarray(xp.unique_values(y_true))[:10]]
+    else:
+        y = np.asarray(y_true)
+        binary = np.isin(y, (0, 1))
+        ok = bool(binary.all())
+        values = None if ok else [_number(v) for v in np.unique(y)[:10]]
+        first = None if ok else _first(y, ~binary)
+    if not ok:
+        raise InvalidArgumentError(
+            name, f"must hold binary labels ({accepted}); got the values "
+            f"[{', '.join(values)}].", value=first)
+    return y_true
 
 
 def validate_relevance(y_true, xp=np):
@@ -243,11 +328,9 @@ def validate_relevance(y_true, xp=np):
         return _validate_array_api(
             y_true, "y_true", xp, nan="contains NaN.",
             posinf="contains infinite values.",
-            neginf="contains infinite values.",
-            negative=negative)
+            neginf="contains infinite values.", negative=negative)
+    _no_nan(y_true, "y_true")
     if y_true.dtype.kind == "f":
-        if np.isnan(y_true).any():
-            raise InvalidArgumentError("y_true", "contains NaN.", value=math.nan)
         infinite = np.isinf(y_true)
         if infinite.any():
             raise InvalidArgumentError("y_true", "contains infinite values.",
@@ -350,3 +433,57 @@ def binary_labels(y_true, pos_label=None):
         if np.array_equal(values, [-1, 1]) or np.array_equal(values, [-1]):
             return (y == 1).astype(np.int64)
     return y_true
+
+
+def _one_dimensional(x, name):
+    """A 1-D numeric array (any length but 0)."""
+    arr = as_numeric(x, name)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got an array of shape {arr.shape}.")
+    if arr.shape[0] == 0:
+        raise ValueError(f"{name} is empty: at least one sample is required.")
+    return arr
+
+
+def validate_binary(y, name):
+    """A 1-D array of 0/1 values (booleans read as 0/1), not copied: the
+    clicks of a log, checked by the one rule of two classes
+    (:func:`check_binary_labels`).  The array keeps its dtype (a caller
+    multiplying by it needs no float copy).
+    """
+    arr = _one_dimensional(y, name)
+    check_binary_labels(arr, name=name, accepted="0/1 or booleans")
+    return arr
+
+
+def validate_positions(positions, name="positions"):
+    """A 1-D array of 1-based ranks, integers >= 1, as int64.
+
+    Integer-valued floats are accepted (``3.0`` is rank 3); ``1.5``, ``0``,
+    negative or non-finite values are errors.
+    """
+    arr = _one_dimensional(positions, name)
+    if arr.dtype.kind == "f":
+        with np.errstate(invalid="ignore"):
+            whole = np.isfinite(arr) & (np.floor(arr) == arr)
+        if not whole.all():
+            raise ValueError(f"{name} must hold integers >= 1 (1-based ranks); "
+                             f"got {arr[~whole][0].item()!r}.")
+    if arr.min() < 1:
+        raise ValueError(f"{name} must hold integers >= 1 (1-based ranks); got "
+                         f"{arr[arr < 1][0].item()!r}.")
+    if arr.dtype.kind == "f" and (arr >= 2.0**62).any():
+        raise ValueError(f"{name} must hold integers >= 1 that fit in int64.")
+    return arr.astype(np.int64, copy=False)
+
+
+def validate_positive(x, name):
+    """A 1-D array of finite numbers > 0, as float64 (propensities)."""
+    arr = _one_dimensional(x, name).astype(np.float64, copy=False)
+    with np.errstate(invalid="ignore"):
+        ok = np.isfinite(arr) & (arr > 0)
+    if not ok.all():
+        first = int(np.flatnonzero(~ok)[0])
+        raise ValueError(f"{name} must hold finite numbers > 0; got "
+                         f"{arr[first].item()!r} at index {first}.")
+    return arr

@@ -13,8 +13,10 @@ import numpy as np
 from .._core import _array_api as xpx
 from .._core import (
     astype,
+    check_binary_labels,
     get_namespace,
     take,
+    validate_probabilities,
     validate_relevance,
     validate_sample_weight,
     validate_scores,
@@ -29,7 +31,8 @@ _FACTORIZE = ("factorize other ids on the host (codes, ids = "
               "pandas.factorize(groups)) and pass the codes")
 
 
-def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=None):
+def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=None,
+                 score_name="y_score", probabilities=False, binary=False):
     """The checked arrays of a ranking metric, before any ranking.
 
     Returns ``(layout, y_true, y_score, groups, w)``: ``layout`` is ``"2d"``
@@ -40,6 +43,11 @@ def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=Non
     their dtypes (float32 scores, small integer grades), so that a caller can
     rank them piece by piece (:mod:`.._chunked`).  Arrays of another
     namespace stay in it (:func:`~.._array_api.get_namespace`).
+
+    ``probabilities``: the scores must be probabilities in [0, 1];
+    ``binary``: ``y_true`` must hold 0/1 labels (the metrics of two classes);
+    ``score_name``: the caller's name of ``y_score`` in the messages
+    (``"y_prob"`` in the CTR functions).
     """
     xp, device = get_namespace(y_score, y_true, groups, sample_weight)
 
@@ -59,7 +67,9 @@ def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=Non
             )
         return xpx.asarray(xp, x, device)
 
-    y_score = validate_scores(move(y_score, "y_score"), xp=xp)
+    y_score = validate_scores(move(y_score, score_name), xp=xp, name=score_name)
+    if probabilities:
+        validate_probabilities(y_score, xp, name=score_name)
     sample_weight = move(sample_weight, "sample_weight")
     if y_score.ndim == 2:
         if groups is not None:
@@ -77,9 +87,11 @@ def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=Non
                 raise ValueError("y_true could not be converted to an array.") from None
         if y_true_arr.ndim == 2:
             y_true = validate_relevance(y_true, xp=xp)
+            if binary:
+                check_binary_labels(y_true, xp)
             if tuple(y_true.shape) != tuple(y_score.shape):
                 raise ValueError(
-                    f"y_true and y_score must have the same shape, got "
+                    f"y_true and {score_name} must have the same shape, got "
                     f"{tuple(y_true.shape)} and {tuple(y_score.shape)}."
                 )
             w = validate_sample_weight(sample_weight, n_queries, "query (row)", xp=xp)
@@ -95,7 +107,9 @@ def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=Non
         return "multiclass", y_encoded, y_score, None, w
 
     y_true = _check_long_y_true(validate_relevance(move(y_true, "y_true"), xp=xp),
-                                y_score)
+                                y_score, score_name)
+    if binary:
+        check_binary_labels(y_true, xp)
     n = y_score.shape[0]
     if groups is not None and xp is not np:
         groups = _integer_ids(xp, device, groups, n)
@@ -186,16 +200,16 @@ def encode_classes(xp, y, n_classes, labels, device=None):
     return take(xp, order, idx)
 
 
-def _check_long_y_true(y_true, y_score):
+def _check_long_y_true(y_true, y_score, score_name="y_score"):
     """``y_true`` of 1-D ``y_score``: 1-D, of the same length."""
     if y_true.ndim != 1:
         raise ValueError(
-            f"y_true must be 1-D when y_score is 1-D, got shape "
+            f"y_true must be 1-D when {score_name} is 1-D, got shape "
             f"{tuple(y_true.shape)}."
         )
     if y_true.shape[0] != y_score.shape[0]:
         raise ValueError(
-            f"y_true and y_score have inconsistent lengths: {y_true.shape[0]} "
-            f"and {y_score.shape[0]}."
+            f"y_true and {score_name} have inconsistent lengths: "
+            f"{y_true.shape[0]} and {y_score.shape[0]}."
         )
     return y_true

@@ -259,13 +259,23 @@ def encode_groups(groups, n, shift):
     return inv.reshape(-1).astype(np.int64), lambda c: uniq[c]
 
 
-def encode_rows(groups, n):
+def encode_rows(groups, n, name="groups"):
     """Each row's group index in the order of ``RankedGroups.labels``.
 
     Returns ``(index, labels)``; ``index`` is dense (0 .. n_groups-1).
+    ``name``: the caller's argument in the messages (``"segments"`` for
+    per-row segments, which are encoded as group ids are).
     """
     shift = max(int(n - 1).bit_length(), 1)
-    codes, decode = encode_groups(groups, n, shift)
+    try:
+        codes, decode = encode_groups(groups, n, shift)
+    except (TypeError, ValueError) as exc:
+        if name == "groups":
+            raise
+        message = str(exc)
+        if message.startswith("groups"):
+            message = name + message[len("groups"):]
+        raise type(exc)(message) from None
     codes = codes.reshape(-1)
     top = int(codes.max()) if codes.shape[0] else -1
     if top < 4 * n + 1024:

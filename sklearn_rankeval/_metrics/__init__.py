@@ -1,22 +1,44 @@
-"""_metrics"""
+"""What a metric is, and the one pipeline that computes it.
 
-# the subpackage's face: what other subpackages import
-from ._calibration import reliability_curves  # noqa: F401
-from ._classification import f_alpha_score  # noqa: F401
-from ._conventions import (  # noqa: F401
+* :mod:`._registry` -- the one declaration of every metric (name, options
+  and their defaults, statistics, finalize, capabilities); the public
+  functions register into it (``metric_function``), it never imports them;
+* :mod:`._names` -- metric names (``"ndcg@10"``) -> registry entries;
+* :mod:`._kernels`, :mod:`._ctr_kernels`, :mod:`._concordance`,
+  :mod:`._calibration` -- the per-group kernels, with their derivations;
+* :mod:`._conventions` -- other libraries' rules as switches and presets;
+* :mod:`._pipeline` -- inputs -> convention -> engine -> kernels ->
+  per-group partials: every entry point goes through it;
+* the public functions by family: :mod:`._ranking` (scikit-learn's ranking
+  metrics, grouped), :mod:`._retrieval` (trec_eval's measures),
+  :mod:`._user_models` (ERR, RBP), :mod:`._ctr` (CTR and calibration),
+  :mod:`._classification` (F-alpha); :mod:`._curves`, :mod:`._scorer`.
+
+Never imports ``_reports``, ``_recommend``, ``_counterfactual``,
+``_distributed``, ``_plot`` or ``_cli``.
+"""
+
+from ._calibration import (
+    reliability_curves,
+)
+from ._classification import (
+    f_alpha_score,
+)
+from ._conventions import (
+    CONVENTIONS,
     check_convention,
     needs_input_order,
     resolved_metrics,
     tie_free_scores,
 )
-from ._ctr import (  # noqa: F401
+from ._ctr import (
     calibration_ratio,
     expected_calibration_error,
     log_loss,
     normalized_entropy,
     xauc_score,
 )
-from ._curves import (  # noqa: F401
+from ._curves import (
     RECALL_LEVELS,
     averaged_roc,
     check_band,
@@ -28,26 +50,112 @@ from ._curves import (  # noqa: F401
     rank_for_curves,
     single_roc,
 )
-from ._docs import fill_doc, substitute_doc  # noqa: F401
-from ._kernels import interpolated_precision, recall_level_cutoffs, safe_divide  # noqa: F401
-from ._names import parse_metric_name, parse_metrics, valid_names_text  # noqa: F401
-from ._pipeline import drop_unjudged, evaluate_chunked, evaluate_convention  # noqa: F401
-from ._ranking import (  # noqa: F401
-    bpref_score,
+from ._docs import (
+    fill_doc,
+    substitute_doc,
+)
+from ._kernels import (
+    interpolated_precision,
+    recall_level_cutoffs,
+    safe_divide,
+)
+from ._names import (
+    parse_metric_name,
+    parse_metrics,
+    valid_names_text,
+)
+from ._pipeline import (
+    drop_unjudged,
+    evaluate,
+    evaluate_chunked,
+)
+from ._ranking import (
     dcg_score,
-    expected_reciprocal_rank_score,
     gauc_score,
-    hit_rate_score,
     interpolated_average_precision_score,
     mean_average_precision_score,
-    mean_reciprocal_rank_score,
     ndcg_score,
+)
+from ._registry import (
+    DEFAULT_METRICS,
+    GAIN_METRICS,
+    METRICS,
+    group_info,
+)
+from ._retrieval import (
+    bpref_score,
+    hit_rate_score,
+    mean_reciprocal_rank_score,
     precision_at_k_score,
     r_precision_score,
-    rank_biased_precision_residual,
-    rank_biased_precision_score,
     recall_at_k_score,
     success_at_k_score,
 )
-from ._registry import DEFAULT_METRICS, METRICS, group_info  # noqa: F401
-from ._scorer import get_scorer, get_scorer_names, make_ranking_scorer  # noqa: F401
+from ._scorer import (
+    get_scorer,
+    get_scorer_names,
+    make_ranking_scorer,
+)
+from ._user_models import (
+    expected_reciprocal_rank_score,
+    rank_biased_precision_residual,
+    rank_biased_precision_score,
+)
+
+__all__ = [
+    "CONVENTIONS",
+    "DEFAULT_METRICS",
+    "GAIN_METRICS",
+    "METRICS",
+    "RECALL_LEVELS",
+    "averaged_roc",
+    "bpref_score",
+    "calibration_ratio",
+    "check_band",
+    "check_convention",
+    "check_curve_n_points",
+    "check_fpr_grid",
+    "dcg_score",
+    "drop_unjudged",
+    "evaluate",
+    "evaluate_chunked",
+    "expected_calibration_error",
+    "expected_reciprocal_rank_score",
+    "f_alpha_score",
+    "fill_doc",
+    "gauc_score",
+    "get_scorer",
+    "get_scorer_names",
+    "group_info",
+    "hit_rate_score",
+    "interpolated_average_precision_score",
+    "interpolated_pr_curve",
+    "interpolated_precision",
+    "interpolated_precision_recall_curve",
+    "log_loss",
+    "make_ranking_scorer",
+    "mean_average_precision_score",
+    "mean_reciprocal_rank_score",
+    "ndcg_score",
+    "needs_input_order",
+    "normalized_entropy",
+    "parse_metric_name",
+    "parse_metrics",
+    "pr_curve_points",
+    "precision_at_k_score",
+    "r_precision_score",
+    "rank_biased_precision_residual",
+    "rank_biased_precision_score",
+    "rank_for_curves",
+    "recall_at_k_score",
+    "recall_level_cutoffs",
+    "reliability_curves",
+    "resolved_metrics",
+    "safe_divide",
+    "single_roc",
+    "substitute_doc",
+    "success_at_k_score",
+    "tie_free_scores",
+    "valid_names_text",
+    "xauc_score",
+]

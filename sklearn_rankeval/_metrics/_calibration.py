@@ -25,7 +25,14 @@ from numbers import Integral
 
 import numpy as np
 
-from .._core import binary_labels, check_option, column_or_2d, validate_sample_weight
+from .._core import (
+    binary_labels,
+    check_binary_labels,
+    check_option,
+    column_or_2d,
+    validate_probabilities,
+    validate_sample_weight,
+)
 from .._engine import encode_rows
 from .._stats import (
     check_confidence,
@@ -47,7 +54,6 @@ __all__ = [
     "pcoc_from_sums",
     "reliability_curves",
     "validate_calibration_inputs",
-    "validate_probabilities",
     "weighted_percentile",
 ]
 
@@ -76,45 +82,6 @@ def _one_d(x, name):
     return arr
 
 
-def validate_probabilities(y_prob):
-    """``y_prob`` as a 1-D float64 array of probabilities in [0, 1].
-
-    NaN, infinite values and values outside [0, 1] are a ``ValueError``
-    naming ``y_prob``.
-    """
-    p = _one_d(y_prob, "y_prob").astype(np.float64, copy=False)
-    if np.isnan(p).any():
-        raise ValueError("y_prob contains NaN.")
-    if (p < 0).any() or (p > 1).any():
-        raise ValueError(
-            f"y_prob must hold probabilities in [0, 1]; found values in "
-            f"[{p.min():g}, {p.max():g}]."
-        )
-    return p
-
-
-def check_probabilities(y_prob):
-    """NaN or a value outside [0, 1] in ``y_prob`` (any shape) is a
-    ``ValueError`` naming ``y_prob``; Array API arrays are checked in their
-    namespace."""
-    from .._core import is_foreign_array, namespace_of
-
-    if is_foreign_array(y_prob):
-        xp = namespace_of(y_prob)
-        ok = bool(xp.all((y_prob >= 0) & (y_prob <= 1)))
-        nan = not bool(xp.all(y_prob == y_prob))
-    else:
-        p = np.asarray(y_prob)
-        if p.dtype.kind not in "biuf":
-            raise TypeError(f"y_prob must be numeric, got dtype {p.dtype}.")
-        nan = bool(np.isnan(p).any()) if p.dtype.kind == "f" else False
-        ok = bool(np.all((p >= 0) & (p <= 1)))
-    if nan:
-        raise ValueError("y_prob contains NaN.")
-    if not ok:
-        raise ValueError("y_prob must hold probabilities in [0, 1].")
-
-
 def quantile_edges(y_prob, n_bins, sample_weight=None):
     """The quantile bin edges of all rows (a tuple), as :func:`bin_edges`;
     2-D ``y_prob`` with one weight per row gives that weight to its items."""
@@ -130,20 +97,6 @@ def quantile_edges(y_prob, n_bins, sample_weight=None):
     return tuple(bin_edges(p.ravel(), check_n_bins(n_bins), "quantile", w).tolist())
 
 
-def _binary_targets(y_true, pos_label):
-    """0/1 float64 labels: booleans, {0, 1}, {-1, 1} (as ``roc_auc_score``)."""
-    y = _one_d(binary_labels(y_true, pos_label), "y_true")
-    if y.dtype.kind == "f" and np.isnan(y).any():
-        raise ValueError("y_true contains NaN.")
-    if not np.isin(y, (0, 1)).all():
-        values = np.unique(y)
-        raise ValueError(
-            f"y_true must be binary: 0/1, booleans or -1/1 (or pass pos_label=); "
-            f"got the values {values[:10].tolist()}."
-        )
-    return y.astype(np.float64)
-
-
 def validate_calibration_inputs(y_true, y_prob, sample_weight=None, *,
                                 n_bins=10, strategy="uniform", pos_label=None):
     """Check the arguments of a calibration computation, in one pass.
@@ -154,8 +107,10 @@ def validate_calibration_inputs(y_true, y_prob, sample_weight=None, *,
     """
     n_bins = check_n_bins(n_bins)
     check_option(strategy, "strategy", STRATEGIES)
-    y = _binary_targets(y_true, pos_label)
-    p = validate_probabilities(y_prob)
+    y = _one_d(binary_labels(y_true, pos_label), "y_true")
+    y = check_binary_labels(y).astype(np.float64)
+    p = validate_probabilities(_one_d(y_prob, "y_prob")).astype(np.float64,
+                                                               copy=False)
     if y.shape[0] != p.shape[0]:
         raise ValueError(
             f"y_true and y_prob have different lengths ({y.shape[0]} and "
@@ -167,10 +122,7 @@ def validate_calibration_inputs(y_true, y_prob, sample_weight=None, *,
 
 def encode_labels(labels, n, name):
     """Per-row labels (segments, groups) -> dense codes and the sorted labels."""
-    try:
-        return encode_rows(labels, n)
-    except (TypeError, ValueError) as exc:
-        raise type(exc)(str(exc).replace("groups", name, 1)) from None
+    return encode_rows(labels, n, name=name)
 
 
 # ---------------------------------------------------------------------------

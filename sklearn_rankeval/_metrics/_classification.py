@@ -6,7 +6,8 @@ from numbers import Real
 import numpy as np
 from sklearn.metrics import fbeta_score, precision_score, recall_score
 
-from .._core import check_alpha
+from .._core import check_alpha, validate_sample_weight
+from ._registry import DEFAULT, metric_function
 
 __all__ = ["f_alpha_score"]
 
@@ -33,24 +34,10 @@ def _check_beta(beta):
     return float(beta)
 
 
-def _check_sample_weight(sample_weight):
-    """Reject negative weights, as the ranking metrics do."""
-    if sample_weight is None:
-        return
-    try:
-        weights = np.asarray(sample_weight, dtype=np.float64)
-    except (TypeError, ValueError):
-        return  # scikit-learn's own check says what is wrong
-    if (weights < 0).any():
-        raise ValueError(
-            f"sample_weight must be non-negative; got {int((weights < 0).sum())} "
-            f"negative value(s), the smallest {float(weights.min())!r}."
-        )
-
-
+@metric_function("f_alpha")
 def f_alpha_score(
     y_true, y_pred, *, alpha=_DEFAULT_ALPHA, labels=None, pos_label=1,
-    average="binary", sample_weight=None, zero_division="warn", beta=None,
+    average=DEFAULT, sample_weight=None, zero_division="warn", beta=None,
 ):
     """F-alpha: the weighted harmonic mean of precision and recall.
 
@@ -144,7 +131,8 @@ def f_alpha_score(
     else:
         alpha = check_alpha(alpha)
         beta = None if alpha in (0.0, 1.0) else math.sqrt(1.0 / alpha - 1.0)
-    _check_sample_weight(sample_weight)
+    if sample_weight is not None:  # the package's one rule (sklearn: the rest)
+        validate_sample_weight(sample_weight, np.shape(y_true)[0], "sample")
     kwargs = dict(labels=labels, pos_label=pos_label, average=average,
                   sample_weight=sample_weight, zero_division=zero_division)
     if beta == 0.0 or (beta is None and alpha == 1.0):

@@ -497,12 +497,12 @@ def group_info(info, switches, *, weighted):
     return info
 
 
-def group_average(average, info, switches, *, weighted):
-    """``(average, info)`` of a call, with its group-weight switches applied."""
+def group_average(average, switches):
+    """A call's ``average``, or the one its ``group_weight`` switch sets."""
     group_weight = switches.get("group_weight")
     if average is not None and group_weight is not None:
-        average = _GROUP_AVERAGE[group_weight]
-    return average, group_info(info, switches, weighted=weighted)
+        return _GROUP_AVERAGE[group_weight]
+    return average
 
 
 def check_result(convention, spec, partials, info, switches, *, weighted):

@@ -5,7 +5,6 @@ are in :mod:`._ctr_kernels`.
 """
 
 from .._core import binary_labels
-from ._calibration import check_probabilities, quantile_edges
 from ._docs import fill_doc
 from ._pipeline import compute
 from ._registry import DEFAULT, metric_function
@@ -25,7 +24,7 @@ __all__ = [
 @metric_function("log_loss")
 @fill_doc
 def log_loss(y_true, y_prob, *, groups=None, sample_weight=None, average=DEFAULT,
-             pos_label=None):
+             pos_label=None, negative_sampling_rate=None):
     """Log loss (cross-entropy) of predicted probabilities, per group.
 
     .. math::
@@ -45,6 +44,7 @@ def log_loss(y_true, y_prob, *, groups=None, sample_weight=None, average=DEFAULT
     %(sample_weight_item)s
     %(average_ctr)s
     %(pos_label_ctr)s
+    %(negative_sampling_rate)s
 
     Returns
     -------
@@ -83,13 +83,14 @@ def log_loss(y_true, y_prob, *, groups=None, sample_weight=None, average=DEFAULT
     [0.1446, 0.7136]
     """
     return _ctr_compute("log_loss", y_true, y_prob, groups, sample_weight,
-                        average, pos_label)
+                        average, pos_label,
+                        negative_sampling_rate=negative_sampling_rate)
 
 
 @metric_function("ne")
 @fill_doc
 def normalized_entropy(y_true, y_prob, *, groups=None, sample_weight=None,
-                       average=DEFAULT, negative_sampling_rate=DEFAULT,
+                       average=DEFAULT, negative_sampling_rate=None,
                        pos_label=None):
     """Normalized entropy (NE): the log loss over the entropy of the base rate.
 
@@ -112,10 +113,7 @@ def normalized_entropy(y_true, y_prob, *, groups=None, sample_weight=None,
     %(groups_ctr)s
     %(sample_weight_item)s
     %(average_ctr)s
-    negative_sampling_rate : float in (0, 1], default=None
-        The share of negatives kept when the training data were down-sampled:
-        the probabilities are first recalibrated,
-        ``p' = p / (p + (1 - p) / r)``.  None: no recalibration.
+    %(negative_sampling_rate)s
     %(pos_label_ctr)s
 
     Returns
@@ -161,7 +159,7 @@ def normalized_entropy(y_true, y_prob, *, groups=None, sample_weight=None,
 @metric_function("pcoc")
 @fill_doc
 def calibration_ratio(y_true, y_prob, *, groups=None, sample_weight=None,
-                      average=DEFAULT, pos_label=None):
+                      average=DEFAULT, pos_label=None, negative_sampling_rate=None):
     """Predicted over observed positives (PCOC): 1 is calibrated.
 
     .. math::
@@ -181,6 +179,7 @@ def calibration_ratio(y_true, y_prob, *, groups=None, sample_weight=None,
     %(sample_weight_item)s
     %(average_ctr)s
     %(pos_label_ctr)s
+    %(negative_sampling_rate)s
 
     Returns
     -------
@@ -215,14 +214,16 @@ def calibration_ratio(y_true, y_prob, *, groups=None, sample_weight=None,
     [1.2, 0.8]
     """
     return _ctr_compute("pcoc", y_true, y_prob, groups, sample_weight, average,
-                        pos_label)
+                        pos_label,
+                        negative_sampling_rate=negative_sampling_rate)
 
 
 @metric_function("ece")
 @fill_doc
 def expected_calibration_error(y_true, y_prob, *, groups=None, sample_weight=None,
                                n_bins=DEFAULT, strategy=DEFAULT, average=DEFAULT,
-                               pos_label=None):
+                               pos_label=None,
+                               negative_sampling_rate=None):
     """Expected calibration error (ECE) over bins of the predicted probability.
 
     .. math::
@@ -251,6 +252,7 @@ def expected_calibration_error(y_true, y_prob, *, groups=None, sample_weight=Non
         ``sample_weight``), the same edges for every group.
     %(average_ctr)s
     %(pos_label_ctr)s
+    %(negative_sampling_rate)s
 
     Returns
     -------
@@ -284,7 +286,8 @@ def expected_calibration_error(y_true, y_prob, *, groups=None, sample_weight=Non
     0.04
     """
     return _ctr_compute("ece", y_true, y_prob, groups, sample_weight, average,
-                        pos_label, n_bins=n_bins, strategy=strategy)
+                        pos_label, n_bins=n_bins, strategy=strategy,
+                        negative_sampling_rate=negative_sampling_rate)
 
 
 @metric_function("xauc")
@@ -361,10 +364,8 @@ def xauc_score(y_true, y_score, *, groups=None, sample_weight=None,
 
 def _ctr_compute(name, y_true, y_prob, groups, sample_weight, average, pos_label,
                  **options):
-    """A CTR metric function's body: labels, probabilities, quantile edges."""
-    y_true = binary_labels(y_true, pos_label)
-    check_probabilities(y_prob)
-    if options.get("strategy") == "quantile":
-        options["edges"] = quantile_edges(y_prob, options["n_bins"], sample_weight)
-    return compute(name, y_true, y_prob, groups=groups,
-                   sample_weight=sample_weight, average=average, **options)
+    """A CTR metric function's body: the labels read as two classes, then the
+    pipeline (which checks the labels and probabilities, naming ``y_prob``)."""
+    return compute(name, binary_labels(y_true, pos_label), y_prob, groups=groups,
+                   sample_weight=sample_weight, average=average,
+                   score_name="y_prob", **options)

@@ -31,7 +31,6 @@ of their rows pooled.
 
 import numpy as np
 
-from .._core import InvalidArgumentError
 from .._stats import Partials
 from ._calibration import bin_index, bin_sums, ece_from_sums
 from ._concordance import weighted_concordance
@@ -43,6 +42,7 @@ __all__ = [
     "log_loss",
     "ne_finalize",
     "normalized_entropy",
+    "recalibrated",
     "xauc",
 ]
 
@@ -54,25 +54,10 @@ __all__ = [
 # ---------------------------------------------------------------------------
 # checks
 # ---------------------------------------------------------------------------
-def _binary(rows, metric):
-    y = rows.y_true
-    binary = np.isin(y, (0, 1))
-    if not binary.all():
-        raise InvalidArgumentError(
-            "y_true", f"must hold binary labels for {metric} (0/1, booleans, "
-            f"or -1/1 read as roc_auc_score reads them); got the values "
-            f"{np.unique(y)[:10].tolist()}.", value=y[~binary][0].item())
-    return y.astype(np.float64, copy=False)
-
-
-def _probabilities(rows, metric):
-    p = rows.y_score
-    if not (np.all(p >= 0) and np.all(p <= 1)):
-        bad = p[~((p >= 0) & (p <= 1))][0].item()
-        raise InvalidArgumentError(
-            "y_prob", f"must hold probabilities in [0, 1] for {metric}; got "
-            f"{bad!r}.", value=bad)
-    return p
+def _labels(rows):
+    """The 0/1 labels as float64 (checked by the pipeline, which names the
+    argument: :func:`~sklearn_rankeval._core.check_binary_labels`)."""
+    return rows.y_true.astype(np.float64, copy=False)
 
 
 def _clipped(p):
@@ -92,15 +77,21 @@ def _divide(num, den):
 # ---------------------------------------------------------------------------
 # kernels
 # ---------------------------------------------------------------------------
-def _cross_entropy(rows, metric, negative_sampling_rate=None):
-    """``(y, CE)`` of every row; computed once per rows and rate (log loss and
-    NE of one report share it)."""
-    key = ("ce", negative_sampling_rate)
+def recalibrated(p, negative_sampling_rate):
+    """Probabilities of a model trained on down-sampled negatives, back on
+    the scale of the full data: ``p' = p / (p + (1 - p) / r)``, ``r`` the
+    share of negatives kept (He et al., ADKDD 2014).  The one definition,
+    applied by the pipeline to the rows of every probability metric."""
+    p = np.asarray(p, dtype=np.float64)
+    return p / (p + (1 - p) / negative_sampling_rate)
+
+
+def _cross_entropy(rows):
+    """``(y, CE)`` of every row; computed once per rows (log loss and NE of
+    one report share it)."""
+    key = "ce"
     if key not in rows.cache:
-        y = _binary(rows, metric)
-        p = _probabilities(rows, metric)
-        if negative_sampling_rate is not None:
-            p = p / (p + (1 - p) / negative_sampling_rate)
+        y, p = _labels(rows), rows.y_score
         p = _clipped(p)
         # one log per row: of p for a click, of 1 - p for a non-click
         rows.cache[key] = y, -np.log(np.where(y > 0, p, 1 - p))
@@ -109,7 +100,7 @@ def _cross_entropy(rows, metric, negative_sampling_rate=None):
 
 def log_loss(rows):
     """Mean cross-entropy of each group; statistics ``(sum w*CE, sum w)``."""
-    _, ce = _cross_entropy(rows, "log_loss")
+    _, ce = _cross_entropy(rows)
     total, weight = rows.weighted_sum(ce), rows.weighted_sum()
     value, defined = _divide(total, weight)
     return Partials(value, defined, _stack(total, weight))
@@ -125,9 +116,9 @@ def ne_finalize(sums):
     return out[()] if out.ndim == 0 else out
 
 
-def normalized_entropy(rows, negative_sampling_rate=None):
+def normalized_entropy(rows):
     """Cross-entropy over the entropy of the group's base rate."""
-    y, ce = _cross_entropy(rows, "normalized_entropy", negative_sampling_rate)
+    y, ce = _cross_entropy(rows)
     stats = _stack(rows.weighted_sum(ce), rows.weighted_sum(y),
                    rows.weighted_sum(1 - y))
     value = ne_finalize(stats)
@@ -137,8 +128,7 @@ def normalized_entropy(rows, negative_sampling_rate=None):
 
 def calibration_ratio(rows):
     """Predicted over observed positives; statistics ``(sum w*p, sum w*y)``."""
-    y = _binary(rows, "calibration_ratio")
-    p = _probabilities(rows, "calibration_ratio").astype(np.float64, copy=False)
+    y, p = _labels(rows), rows.y_score.astype(np.float64, copy=False)
     predicted, observed = rows.weighted_sum(p), rows.weighted_sum(y)
     value, defined = _divide(predicted, observed)
     return Partials(value, defined, _stack(predicted, observed))
@@ -160,9 +150,7 @@ def expected_calibration_error(rows, n_bins=10, strategy="uniform", edges=None):
     ``edges``: the bin edges (a tuple), computed from all rows by the public
     function for ``strategy="quantile"``; None: uniform edges.
     """
-    y = _binary(rows, "expected_calibration_error")
-    p = _probabilities(rows, "expected_calibration_error").astype(np.float64,
-                                                                 copy=False)
+    y, p = _labels(rows), rows.y_score.astype(np.float64, copy=False)
     if edges is None:
         edges = np.linspace(0.0, 1.0, n_bins + 1)
     bins = bin_index(p, np.asarray(edges, dtype=np.float64))

@@ -159,6 +159,13 @@ groups : array-like of shape (n_samples,), default=None
 sample_weight : array-like of shape (n_samples,), default=None
     Row weights (impressions), as in the scikit-learn function without
     groups; 2-D input: one weight per row (group), given to its items.""",
+    "negative_sampling_rate": """\
+negative_sampling_rate : float in (0, 1], default=None
+    The share of negatives kept when the training data were down-sampled:
+    the probabilities are first recalibrated to the full data,
+    ``p' = p / (p + (1 - p) / r)``, then the metric is computed on ``p'``
+    (the same rule in every function, report and accumulator that takes
+    it).  None: no recalibration.""",
     "pos_label_ctr": """\
 pos_label : int, float, bool or str, default=None
     The label of the positive class (then ``y_true`` may hold any two
@@ -210,7 +217,7 @@ def registry_docs():
     ``scorer_names_returned``: what ``get_scorer_names`` returns;
     ``convention_header``: the first line of a ``convention`` parameter.
     """
-    from ._registry import CUTOFFS_LISTED, DEFAULT_METRICS, METRICS
+    from ._registry import CLASSIFICATION, CUTOFFS_LISTED, DEFAULT_METRICS, METRICS
 
     def names(scorers_only):
         specs = [(s.scorer_name if scorers_only else n, s)
@@ -227,14 +234,14 @@ def registry_docs():
             f"{_quoted(cut)} for any positive integer K.  None: "
             f"{_quoted(DEFAULT_METRICS)}."),
         "scorer_name": "name : str\n" + _body(
-            f"{_quoted([*scorer_plain, 'f_alpha'])}, or a cutoff name "
+            f"{_quoted([*scorer_plain, *CLASSIFICATION])}, or a cutoff name "
             f"{_quoted(scorer_cut)} for any positive integer K; or a name of "
             ":func:`sklearn.metrics.get_scorer_names` (``\"roc_auc\"``, "
             "``\"accuracy\"`` ...).  A ranking metric's name may start with a "
             "convention and a colon: ``\"lightgbm:ndcg@10\"``, "
             "``\"trec_eval:map\"``."),
         "scorer_names_returned": "names : list of str\n" + _body(
-            f"The metric names ({_quoted([*scorer_plain, 'f_alpha'])}) and the "
+            f"The metric names ({_quoted([*scorer_plain, *CLASSIFICATION])}) and the "
             f"cutoff names {_quoted(scorer_cut)} with K in "
             f"{', '.join(map(str, CUTOFFS_LISTED))} (any positive K is accepted "
             "by :func:`get_scorer`)."),

@@ -20,6 +20,7 @@ import numpy as np
 
 from .._core import (
     asarray,
+    check_negative_sampling_rate,
     device_of,
     namespace_of,
     reject_host_options,
@@ -31,7 +32,6 @@ from .._core import (
 from .._engine import check_inputs, grouped_rows, ranked_chunks
 from .._stats import GroupInfo, Partials, apply_undefined
 from ._conventions import (
-    check_convention,
     check_result,
     convention_plan,
     group_average,
@@ -39,10 +39,11 @@ from ._conventions import (
     prepare,
     resolve,
 )
+from ._ctr_kernels import recalibrated
 from ._registry import METRICS
 
-__all__ = ["compute", "drop_unjudged", "evaluate_chunked",
-           "evaluate_convention", "evaluate_ranked", "zero_unjudged"]
+__all__ = ["compute", "drop_unjudged", "evaluate", "evaluate_chunked",
+           "evaluate_ranked", "zero_unjudged"]
 
 
 def evaluate_ranked(rg, parsed):
@@ -52,22 +53,45 @@ def evaluate_ranked(rg, parsed):
 
 
 def evaluate_chunked(y_true, y_score, *, groups=None, sample_weight=None,
-                     labels=None, parsed=()):
+                     labels=None, parsed=(), score_name="y_score",
+                     negative_sampling_rate=None):
     """The per-group partials of ``parsed`` metrics, ranked chunk by chunk.
 
     Returns what ``evaluate_ranked(rank_groups(...), parsed)`` returns (the
     groups in the same order, the same values), with the engine's memory
     bounded by ``working_memory``.  ``parsed`` is a list of ``(name, spec,
-    options)`` (:func:`~._registry.parse_metrics`).
+    options)`` (:func:`~._registry.parse_metrics`).  With
+    ``negative_sampling_rate``, the probability metrics read the
+    recalibrated probabilities (:func:`~._ctr_kernels.recalibrated`); the
+    ranking metrics read the scores as given.
     """
     layout, y_true, y_score, groups, w = check_inputs(
-        y_true, y_score, groups=groups, sample_weight=sample_weight, labels=labels)
+        y_true, y_score, groups=groups, sample_weight=sample_weight, labels=labels,
+        score_name=score_name,
+        probabilities=any(spec.scores == "probability" for _, spec, _ in parsed),
+        binary=any(spec.labels_kind == "binary" for _, spec, _ in parsed))
+    # options that the metric reads off all the rows (ECE's quantile edges,
+    # of the probabilities as the metric reads them)
+    probabilities = y_score
+    if negative_sampling_rate is not None and any(
+            spec.options_from_rows is not None for _, spec, _ in parsed):
+        probabilities = recalibrated(to_numpy(y_score), negative_sampling_rate)
+    parsed = [(name, spec, {**options, **spec.options_from_rows(
+        probabilities if spec.scores == "probability" else y_score, w, options)}
+               if spec.options_from_rows is not None else options)
+              for name, spec, options in parsed]
     unranked = [(name, spec, options) for name, spec, options in parsed
                 if not spec.ranked]
     if unranked:
         # the CTR metrics read the rows of each group as they come: no sort
         rows = grouped_rows(layout, y_true, y_score, groups, w)
-        extra = {name: spec.kernel(rows, **options)
+        probabilities = rows
+        if negative_sampling_rate is not None:
+            probabilities = rows._replace(
+                y_score=recalibrated(rows.y_score, negative_sampling_rate),
+                cache={})
+        extra = {name: spec.kernel(probabilities if spec.scores == "probability"
+                                   else rows, **options)
                  for name, spec, options in unranked}
         rows_info = GroupInfo.from_rows(rows)
         xp = namespace_of(y_score)
@@ -104,60 +128,83 @@ def _evaluate_ranked_chunks(layout, y_true, y_score, groups, w, parsed):
     return info, parts
 
 
-def evaluate_convention(evaluate, y_true, y_score, *, groups, sample_weight, parsed,
-                        convention):
-    """The partials of ``parsed`` under a convention: ``(info, parts, parsed)``.
 
-    The metrics as :func:`convention_plan` sets them; the input is ranked
-    once per distinct ranking switch (``ties``, ``query_weight``: at most
-    twice, e.g. torchmetrics' NDCG averages ties where its other metrics
-    keep the input order).  The undefined-group value is applied to the
-    partials.  ``evaluate(y_true, y_score, groups=, sample_weight=,
-    parsed=)`` returns ``(info, parts)``: the per-group values depend only
-    on each group's own rows, so the report, the per-group frame and every
-    batch of an accumulator go through here.  ``convention=None``: this
-    library's own rules, one ``evaluate`` of ``parsed``.
+
+
+
+def evaluate(y_true, y_score, *, groups=None, sample_weight=None, labels=None,
+             metrics, convention=None, negative_sampling_rate=None):
+    """The per-group partials of ``metrics`` under ``convention``.
+
+    ``metrics`` is :func:`~._names.parse_metrics`' list.  Returns ``(info,
+    parts, resolved)``: the :class:`~sklearn_rankeval._stats.GroupInfo` of
+    the groups (with the convention's group weights), ``{name: Partials}``
+    (the undefined-group rule applied) and the metrics as the aggregation
+    must read them (the convention's options and default averages).  The
+    per-group values depend only on each group's own rows, so the report,
+    the per-group frame, the comparison of models, every batch of an
+    accumulator and every partition of a distributed frame go through here.
+    ``negative_sampling_rate``: see :func:`evaluate_chunked`.
     """
-    if convention is None:
-        return (*evaluate(y_true, y_score, groups=groups,
-                          sample_weight=sample_weight, parsed=parsed), parsed)
-    convention = check_convention(convention)
+    plan = convention_plan(metrics, convention)
+    info, parts = _run(plan, y_true, y_score, groups=groups,
+                       sample_weight=sample_weight, labels=labels,
+                       convention=convention,
+                       negative_sampling_rate=check_negative_sampling_rate(
+                           negative_sampling_rate))
+    return info, parts, [(name, spec, opts) for name, spec, opts, _ in plan]
 
+
+def _run(plan, y_true, y_score, *, groups, sample_weight, labels, convention,
+         docno=None, score_name="y_score", negative_sampling_rate=None):
+    """The one place a convention's switches act: ``(info, parts)`` of a plan.
+
+    ``plan`` is ``[(name, spec, options, switches)]``
+    (:func:`~._conventions.convention_plan`, or one metric's
+    :func:`~._conventions.resolve`).  The input is ranked once per distinct
+    ranking switch (``ties``, ``query_weight``: at most twice, e.g.
+    torchmetrics' NDCG averages ties where its other metrics keep the input
+    order); then each metric's data-dependent rules are checked, its
+    undefined-group value applied, and the group weights its switches ask
+    for set on the group info.
+    """
     by_ranking = {}
-    for name, spec, opts, switches in convention_plan(parsed, convention):
+    for name, spec, opts, switches in plan:
         key = (switches["ties"], switches["query_weight"])
         by_ranking.setdefault(key, []).append((name, spec, opts, switches))
     weighted = sample_weight is not None
-    info, parts, resolved = None, {}, {}
+    info, parts = None, {}
     for (ties, query_weight), items in by_ranking.items():
         score, weight = prepare(
             y_score, groups, sample_weight, ties=ties, query_weight=query_weight,
-            convention=convention, y_true=y_true,
+            docno=docno, convention=convention, y_true=y_true, labels=labels,
             metrics=[(spec, opts) for _, spec, opts, _ in items])
-        ranked_info, ranked = evaluate(
-            y_true, score, groups=groups, sample_weight=weight,
-            parsed=[(name, spec, opts) for name, spec, opts, _ in items])
-        for name, spec, opts, switches in items:
+        ranked_info, ranked = evaluate_chunked(
+            y_true, score, groups=groups, sample_weight=weight, labels=labels,
+            parsed=[(name, spec, opts) for name, spec, opts, _ in items],
+            score_name=score_name, negative_sampling_rate=negative_sampling_rate)
+        for name, spec, _, switches in items:
             check_result(convention, spec, ranked[name], ranked_info, switches,
                          weighted=weighted)
             parts[name] = apply_undefined(ranked[name], ranked_info.labels,
                                           undefined=switches["undefined"],
                                           label=spec.label,
                                           needs_negative=spec.needs_negative)
-            resolved[name] = (name, spec, opts)
             if info is None or query_weight == "mean":
                 info = group_info(ranked_info, switches, weighted=weighted)
             elif switches["group_weight"] == "positives":
                 info = group_info(info, switches, weighted=weighted)
-    order = [name for name, _, _ in parsed]
-    return (info, {name: parts[name] for name in order},
-            [resolved[name] for name in order])
+    return info, {name: parts[name] for name, *_ in plan}
 
 
 def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=None,
             average, undefined=None, judged=None, convention=None, ties=None,
-            docno=None, query_weight=None, group_weight=None, **options):
-    """A metric function's body: check the options, rank (chunk by chunk), aggregate."""
+            docno=None, query_weight=None, group_weight=None, score_name="y_score",
+            negative_sampling_rate=None, **options):
+    """A metric function's body: its switches, the pipeline, the average.
+
+    ``score_name``: the function's name of ``y_score`` in messages.
+    """
     spec = METRICS[name]
     reject_host_options((y_score, y_true, groups, sample_weight), judged=judged,
                         convention=convention, ties=ties,
@@ -168,11 +215,6 @@ def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=No
         "query_weight": query_weight, "group_weight": group_weight})
     options = spec.check_options(**options)
     average = spec.check_average(average)
-    undefined = switches["undefined"]
-    y_score, sample_weight = prepare(
-        y_score, groups, sample_weight, ties=switches["ties"], docno=docno,
-        query_weight=switches["query_weight"], convention=convention,
-        y_true=y_true, labels=labels, metrics=[(spec, options)])
     unjudged = None
     if judged is not None:
         if not spec.accepts_judged:
@@ -182,9 +224,12 @@ def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=No
                 y_true, y_score, groups, sample_weight, judged)
         else:
             y_true, unjudged = zero_unjudged(y_true, y_score, judged)
-    info, parts = evaluate_chunked(y_true, y_score, groups=groups,
-                                   sample_weight=sample_weight, labels=labels,
-                                   parsed=[(name, spec, options)])
+    info, parts = _run([(name, spec, options, switches)], y_true, y_score,
+                       groups=groups, sample_weight=sample_weight, labels=labels,
+                       convention=convention, docno=docno, score_name=score_name,
+                       negative_sampling_rate=check_negative_sampling_rate(
+                           negative_sampling_rate))
+    part = parts[name]
     if unjudged is not None and spec.judged_rule == "residual":
         # the expected RBP weight of the unjudged items' ranks: RBP with the
         # unjudged rows as the "relevant" ones (linear in the rank weights,
@@ -194,13 +239,8 @@ def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=No
             unjudged.astype(np.int8), y_score, groups=groups,
             sample_weight=sample_weight,
             parsed=[("rbp", rbp, rbp.check_options(p=options["p"]))])
-        part = parts[name]
-        parts[name] = part._replace(value=part.value + extra["rbp"].value)
-    check_result(convention, spec, parts[name], info, switches,
-                 weighted=sample_weight is not None)
-    average, info = group_average(average, info, switches,
-                                  weighted=sample_weight is not None)
-    return spec.aggregate(parts[name], info, average=average, undefined=undefined)
+        part = part._replace(value=part.value + extra["rbp"].value)
+    return spec.aggregate(part, info, average=group_average(average, switches))
 
 
 def _check_judged(y_true, y_score, judged):

@@ -17,17 +17,20 @@ import numpy as np
 from .._core import check_average, check_k, check_n_points, check_option
 from .._stats import GroupInfo, aggregate
 from . import _ctr_kernels as _ctr
+from . import _ips_kernels as _ips
 from . import _kernels
-from ._calibration import STRATEGIES, check_n_bins
+from ._calibration import STRATEGIES, check_n_bins, quantile_edges
 from ._conventions import (
     SWITCHES,
     check_gain,
 )
 
 __all__ = [
+    "CLASSIFICATION",
     "CUTOFFS_LISTED",
     "DEFAULT",
     "DEFAULT_METRICS",
+    "GAIN_METRICS",
     "METRICS",
     "RECALL_LEVELS",
     "MetricSpec",
@@ -56,19 +59,16 @@ def check_max_grade(value):
     return int(value)
 
 
-def check_negative_sampling_rate(value):
-    if value is None:
-        return None
-    if (isinstance(value, bool) or not isinstance(value, Real)
-            or not 0 < value <= 1):
-        raise ValueError(f"negative_sampling_rate must be a number in (0, 1] "
-                         f"(the share of negatives kept), got {value!r}.")
-    return float(value)
-
-
 def check_edges(value):
     """Bin edges given by the ECE function (quantile bins): a tuple."""
     return None if value is None else tuple(float(e) for e in value)
+
+
+def _quantile_edges(y_score, sample_weight, options):
+    """ECE's quantile bin edges, from all the rows (see :func:`quantile_edges`)."""
+    if options["strategy"] != "quantile" or options["edges"] is not None:
+        return {}
+    return {"edges": quantile_edges(y_score, options["n_bins"], sample_weight)}
 
 
 def check_persistence(value):
@@ -108,7 +108,7 @@ def metric_function(name):
     that ``inspect.signature`` and the documentation show it and no default
     is written twice.
     """
-    spec = METRICS[name]
+    spec = METRICS[name] if name in METRICS else CLASSIFICATION[name]
     declared = {**{n: d for n, d, _ in spec.options},
                 "average": spec.default_average}
 
@@ -191,6 +191,10 @@ class MetricSpec:
         residual, PCOC); ``"neg"`` for a loss, whose scorer is
         ``"neg_<name>"`` (the negated value, as scikit-learn's
         ``"neg_log_loss"``).
+    n_stats : int, callable or None
+        How many additive statistics a group's partials carry for the pooled
+        (``"micro"``) average: an int, ``n_stats(options)`` where it depends
+        on the options (ECE: three per bin), or None (no pooled average).
     finalize : callable or None
         ``finalize(summed statistics) -> value`` of the pooled (``"micro"``)
         average, from the kernel's per-group statistics (see
@@ -203,10 +207,26 @@ class MetricSpec:
         Whether only the order of the scores matters (any strictly increasing
         transform leaves the value unchanged), or the scores are
         probabilities in [0, 1] whose values count.
+    kind : {"ranking", "classification"}
+        ``"ranking"``: a grouped metric computed by the pipeline from a
+        per-group kernel (every entry of :data:`METRICS`); ``"classification"``:
+        a metric of predicted labels computed by scikit-learn (the entries of
+        :data:`CLASSIFICATION`: F-alpha), with no kernel and no groups.
+    response_method : str or None
+        What the metric's scorer asks the estimator for (``"predict"`` for
+        F-alpha; None: the ranking scorers' own choice).
     labels_kind : {"relevance", "binary", "real"}
         What ``y_true`` holds: relevance grades (``> 0`` relevant), two
         classes only (0/1), or any real labels compared with each other (watch
         time, for xAUC).
+    pooled_undefined : str or None
+        Why the pooled (``"micro"``) value can be undefined although rows
+        count (the warning's words): the normalized entropy of rows of one
+        class, the PCOC of rows without a positive.
+    options_from_rows : callable or None
+        ``options_from_rows(y_score, sample_weight, options) -> dict``: options
+        the metric reads off all the rows at once, before the rows are cut
+        into chunks (ECE's quantile bin edges).
     pools_undefined : bool
         Whether the pooled average pools the statistics of every group, the
         groups where the metric's own value is undefined included (log loss,
@@ -231,11 +251,16 @@ class MetricSpec:
     accepts_judged: bool = False
     judged_rule: str = "drop"
     scorer: bool = True
+    n_stats: object = None
     finalize: object = None
     pools_undefined: bool = False
+    pooled_undefined: str = None
+    options_from_rows: object = None
     ranked: bool = True
     scores: str = "order"
     labels_kind: str = "relevance"
+    kind: str = "ranking"
+    response_method: str = None
 
     # -- capabilities read by callers ---------------------------------------
     @property
@@ -274,6 +299,11 @@ class MetricSpec:
         return self.default_average == "micro" and self.pools_undefined
 
     # -- computing ------------------------------------------------------------
+    def statistics(self, **options):
+        """The number of additive statistics of the pooled average (0: none)."""
+        n = self.n_stats
+        return int(n(options) if callable(n) else (n or 0))
+
     def check_options(self, **options):
         """Checked options, defaults filled in; unknown names are a TypeError."""
         unknown = set(options) - set(self.option_names)
@@ -357,14 +387,17 @@ METRICS = {
                    averages=_GMEAN),
         MetricSpec("hit_rate", "hit_rate_score", _kernels.hit_rate, "HR@k",
                    options=(_K_REQUIRED,), averages=_POOLED,
-                   default_average="micro", perfect_score="min(R,k)/R"),
+                   default_average="micro", perfect_score="min(R,k)/R",
+                   n_stats=2),
         MetricSpec("precision", "precision_at_k_score", _kernels.precision_at_k,
                    "P@k", options=(_K_REQUIRED, ("k_denominator", "k", _choice(
                        "k_denominator", ("k", "retrieved")))), averages=_POOLED,
-                   perfect_score="min(R,k)/k"),
+                   perfect_score="min(R,k)/k",
+                   n_stats=2),
         MetricSpec("recall", "recall_at_k_score", _kernels.recall_at_k, "R@k",
                    options=(_K_REQUIRED,), averages=_POOLED,
-                   perfect_score="min(R,k)/R"),
+                   perfect_score="min(R,k)/R",
+                   n_stats=2),
         MetricSpec("ndcg", "ndcg_score", _kernels.ndcg, "NDCG",
                    options=(_K_OPTIONAL, _GAIN), has_labels=False, graded=True,
                    tie_rule="sklearn", averages=_GMEAN),
@@ -397,21 +430,25 @@ METRICS = {
                    has_labels=False, weights="item", averages=_POOLED,
                    default_average="micro", pools_undefined=True, ranked=False,
                    scores="probability", labels_kind="binary", tie_rule="sklearn",
-                   perfect_score="loss", always_defined=True, scorer="neg"),
+                   perfect_score="loss", always_defined=True, scorer="neg",
+                   n_stats=2),
         MetricSpec("ne", "normalized_entropy", _ctr.normalized_entropy,
                    "normalized entropy",
-                   options=(("negative_sampling_rate", None,
-                             check_negative_sampling_rate),),
                    has_labels=False, weights="item", averages=_POOLED,
                    default_average="micro", needs_negative=True,
                    finalize=_ctr.ne_finalize, pools_undefined=True, ranked=False,
                    scores="probability", labels_kind="binary", tie_rule="sklearn",
-                   perfect_score="loss", scorer="neg"),
+                   perfect_score="loss", scorer="neg",
+                   n_stats=3,
+                   pooled_undefined=("the rows hold one class only (no click, or only "
+                                     "clicks): the entropy of their base rate is 0")),
         MetricSpec("pcoc", "calibration_ratio", _ctr.calibration_ratio, "PCOC",
                    has_labels=False, weights="item", averages=_POOLED,
                    default_average="micro", pools_undefined=True, ranked=False,
                    scores="probability", labels_kind="binary", tie_rule="sklearn",
-                   perfect_score="calibration", scorer=False),
+                   perfect_score="calibration", scorer=False,
+                   n_stats=2,
+                   pooled_undefined="the rows hold no positive label (no click)"),
         MetricSpec("ece", "expected_calibration_error",
                    _ctr.expected_calibration_error, "ECE",
                    options=(("n_bins", 10, check_n_bins),
@@ -420,9 +457,11 @@ METRICS = {
                             ("edges", None, check_edges)),
                    has_labels=False, weights="item", averages=_POOLED,
                    default_average="micro", finalize=_ctr.ece_finalize,
+                   options_from_rows=_quantile_edges,
                    pools_undefined=True, ranked=False, scores="probability",
                    labels_kind="binary", tie_rule="sklearn", perfect_score="loss",
-                   always_defined=True, scorer="neg"),
+                   always_defined=True, scorer="neg",
+                   n_stats=lambda options: 3 * options["n_bins"]),
         MetricSpec("xauc", "xauc_score", _ctr.xauc, "xAUC", has_labels=False,
                    weights="item", default_average="weighted",
                    tie_rule="sklearn", needs_negative=True, ranked=False,
@@ -430,9 +469,49 @@ METRICS = {
     ]
 }
 
+#: The metrics of predicted labels (no ranking, no groups), computed by
+#: scikit-learn: declared here like every metric (name, function, averages,
+#: scorer), outside :data:`METRICS` because the pipeline does not compute them.
+CLASSIFICATION = {
+    spec.name: spec
+    for spec in [
+        MetricSpec("f_alpha", "f_alpha_score", None, "F-alpha",
+                   averages=("binary", "micro", "macro", "weighted", "samples"),
+                   default_average="binary", weights="item", tie_rule="sklearn",
+                   kind="classification", response_method="predict"),
+    ]
+}
 
 
 
+
+
+
+#: Metrics of real-valued gains (sums of ``y_true``, no relevance
+#: threshold): the relevance estimates ``click / propensity`` of a click log,
+#: read by :func:`~sklearn_rankeval.counterfactual_report` beside ``dcg`` and
+#: ``ndcg`` (which already sum gains).  Each per-group value of
+#: ``gain_precision`` and ``gain_rank`` is linear in the gains and defined for
+#: every group, so their average over the groups is unbiased wherever each
+#: gain is (inverse propensity scoring); ``gain_recall`` is a ratio of two
+#: such sums within each group, defined where the group has a gain
+#: (self-normalized: consistent, not unbiased).  They have no public
+#: function and no scorer of their own.
+GAIN_METRICS = {
+    spec.name: spec
+    for spec in [
+        MetricSpec("gain_precision", "counterfactual_report", _ips.gain_precision,
+                   "precision@k of gains", options=(_K_REQUIRED,),
+                   has_labels=False, graded=True, perfect_score="unbounded",
+                   always_defined=True, scorer=False),
+        MetricSpec("gain_recall", "counterfactual_report", _ips.gain_recall,
+                   "recall@k of gains", options=(_K_REQUIRED,), has_labels=False,
+                   graded=True, averages=_POOLED, scorer=False),
+        MetricSpec("gain_rank", "counterfactual_report", _ips.gain_rank,
+                   "ARP (sum of gain times rank)", has_labels=False, graded=True,
+                   perfect_score="unbounded", always_defined=True, scorer=False),
+    ]
+}
 
 
 #: The cutoffs of the ``name@K`` names that ``get_scorer_names`` lists.

@@ -16,11 +16,10 @@ from sklearn.metrics import get_scorer as _sklearn_get_scorer
 from sklearn.metrics import get_scorer_names as _sklearn_get_scorer_names
 from sklearn.metrics import make_scorer
 
-from ._classification import f_alpha_score
 from ._conventions import CONVENTIONS, check_convention, preset, split_scorer_name
 from ._docs import fill_doc
 from ._names import parse_metric_name, valid_names_text
-from ._registry import CUTOFFS_LISTED, METRICS
+from ._registry import CLASSIFICATION, CUTOFFS_LISTED, METRICS
 
 __all__ = ["get_scorer", "get_scorer_names", "make_ranking_scorer"]
 
@@ -216,7 +215,7 @@ def get_scorer_names():
     >>> "gauc" in get_scorer_names(), "ndcg@10" in get_scorer_names()
     (True, True)
     """
-    names = [name for name, _ in _grouped_names()] + ["f_alpha"]
+    names = [name for name, _ in _grouped_names()] + list(CLASSIFICATION)
     names += [f"{name}@{k}" for name, spec in METRICS.items()
               if spec.has_k and spec.scorer for k in CUTOFFS_LISTED]
     return sorted(names)
@@ -307,8 +306,9 @@ def get_scorer(name, *, convention=None):
                              f"convention={convention!r}.")
         convention = prefix
     convention = check_convention(convention)
-    if name == "f_alpha" and convention is None:
-        return make_scorer(f_alpha_score, response_method="predict")
+    if name in CLASSIFICATION and convention is None:
+        spec = CLASSIFICATION[name]
+        return make_scorer(spec.func, response_method=spec.response_method)
     loss = _loss_spec(name)
     if loss is not None:
         if convention is not None:
@@ -346,7 +346,7 @@ def get_scorer(name, *, convention=None):
     raise ValueError(
         f"{name!r} is not a scorer name of sklearn_rankeval or scikit-learn."
         f"{_did_you_mean(name)} Valid names are "
-        f"{valid_names_text(extra=('f_alpha',))}, and those of "
+        f"{valid_names_text(extra=tuple(CLASSIFICATION))}, and those of "
         f"sklearn.metrics.get_scorer_names()."
     )
 
@@ -354,7 +354,7 @@ def get_scorer(name, *, convention=None):
 def _did_you_mean(name):
     """`` Did you mean 'ndcg@10'?`` for a near miss, or ``""``."""
     lowered = name.strip().lower().replace(" ", "").replace("-", "_")
-    if lowered != name and (lowered == "f_alpha"
+    if lowered != name and (lowered in CLASSIFICATION
                             or parse_metric_name(lowered) is not None
                             or lowered in _sklearn_get_scorer_names()):
         return f" Did you mean {lowered!r}?"

@@ -6,6 +6,7 @@ from .comparison import RankingComparisonDisplay
 from .eleven_point import ElevenPointDisplay
 from .exposure import ItemExposureDisplay
 from .interpolated_pr import InterpolatedPrecisionRecallDisplay
+from .position_bias import PositionBiasDisplay
 from .roc import GroupedRocCurveDisplay
 
 __all__ = [
@@ -14,5 +15,6 @@ __all__ = [
     "GroupedRocCurveDisplay",
     "InterpolatedPrecisionRecallDisplay",
     "ItemExposureDisplay",
+    "PositionBiasDisplay",
     "RankingComparisonDisplay",
 ]

@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._core import InvalidArgumentError, check_k, check_option
+from .._core import check_k, check_option
 from .._metrics import parse_metrics, tie_free_scores
 from . import _beyond
 
@@ -588,12 +588,9 @@ def report(run, convention, recommended, held_out, **kwargs):
 
     for label, _, _, kind, _ in plan:
         if kind in peer.needs_train and train is None:
-            why = (f"{peer.library} computes it with {peer.calls[kind]}, which "
-                   "needs the training interactions")
-            raise InvalidArgumentError(
-                "train", f"is needed by {label!r} under the {peer.name!r} "
-                f"convention: {why}.", message=f"convention={peer.name!r} "
-                f"cannot give {label!r}: {why}: pass train=.")
+            _refuse(peer, label, f"{peer.library} computes it with "
+                                 f"{peer.calls[kind]}, which needs the training "
+                                 "interactions: pass train=")
         if kind in peer.train_disjoint:
             seen = _in_train(r_key, tu, ti, n_codes)
             if seen.any():

@@ -9,13 +9,11 @@ first: in ``"sorted"`` mode only the open (last) group is held back, in
 """
 
 import collections
-import functools
-import math
-from numbers import Integral
 
 import numpy as np
 
 from .._core import (
+    check_negative_sampling_rate,
     check_option,
     is_foreign_array,
     reject_host_options,
@@ -23,11 +21,10 @@ from .._core import (
     validate_sample_weight,
     validate_scores,
 )
-from .._engine import _encode_groups, check_group_ids, group_ids_array
+from .._engine import check_group_ids, group_ids_array
 from .._metrics import (
     check_convention,
-    evaluate_chunked,
-    evaluate_convention,
+    evaluate,
     fill_doc,
     parse_metrics,
     resolved_metrics,
@@ -35,140 +32,38 @@ from .._metrics import (
 from .._stats import (
     GroupInfo,
     Partials,
-    average_finalize,
     average_terms,
-    finalize_value,
     plain_label,
     summed,
 )
-from ._per_group import frame_columns, make_frame
-from ._report import _summaries
+from ._accumulator_state import (
+    SeenIds,
+    check_partials,
+    check_window,
+    finalize_totals,
+    min_max,
+    on_host,
+)
+from ._format import frame_columns, make_frame
+from ._report import metric_summaries
 
 __all__ = ["RankingAccumulator"]
 
 GROUP_ROWS = ("complete", "sorted", "any")
+#: the layout of 1-D batches without groups (pooled metrics only)
+_BATCHES = "1-D without groups (one group per batch)"
 
 
-def _on_host(evaluated):
-    """The accumulator's state lives on the host: the per-group partials of
-    an Array API batch (computed on its device) are copied there, never its
-    rows."""
-    info, parts = evaluated
-    return info.to_numpy(), {name: p.to_numpy() for name, p in parts.items()}
 
 
-def _min_max(ids):
-    """The smallest and the largest id (strings through hashing, no sort)."""
-    if ids.dtype.kind in "biufMm":
-        return ids.min(), ids.max()
-    codes, decode = _encode_groups(ids, ids.shape[0], 1)
-    lo, hi = decode(np.array([codes.min(), codes.max()]))
-    return lo, hi
 
 
-def _check_partials(partials):
-    """``(info, parts, metrics, convention)`` of :meth:`RankingAccumulator.partials`'s
-    output; a ValueError naming ``partials`` for anything else."""
-    keys = ("metrics", "convention", "group", "info", "partials")
-    if not isinstance(partials, dict) or any(key not in partials for key in keys):
-        got = (f"a dict with the keys {', '.join(map(str, partials))}"
-               if isinstance(partials, dict) else type(partials).__name__)
-        raise ValueError(
-            f"partials must be the dict of RankingAccumulator.partials(), with "
-            f"the keys {', '.join(keys)}; got {got}."
-        )
-    metrics, convention = partials["metrics"], partials["convention"]
-    labels = np.asarray(partials["group"])
-    n = labels.shape[0] if labels.ndim == 1 else -1
-
-    def column(where, key, value):
-        value = np.asarray(value)
-        if value.shape[-1:] != (n,) or value.ndim != (2 if key == "stats" else 1):
-            raise ValueError(
-                f"partials: {where}[{key!r}] has shape {value.shape}; every "
-                f"array must hold one entry per group ({n}).")
-        return value
-
-    info_fields = GroupInfo._fields[1:]
-    if (not isinstance(partials["info"], dict)
-            or set(partials["info"]) != set(info_fields)):
-        raise ValueError(f"partials: 'info' must be a dict with the keys "
-                         f"{', '.join(info_fields)}.")
-    info = GroupInfo(labels, *(column("info", f, partials["info"][f])
-                               for f in info_fields))
-    parsed = parse_metrics(metrics, argument="partials")
-    names = [name for name, _, _ in parsed]
-    given = partials["partials"]
-    if not isinstance(given, dict) or set(given) != set(names):
-        raise ValueError("partials: 'partials' must hold one dict per metric of "
-                         "'metrics'.")
-    parts = {}
-    for name, spec, _ in parsed:
-        fields = given[name]
-        # a pooled ("micro") average sums each group's statistics
-        wanted = {"value", "defined", *(("stats",) if "micro" in spec.averages
-                                        else ())}
-        if not isinstance(fields, dict) or set(fields) != wanted:
-            raise ValueError(
-                f"partials: the partial results of {name!r} are not of the form "
-                f"RankingAccumulator.partials() gives (made by another version?).")
-        parts[name] = Partials(**{f: column(name, f, v) for f, v in fields.items()})
-    return info, parts, names, convention
 
 
-def _check_window(window, group_rows):
-    if window is None:
-        return None
-    if isinstance(window, (bool, np.bool_)) or not isinstance(window, Integral) \
-            or window < 1:
-        raise ValueError(f"window must be None or a number of updates >= 1, got "
-                         f"{window!r}.")
-    if group_rows != "complete":
-        raise ValueError(
-            f"window= needs group_rows='complete' (every update holds whole "
-            f"groups, so that the last updates' groups are complete); got "
-            f"group_rows={group_rows!r}.")
-    return int(window)
 
 
-def _finalize_totals(totals, spec):
-    """The default average of a metric from per-batch ``(sums, n_counted)``:
-    each statistic summed exactly (``math.fsum``) over the batches."""
-    n_stats = totals[0][0].shape[0] if totals else 0
-    sums = np.array([math.fsum(s[j] for s, _ in totals) for j in range(n_stats)])
-    return finalize_value(sums, sum(n for _, n in totals), label=spec.label,
-                          needs_negative=spec.needs_negative,
-                          finalize=average_finalize(spec, spec.default_average))
 
 
-class _SeenIds:
-    """The ids of the closed groups: sorted runs merged as they grow.
-
-    A run is merged into the one before it while it is at least half as long,
-    so there are O(log n_groups) runs and each id is copied O(log) times.
-    """
-
-    def __init__(self):
-        self.runs = []
-
-    def find_repeated(self, ids):
-        """The first of the (sorted, unique) ``ids`` already seen, or None."""
-        for run in self.runs:
-            idx = np.minimum(np.searchsorted(run, ids), len(run) - 1)
-            hit = np.flatnonzero(run[idx] == ids)
-            if hit.size:
-                return ids[hit[0]]
-        return None
-
-    def add(self, ids):
-        self.runs.append(np.asarray(ids))
-        while len(self.runs) > 1 and 2 * len(self.runs[-1]) >= len(self.runs[-2]):
-            last = self.runs.pop()
-            self.runs[-1] = np.sort(np.concatenate([self.runs[-1], last]))
-
-    @property
-    def empty(self):
-        return not self.runs
 
 
 @fill_doc
@@ -226,6 +121,10 @@ class RankingAccumulator:
         update)), or only each metric's sums with ``keep_groups=False``
         (O(window x statistics)).  Needs ``group_rows='complete'``.  In
         ``merge``, ``other``'s updates count as coming after ``self``'s.
+        With pooled metrics only (``log_loss``, ``ne``, ``pcoc``, ``ece``),
+        batches need no ``groups``: the windowed normalized entropy of a
+        training loop is ``update(y_true, y_prob)`` per batch.
+    %(negative_sampling_rate)s
 
     Attributes
     ----------
@@ -266,9 +165,9 @@ class RankingAccumulator:
     """
 
     def __init__(self, metrics=None, *, group_rows="complete", keep_groups=True,
-                 convention=None, window=None):
+                 convention=None, window=None, negative_sampling_rate=None):
         check_option(group_rows, "group_rows", GROUP_ROWS)
-        self.window = _check_window(window, group_rows)
+        self.window = check_window(window, group_rows)
         # the last `window` updates: (info, parts) of each, or each metric's
         # sums with keep_groups=False; None for an update without rows
         self._recent = collections.deque(maxlen=self.window) if self.window else None
@@ -276,6 +175,8 @@ class RankingAccumulator:
             raise TypeError(f"keep_groups must be True or False, got {keep_groups!r}.")
         self.keep_groups = bool(keep_groups)
         self.convention = check_convention(convention)
+        self.negative_sampling_rate = check_negative_sampling_rate(
+            negative_sampling_rate)
         # kept as names (the parsed specs hold closures, which do not pickle)
         self._names = self._names_of(metrics)
         # a metric the convention lacks, or a rule it cannot follow: raise now
@@ -286,7 +187,7 @@ class RankingAccumulator:
         self.metrics = metrics
         self.group_rows = group_rows
         self._infos, self._parts = [], []
-        self._seen = _SeenIds()
+        self._seen = SeenIds()
         self._held = []  # 'any': every batch seen, not yet evaluated
         # 'sorted': the rows of the first and of the last group seen (either
         # may continue in a neighbouring accumulator), one dict per group
@@ -308,11 +209,18 @@ class RankingAccumulator:
 
     def _evaluate(self, y_true, y_score, *, groups, sample_weight, labels=None):
         """``(info, parts)`` of whole groups: the report's path, convention too."""
-        info, parts, _ = evaluate_convention(
-            functools.partial(evaluate_chunked, labels=labels), y_true, y_score,
-            groups=groups, sample_weight=sample_weight,
-            parsed=parse_metrics(self._names), convention=self.convention)
+        info, parts, _ = evaluate(
+            y_true, y_score, groups=groups, sample_weight=sample_weight,
+            labels=labels, metrics=parse_metrics(self._names),
+            convention=self.convention,
+            negative_sampling_rate=self.negative_sampling_rate)
         return info, parts
+
+    @property
+    def _pooled_only(self):
+        """Whether every metric pools rows (its default average ignores the
+        groups: log loss, NE, PCOC, ECE)."""
+        return all(spec.grouping_free for _, spec, _ in parse_metrics(self._names))
 
     def _check_layout(self, layout):
         if self._layout not in (None, layout):
@@ -409,7 +317,14 @@ class RankingAccumulator:
         ----------
         y_true, y_score, groups, sample_weight
             As for :func:`ranking_report`.  ``groups`` is required with
-            ``group_rows='sorted'`` or ``'any'``.
+            ``group_rows='sorted'`` or ``'any'``.  Without ``groups``, a
+            batch of an accumulator of pooled metrics only (``log_loss``,
+            ``ne``, ``pcoc``, ``ece``) is a group of its own (its id in
+            :meth:`per_group` is the offset of its first row), so that
+            ``result()`` is the metric of all the rows and
+            ``result(scope="window")`` of the last updates' rows; with other
+            metrics it is one ranking (one group), as in
+            :func:`ranking_report` without ``groups``.
         labels : array-like of shape (n_classes,), default=None
             Multiclass batches: the class of each column of ``y_score`` (a
             batch may miss some classes, so pass it there).
@@ -424,7 +339,7 @@ class RankingAccumulator:
                             convention=self.convention)
         if np.ndim(y_score) == 2:
             self._check_layout("2-D (one query per row)")
-            info, parts = _on_host(self._evaluate(
+            info, parts = on_host(self._evaluate(
                 y_true, y_score, groups=groups, sample_weight=sample_weight,
                 labels=labels))
             n_queries = len(info.labels)
@@ -433,14 +348,38 @@ class RankingAccumulator:
             self._add(info, parts)
             self.n_rows_ += n_queries
             return self
-        self._check_layout("1-D")
+        if not (groups is None and self.group_rows == "complete"
+                and self._pooled_only):
+            self._check_layout("1-D")
         if np.shape(y_score)[:1] == (0,):
             if self._recent is not None:
                 self._recent.append(None)  # an update, without rows
             return self
+        if groups is None and self.group_rows == "complete" and self._pooled_only:
+            # no groups, pooled metrics only: the batch is a group of its own,
+            # labelled by the offset of its first row, so that the pooled
+            # average of the batches is the metric of all their rows (and
+            # the window's, of the last updates' rows)
+            self._check_layout(_BATCHES)
+            info, parts = on_host(self._evaluate(
+                y_true, y_score, groups=None, sample_weight=sample_weight))
+            info = info._replace(labels=np.array([self.n_rows_]))
+            self._layout = _BATCHES
+            self._add(info, parts)
+            self.n_rows_ += int(np.shape(y_score)[0])
+            return self
         if self.group_rows == "complete":
-            info, parts = _on_host(self._evaluate(
+            info, parts = on_host(self._evaluate(
                 y_true, y_score, groups=groups, sample_weight=sample_weight))
+            if groups is None and self._layout == "1-D":
+                names = [name for name, spec, _ in parse_metrics(self._names)
+                         if not spec.grouping_free]
+                raise ValueError(
+                    f"groups: without groups a batch is one ranking, and this "
+                    f"accumulator has one already. Pass groups= (the query or "
+                    f"user id of each row) to accumulate batches of "
+                    f"{', '.join(names)}; the pooled metrics (log_loss, ne, "
+                    f"pcoc, ece) alone accumulate batches without groups.")
             self._check_new_ids(info.labels)
             self._seen.add(info.labels)
             self._layout = "1-D"
@@ -473,7 +412,7 @@ class RankingAccumulator:
     def _update_sorted(self, rows):
         ids = rows["groups"]
         try:
-            lo, hi = _min_max(ids)
+            lo, hi = min_max(ids)
             if self._max_id is not None and lo < self._max_id:
                 raise ValueError(
                     f"groups: with group_rows='sorted' rows must arrive ordered by "
@@ -531,7 +470,7 @@ class RankingAccumulator:
             return self
         self._check_layout(other._layout)
         infos = list(other._infos)
-        if other._layout != "1-D":
+        if other._layout != "1-D":  # queries and batches: ids are row offsets
             infos = [i._replace(labels=i.labels + self.n_rows_) for i in infos]
         for run in other._seen.runs:
             self._check_new_ids(run)
@@ -644,10 +583,10 @@ class RankingAccumulator:
         if self.keep_groups:
             info, parts = self._collect(scope)
             return {name: value for name, (value, _) in
-                    _summaries(info, parts, self._parsed).items()}
+                    metric_summaries(info, parts, self._parsed).items()}
         if scope == "window":
             kept = [entry for entry in self._recent if entry is not None]
-            return {name: _finalize_totals([sums[name] for sums in kept], spec)
+            return {name: finalize_totals([sums[name] for sums in kept], spec)
                     for name, spec, _ in self._parsed}
         if self._layout is None:
             raise ValueError("The accumulator has seen no rows: call update() first.")
@@ -659,7 +598,7 @@ class RankingAccumulator:
                 totals[name].append(summed(average_terms(
                     pending[1][name], pending[0], spec,
                     average=spec.default_average)))
-            out[name] = _finalize_totals(totals[name], spec)
+            out[name] = finalize_totals(totals[name], spec)
         return out
 
     def per_group(self, output="pandas"):
@@ -794,7 +733,7 @@ class RankingAccumulator:
         >>> round(merged.result()["ndcg@2"], 4)
         0.754
         """
-        info, parts, metrics, convention = _check_partials(partials)
+        info, parts, metrics, convention = check_partials(partials)
         acc = cls(metrics, convention=convention)
         order = np.argsort(info.labels, kind="stable")
         info = info.take(order)

@@ -13,7 +13,7 @@ import numpy as np
 from scipy import stats
 
 from .._core import check_option
-from .._metrics import evaluate_chunked, parse_metrics
+from .._metrics import evaluate, fill_doc, parse_metrics
 from .._stats import (
     MAX_CELLS,
     apply_undefined,
@@ -27,15 +27,14 @@ from .._stats import (
     sign_flips,
     stacked_stats,
 )
-from ._per_group import make_frame
+from ._format import COMPARISON_FIELDS, comparison_frame, comparison_table
 
 __all__ = ["adjust_pvalues", "compare_rankings", "paired_values"]
 
 TESTS = ("permutation", "t", "wilcoxon")
 CORRECTIONS = ("holm", "bonferroni", "fdr_bh")
 OUTPUTS = ("text", "dict", "frame")
-FIELDS = ("value", "diff", "ci_low", "ci_high", "p_value", "p_adjusted",
-          "wins", "ties", "losses")
+FIELDS = COMPARISON_FIELDS
 
 #: Relative tolerance of ``|T*| >= |T|`` in the randomization test (as
 #: ``scipy.stats.permutation_test``): flips that give the observed statistic
@@ -186,60 +185,22 @@ def _check_scores(y_scores):
 # ---------------------------------------------------------------------------
 # output
 # ---------------------------------------------------------------------------
-def _fmt(x, width, digits=4):
-    return f"{'-':>{width}s}" if not np.isfinite(x) else f"{x:>{width}.{digits}f}"
 
 
-def _fmt_p(p, width):
-    """A p-value with 4 decimals; below 0.0001 (not 0) as ``<0.0001``."""
-    return f"{'<0.0001':>{width}s}" if 0 < p < 5e-5 else _fmt(p, width)
 
 
-def _text(result, models, baseline, header):
-    rows = [(metric, model, res) for metric, by_model in result.items()
-            for model, res in by_model.items()]
-    names = {model: f"{model} (baseline)" if model == baseline else str(model)
-             for model in models}
-    mw = max(len("metric"), *(len(r[0]) for r in rows)) + 2
-    nw = max(len("model"), *(len(n) for n in names.values())) + 2
-    lines = [header,
-             f"{'metric':<{mw}s}{'model':<{nw}s}{'value':>8s}{'diff':>9s}"
-             f"{'ci_low':>9s}{'ci_high':>9s}{'p_value':>9s}{'p_adjusted':>12s}"
-             f"{'wins':>7s}{'ties':>7s}{'losses':>8s}"]
-    previous = None
-    for metric, model, r in rows:
-        label = metric if metric != previous else ""
-        previous = metric
-        if model == baseline:
-            tail = f"{'-':>9s}" * 4 + f"{'-':>12s}" + f"{'-':>7s}" * 2 + f"{'-':>8s}"
-        else:
-            tail = (f"{_fmt(r['diff'], 9)}{_fmt(r['ci_low'], 9)}"
-                    f"{_fmt(r['ci_high'], 9)}{_fmt_p(r['p_value'], 9)}"
-                    f"{_fmt_p(r['p_adjusted'], 12)}{r['wins']:>7d}{r['ties']:>7d}"
-                    f"{r['losses']:>8d}")
-        lines.append(f"{label:<{mw}s}{names[model]:<{nw}s}{_fmt(r['value'], 8)}"
-                     f"{tail}")
-    return "\n".join(lines)
 
 
-def _frame(result):
-    rows = [(metric, model, res) for metric, by_model in result.items()
-            for model, res in by_model.items()]
-    columns = {"metric": np.array([r[0] for r in rows], dtype=object),
-               "model": np.array([r[1] for r in rows], dtype=object)}
-    for field in FIELDS:
-        dtype = np.int64 if field in ("wins", "ties", "losses") else float
-        columns[field] = np.array([r[2][field] for r in rows], dtype=dtype)
-    return make_frame(columns, "pandas", index=None)
 
 
 # ---------------------------------------------------------------------------
 # the public function
 # ---------------------------------------------------------------------------
+@fill_doc
 def compare_rankings(y_true, y_scores, *, groups=None, metrics=None,
                      sample_weight=None, baseline=None, test="permutation",
                      correction="holm", confidence=0.95, n_resamples=10000,
-                     random_state=None, output="text"):
+                     random_state=None, output="text", convention=None):
     """Compare several models' rankings of the same rows, group by group.
 
     For each metric and each model: the metric's value, its difference to the
@@ -296,6 +257,12 @@ default=None
         "ci_high", "p_value", "p_adjusted", "wins", "ties", "losses"}}}``; or
         a tidy pandas DataFrame with the columns ``metric``, ``model`` and
         those fields.
+    %(convention_header)s
+        Every metric of every model as that library computes it, as in
+        :func:`ranking_report` (see :ref:`conventions-presets`); the
+        differences, intervals and tests are then those of the library's
+        numbers.  A metric the library does not have is a ``ValueError``.
+        None: this library's own rules.
 
     Returns
     -------
@@ -404,15 +371,15 @@ default=None
 
     parts, info = {}, None
     for model in models:
-        info, parts[model] = evaluate_chunked(y_true, y_scores[model],
-                                              groups=groups,
-                                              sample_weight=sample_weight,
-                                              parsed=parsed)
+        info, parts[model], resolved = evaluate(
+            y_true, y_scores[model], groups=groups, sample_weight=sample_weight,
+            metrics=parsed, convention=convention)
         # the statistics resample groups on the host: per-group partials of
         # an Array API input (computed on its device) are copied there
         info = info.to_numpy()
         parts[model] = {name: p.to_numpy() for name, p in parts[model].items()}
 
+    parsed = resolved  # the metrics as the convention averages them
     # one column per (metric, model): the statistics of its average
     columns = [(name, model) for name, _, _ in parsed for model in models]
     col = {key: j for j, key in enumerate(columns)}
@@ -469,11 +436,11 @@ default=None
     if output == "dict":
         return result
     if output == "frame":
-        return _frame(result)
+        return comparison_frame(result)
     kind = {"permutation": "paired permutation test"
                            + (" (exact)" if exact else ""),
             "t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test"}[test]
     header = (f"baseline {baseline}, {kind} over {len(info.labels)} groups, "
               f"{correction or 'no'} correction, {confidence * 100:g}% bootstrap "
               f"interval of the difference")
-    return _text(result, models, baseline, header)
+    return comparison_table(result, models, baseline, header)

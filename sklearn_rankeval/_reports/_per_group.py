@@ -1,74 +1,28 @@
 """``per_group_scores``: one row per group, one column per metric.
 
-Also the shared step of the report, the accumulator and the engines:
-turning per-group columns into a pandas / polars DataFrame or a dict
-(:func:`make_frame`).
 """
 
-import math
-
-import numpy as np
-
-from .._core import check_option, namespace_of, reject_host_options, to_numpy
-from .._metrics import evaluate_chunked, evaluate_convention, fill_doc, parse_metrics
-
-__all__ = ["make_frame", "per_group_scores", "per_group_values"]
-
-OUTPUTS = ("pandas", "polars", "dict")
 
 
-def per_group_values(partials):
-    """A metric's column: its value where defined, NaN elsewhere (no warning)."""
-    xp = namespace_of(partials.value)
-    return xp.where(partials.defined, partials.value,
-                    xp.full_like(partials.value, math.nan))
+from .._core import check_option, reject_host_options
+from .._metrics import evaluate, fill_doc, parse_metrics
+from ._format import FRAME_OUTPUTS, frame_columns, make_frame
+
+__all__ = ["per_group_scores"]
+
+OUTPUTS = FRAME_OUTPUTS
 
 
-def make_frame(columns, output, *, index="group"):
-    """Columns (``index`` first) -> pandas (``index`` as the index), polars or dict."""
-    check_option(output, "output", OUTPUTS)
-    if output == "dict":
-        return columns
-    # per-group columns of an Array API input: to the host for the frame
-    columns = {name: to_numpy(col) for name, col in columns.items()}
-    if output == "polars":
-        try:
-            import polars as pl
-        except ImportError:
-            raise ImportError(
-                "output='polars' needs polars: pip install polars"
-            ) from None
-        return pl.DataFrame({name: np.asarray(col) for name, col in columns.items()})
-    try:
-        import pandas as pd
-    except ImportError:
-        raise ImportError(
-            "output='pandas' needs pandas (pip install pandas); output='dict' "
-            "needs no DataFrame library."
-        ) from None
-    data = dict(columns)
-    if index is None:
-        return pd.DataFrame(data)
-    labels = data.pop(index)
-    return pd.DataFrame(data, index=pd.Index(labels, name=index))
 
 
-def frame_columns(info, parts):
-    """The per-group columns: ids, counts, weight, then one column per metric."""
-    columns = {
-        "group": info.labels,
-        "n_items": info.n_items,
-        "n_relevant": info.n_relevant,
-        "weight": info.weight,
-    }
-    for name, p in parts.items():
-        columns[name] = per_group_values(p)
-    return columns
+
+
 
 
 @fill_doc
 def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
-                     sample_weight=None, output="pandas", convention=None):
+                     sample_weight=None, output="pandas", convention=None,
+                     negative_sampling_rate=None):
     """Every metric of every group, as a DataFrame keyed by the group's id.
 
     One row per group (query, user, session) in the sorted order of the
@@ -106,6 +60,7 @@ def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
         value, e.g. 0, where it counts one).  A metric the library does not
         have, or a rule that needs ``docno=`` (trec_eval's ties), is a
         ``ValueError``.  None: this library's own rules.
+    %(negative_sampling_rate)s
 
     Returns
     -------
@@ -153,7 +108,8 @@ def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
     parsed = parse_metrics(metrics)
     reject_host_options((y_score, y_true, groups, sample_weight),
                         convention=convention)
-    info, parts, _ = evaluate_convention(
-        evaluate_chunked, y_true, y_score, groups=groups,
-        sample_weight=sample_weight, parsed=parsed, convention=convention)
+    info, parts, _ = evaluate(y_true, y_score, groups=groups,
+                              sample_weight=sample_weight, metrics=parsed,
+                              convention=convention,
+                              negative_sampling_rate=negative_sampling_rate)
     return make_frame(frame_columns(info, parts), output)

@@ -1,6 +1,6 @@
 """``ranking_report``: many metrics from one validation and one sort.
 
-The values come from the metrics' per-group partials (``_chunked.evaluate_chunked``),
+The values come from the metrics' per-group partials (the pipeline's ``evaluate``),
 aggregated with each metric's default ``average``; ``segments`` aggregates the
 same partials within each segment's groups.
 """
@@ -11,10 +11,8 @@ from .._core import astype, check_option, namespace_of, reject_host_options, to_
 from .._engine import encode_rows
 from .._metrics import (
     DEFAULT_METRICS,
-    evaluate_chunked,
-    evaluate_convention,
+    evaluate,
     fill_doc,
-    parse_metric_name,
     parse_metrics,
 )
 from .._stats import (
@@ -24,14 +22,14 @@ from .._stats import (
     check_random_state,
     plain_label,
 )
-from ._per_group import make_frame
+from ._format import format_report, format_segments, with_intervals
 
 __all__ = ["DEFAULT_METRICS", "ranking_report"]
 
 OUTPUTS = ("text", "dict", "frame")
 
 
-def _summaries(info, parts, parsed):
+def metric_summaries(info, parts, parsed):
     """``{name: (value, number of groups where it is defined)}``."""
     out = {}
     for name, spec, _ in parsed:
@@ -42,134 +40,56 @@ def _summaries(info, parts, parsed):
     return out
 
 
-def _segment_of_groups(segments, groups, info, y_score):
-    """The segment of each group (constant within a group), and the segments.
-
-    Returns ``(codes, labels)``: ``labels[codes[i]]`` is group ``i``'s segment.
-    """
+def _row_segments(segments, y_score):
+    """Each row's segment code (each query's, for 2-D input) and the labels."""
     if hasattr(segments, "to_numpy") and not isinstance(segments, np.ndarray):
         segments = segments.to_numpy()
     # segments are a host-side label per row: Array API ids are copied there
-    seg, groups = to_numpy(segments), to_numpy(groups)
-    seg = np.asarray(seg)
+    seg = np.asarray(to_numpy(segments))
     per_query = np.ndim(y_score) == 2
-    n_groups = len(info.labels)
-    n = n_groups if per_query else int(np.shape(y_score)[0])
+    n = int(np.shape(y_score)[0])
     if seg.ndim != 1 or seg.shape[0] != n:
         what = "query (row of y_score)" if per_query else "row"
         raise ValueError(
             f"segments must hold one label per {what} ({n}), got shape {seg.shape}."
         )
-    seg_index, seg_labels = encode_rows(seg, n)
-    if per_query:
-        return seg_index, seg_labels
+    return encode_rows(seg, n, name="segments")
+
+
+def _segment_of_groups(seg_index, groups, n):
+    """The segment of each group if it is constant within every group, else
+    None (per-row segments).  ``seg_index``: each row's segment code."""
     if groups is None:
         row_group = np.zeros(n, dtype=np.int64)
     else:
-        row_group, _ = encode_rows(groups, n)
+        row_group, _ = encode_rows(to_numpy(groups), n)
+    n_groups = int(row_group.max()) + 1
     lo = np.full(n_groups, np.iinfo(np.int64).max)
     hi = np.full(n_groups, -1)
     np.minimum.at(lo, row_group, seg_index)
     np.maximum.at(hi, row_group, seg_index)
-    if (lo != hi).any():
-        bad = info.labels[np.flatnonzero(lo != hi)[0]]
-        raise ValueError(
-            f"segments must be constant within each group; group "
-            f"{plain_label(bad)!r} has rows in "
-            f"several segments."
-        )
-    return lo, seg_labels
+    return (lo if (lo == hi).all() else None), row_group
 
 
-def _text(rows, digits, segment_header=False):
-    """``rows``: (segment or None, name, value, support[, low, high]) -> a table."""
-    names = [r[1] for r in rows]
-    width = max(len("metric"), *(len(name) for name in names)) + 2
-    value_width = max(digits + 3, len("value"))
-    ci_width = max(digits + 3, len("ci_high")) + 2
-    with_ci = len(rows[0]) == 6
-    ci_head = f"{'ci_low':>{ci_width}s}{'ci_high':>{ci_width}s}" if with_ci else ""
-    seg_width = 0
-    if segment_header:
-        seg_width = max(len("segment"), *(len(str(r[0])) for r in rows)) + 2
-    head = (f"{'segment':<{seg_width}s}" if segment_header else "")
-    lines = [f"{head}{'metric':<{width}s}{'value':>{value_width}s}{ci_head}  groups"]
-    for seg, name, value, support, *ci in rows:
-        lead = f"{str(seg):<{seg_width}s}" if segment_header else ""
-        cis = "".join(f"{x:>{ci_width}.{digits}f}" for x in ci)
-        lines.append(f"{lead}{name:<{width}s}{value:>{value_width}.{digits}f}"
-                     f"{cis}  {support:>6d}")
-    lines += _pooled_footer(dict.fromkeys(names))
-    return "\n".join(lines)
 
 
-def _pooled_footer(names):
-    """One line per metric of ``names`` whose average is pooled (micro)."""
-    out = []
-    for name in names:
-        parsed = parse_metric_name(name)
-        if parsed is not None and parsed[0].default_average == "micro":
-            # the CTR metrics pool every row; HR@k pools the queries' counts
-            what = "rows" if parsed[0].pools_undefined else "queries"
-            out.append(f"{name}: pooled over {what} (micro average)")
-    return out
 
 
-def _with_intervals(summaries, intervals):
-    """``{name: (value, support)}`` -> ``{name: (value, support, low, high)}``."""
-    if intervals is None:
-        return summaries
-    return {name: (v, n, *intervals[name]) for name, (v, n) in summaries.items()}
 
 
-def _dict_value(summary):
-    """A metric's entry of the dict report: its value, or value and interval."""
-    if len(summary) == 2:
-        return summary[0]
-    value, _, low, high = summary
-    return {"value": value, "ci_low": low, "ci_high": high}
 
 
-def _frame_columns(rows, first):
-    """Tidy columns of ``rows`` (first..., name, value, support[, low, high])."""
-    lead = len(first)
-    columns = {key: np.array([r[i] for r in rows], dtype=object)
-               for i, key in enumerate(first)}
-    columns["metric"] = np.array([r[lead] for r in rows], dtype=object)
-    columns["value"] = np.array([r[lead + 1] for r in rows], dtype=float)
-    if rows and len(rows[0]) == lead + 5:
-        columns["ci_low"] = np.array([r[lead + 3] for r in rows], dtype=float)
-        columns["ci_high"] = np.array([r[lead + 4] for r in rows], dtype=float)
-    columns["n_groups"] = np.array([r[lead + 2] for r in rows], dtype=np.int64)
-    return make_frame(columns, "pandas", index=None)
 
 
-def _format(summaries, output, digits):
-    """One report, ``{name: (value, support[, low, high])}``, as ``output`` asks."""
-    if output == "dict":
-        return {name: _dict_value(summ) for name, summ in summaries.items()}
-    rows = [(name, *summ) for name, summ in summaries.items()]
-    if output == "frame":
-        return _frame_columns(rows, ())
-    return _text([(None, *row) for row in rows], digits)
 
 
-def _format_segments(by_segment, output, digits):
-    if output == "dict":
-        return {seg: {name: _dict_value(s) for name, s in summ.items()}
-                for seg, summ in by_segment.items()}
-    rows = [(seg, name, *s) for seg, summ in by_segment.items()
-            for name, s in summ.items()]
-    if output == "frame":
-        return _frame_columns(rows, ("segment",))
-    return _text(rows, digits, segment_header=True)
 
 
 @fill_doc
 def ranking_report(y_true, y_score, *, groups=None, metrics=None, sample_weight=None,
                    output_dict=False, digits=4, segments=None, output="text",
                    confidence=None, n_resamples=1000, random_state=None,
-                   convention=None):
+                   convention=None, negative_sampling_rate=None):
     """Report many ranking metrics computed from one validation and one sort.
 
     What :func:`sklearn.metrics.classification_report` is to classification:
@@ -206,7 +126,12 @@ def ranking_report(y_true, y_score, *, groups=None, metrics=None, sample_weight=
         A segment label per row (country, new or returning user, activity
         bucket), constant within each group; or one per query for 2-D and
         multiclass input.  Every metric is then reported within each segment
-        (over the groups of that segment), all from the one ranking.
+        (over the groups of that segment), all from the one ranking.  The
+        metrics that pool rows (``log_loss``, ``ne``, ``pcoc``, ``ece``) also
+        take a segment per row that varies within a group (the device or
+        placement of each impression): each segment's value is then the
+        metric of its rows, and intervals resample the (group, segment)
+        cells.
     output : {'text', 'dict', 'frame'}, default='text'
         A text table; a flat dict ``{metric name: value}`` (with
         ``segments``: ``{segment: {metric name: value}}``); or a tidy pandas
@@ -231,6 +156,7 @@ default=None
         :ref:`conventions-presets`): each value then equals the metric
         function called with ``convention=``.  A metric the library does not
         have is a ``ValueError``.  None: this library's own rules.
+    %(negative_sampling_rate)s
 
     Returns
     -------
@@ -306,9 +232,10 @@ default=None
         rng = check_random_state(random_state)
     reject_host_options((y_score, y_true, groups, sample_weight),
                         convention=convention)
-    info, parts, parsed = evaluate_convention(
-        evaluate_chunked, y_true, y_score, groups=groups,
-        sample_weight=sample_weight, parsed=parsed, convention=convention)
+    info, parts, parsed = evaluate(y_true, y_score, groups=groups,
+                                   sample_weight=sample_weight, metrics=parsed,
+                                   convention=convention,
+                                   negative_sampling_rate=negative_sampling_rate)
 
     if (confidence is not None or segments is not None) and not isinstance(
             info.weight, np.ndarray):
@@ -321,16 +248,39 @@ default=None
         intervals = None if confidence is None else bootstrap_intervals(
             info, parts, parsed, confidence=confidence, n_resamples=n_resamples,
             rng=rng)
-        # ratio, aggregate x2, _summaries, summaries, ranking_report, caller
-        return _with_intervals(_summaries(info, parts, parsed),
+        # ratio, aggregate x2, metric_summaries, summaries, ranking_report, caller
+        return with_intervals(metric_summaries(info, parts, parsed),
                                intervals)
 
     if segments is None:
-        return _format(summaries(info, parts), output, digits)
-    seg_of_group, seg_labels = _segment_of_groups(segments, groups, info, y_score)
+        return format_report(summaries(info, parts), output, digits)
+    seg_index, seg_labels = _row_segments(segments, y_score)
+    if np.ndim(y_score) == 2:
+        seg_of_group = seg_index  # one segment per query
+    else:
+        seg_of_group, row_group = _segment_of_groups(seg_index, groups,
+                                                     int(np.shape(y_score)[0]))
+    if seg_of_group is None:
+        # per-row segments (the device or placement of each impression): the
+        # pooled metrics are the metric of each segment's rows, computed on
+        # the (group, segment) cells, whose statistics add up to it
+        grouped = [name for name, spec, _ in parsed if not spec.grouping_free]
+        if grouped:
+            raise ValueError(
+                f"segments must be constant within each group for "
+                f"{', '.join(grouped)}, whose value is one group's; per-row "
+                f"segments (a segment per impression) are for the metrics "
+                f"that pool rows (log_loss, ne, pcoc, ece).")
+        cells = row_group * len(seg_labels) + seg_index
+        info, parts, parsed = evaluate(
+            y_true, y_score, groups=cells, sample_weight=sample_weight,
+            metrics=parse_metrics(metrics), convention=convention,
+            negative_sampling_rate=negative_sampling_rate)
+        info, parts = info.to_numpy(), {n: p.to_numpy() for n, p in parts.items()}
+        seg_of_group = np.asarray(info.labels) % len(seg_labels)
     by_segment = {}
     for code, label in enumerate(seg_labels):
         index = np.flatnonzero(seg_of_group == code)
         sub = {name: p.take(index) for name, p in parts.items()}
         by_segment[plain_label(label)] = summaries(info.take(index), sub)
-    return _format_segments(by_segment, output, digits)
+    return format_segments(by_segment, output, digits)

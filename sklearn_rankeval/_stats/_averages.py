@@ -295,11 +295,14 @@ def average_terms(partials, info, spec, *, average, undefined="skip"):
     return Average(stats, counted, average_finalize(spec, average))
 
 
-def finalize_value(sums, n_counted, *, label, needs_negative=False, finalize):
+def finalize_value(sums, n_counted, *, label, needs_negative=False, finalize,
+                   reason=None):
     """The average from summed statistics, or NaN with a warning.
 
     NaN and an ``UndefinedMetricWarning`` when no group counts, or when the
-    groups that count give no value (zero total weight).
+    groups that count give no value: ``reason`` says why (a pooled metric's
+    own words, e.g. no click for the normalized entropy), else zero total
+    weight.
     """
     if n_counted == 0:
         warn(
@@ -311,6 +314,7 @@ def finalize_value(sums, n_counted, *, label, needs_negative=False, finalize):
     value = float(finalize(sums))
     if math.isnan(value) and not np.isnan(sums).any():  # (not a NaN value)
         warn(
+            f"{label} is undefined: {reason}; returning NaN." if reason else
             f"{label}: the groups that define it have zero total weight; "
             f"returning NaN.",
             UndefinedMetricWarning,
@@ -338,7 +342,9 @@ def aggregate(partials, info, spec, *, average, undefined="skip"):
     avg = average_terms(partials, info, spec, average=average, undefined=undefined)
     return finalize_value(*summed(avg), label=spec.label,
                           needs_negative=spec.needs_negative,
-                          finalize=avg.finalize)
+                          finalize=avg.finalize,
+                          reason=getattr(spec, "pooled_undefined", None)
+                          if average == "micro" else None)
 
 
 def summed(avg):

@@ -48,38 +48,31 @@ def _one_error_line(status, out, err, command="evaluate"):
 # ---------------------------------------------------------------------------
 # item 2: every bad value, one line
 # ---------------------------------------------------------------------------
-@pytest.mark.parametrize("metric, function", [
-    ("log_loss", "log_loss"), ("ne", "normalized_entropy"),
-    ("pcoc", "calibration_ratio"), ("ece", "expected_calibration_error")])
-@pytest.mark.parametrize("bad, line, problem", [
-    ("1.7", 5, "column 'p' (--score) must hold probabilities in [0, 1] for "
-               "{function}; got 1.7."),
-    ("-inf", 5, "column 'p' (--score) must hold probabilities in [0, 1] for "
-                "{function}; got -inf."),
-    ("-0.5", 5, "column 'p' (--score) must hold probabilities in [0, 1] for "
-                "{function}; got -0.5."),
+@pytest.mark.parametrize("metric", ["log_loss", "ne", "pcoc", "ece"])
+@pytest.mark.parametrize("bad, problem", [
+    ("1.7", "column 'p' (--score) must hold probabilities in [0, 1]; found "
+            "values in [0.25, 1.7]."),
+    ("-inf", "column 'p' (--score) must hold probabilities in [0, 1]; found "
+             "values in [-inf, 0.75]."),
+    ("-0.5", "column 'p' (--score) must hold probabilities in [0, 1]; found "
+             "values in [-0.5, 0.75]."),
 ])
 def test_a_bad_probability_names_file_line_and_column(tmp_path, capsys, metric,
-                                                      function, bad, line,
-                                                      problem):
+                                                      bad, problem):
     path = tmp_path / "clicks.csv"
     path.write_text(_CLICKS.replace("2,0,0.125", f"2,0,{bad}"))
     status, out, err = _evaluate(capsys, path, "-m", "gauc", "-m", metric)
     text = _one_error_line(status, out, err)
-    assert text == f"{path}, line {line}: " + problem.format(function=function)
+    assert text == f"{path}, line 5: " + problem
 
 
-@pytest.mark.parametrize("metric, function", [
-    ("ne", "normalized_entropy"), ("log_loss", "log_loss")])
-def test_a_label_of_2_for_a_click_metric_names_its_line(tmp_path, capsys, metric,
-                                                        function):
+@pytest.mark.parametrize("metric", ["ne", "log_loss"])
+def test_a_label_of_2_for_a_click_metric_names_its_line(tmp_path, capsys, metric):
     path = tmp_path / "clicks.csv"
     path.write_text(_CLICKS.replace("3,1,0.5", "3,2,0.5"))
     text = _one_error_line(*_evaluate(capsys, path, "-m", metric))
-    assert text.startswith(
-        f"{path}, line 7: column 'click' (--label) must hold binary labels for "
-        f"{function} (0/1, booleans, or -1/1 read as roc_auc_score reads them); "
-        "got the values [0.0, 1.0, 2.0].")
+    assert text == (f"{path}, line 7: column 'click' (--label) must hold binary "
+                    "labels (0/1, booleans or -1/1); got the values [0, 1, 2].")
     # the ranking metrics take graded labels: the same file is fine for them
     status, _, err = _evaluate(capsys, path, "-m", "ndcg@3")
     assert status == 0 and err == ""
@@ -113,7 +106,7 @@ def test_no_traceback_from_the_installed_command(tmp_path):
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr == (
         f"rankeval evaluate: error: {path}, line 3: column 'p' (--score) must "
-        "hold probabilities in [0, 1] for normalized_entropy; got 1.7.\n")
+        "hold probabilities in [0, 1]; found values in [0.125, 1.7].\n")
 
 
 def test_compare_names_the_score_column_holding_the_bad_value(tmp_path, capsys):
@@ -159,9 +152,15 @@ def test_a_list_row_with_a_field_too_many_is_an_error(tmp_path, capsys):
     (["-m", "novelty@5"],
      "--train FILE is needed by novelty@K, arp@K and long_tail@K (the "
      "popularity of the items in the training interactions)."),
-    (["-m", "coverage@5", "--convention", "ms_recommenders"],
-     "--train FILE is needed by 'coverage@5' under the 'ms_recommenders' "
-     "convention: Microsoft Recommenders computes it with"),
+    pytest.param(
+        ["-m", "coverage@5", "--convention", "ms_recommenders"],
+        "--train FILE is needed by 'coverage@5' under the 'ms_recommenders' "
+        "convention: Microsoft Recommenders computes it with",
+        marks=pytest.mark.xfail(
+            strict=True, reason="the conventions' refusal for want of train is "
+            "a plain ValueError until _recommend/_peers.py raises "
+            "InvalidArgumentError('train', ...) (its rewrite on the recommend "
+            "branch)")),
     (["-m", "ild@5"],
      "an item-features table is needed by ild@K. The command line reads none"),
 ])

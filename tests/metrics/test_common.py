@@ -12,7 +12,9 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.exceptions import UndefinedMetricWarning
 
+from sklearn_rankeval._metrics._pipeline import evaluate_chunked
 from sklearn_rankeval._metrics._registry import METRICS
+from tests import _reference as ref
 from tests.conftest import as_read, make_grouped_data
 
 pytestmark = pytest.mark.usefixtures("engine_path")
@@ -237,8 +239,8 @@ def test_averages_from_per_group_values(spec):
         "gmean": np.exp(np.mean(np.log(np.maximum(values[ok], 1e-5)))),
     }
     if spec.pools_undefined:
-        # the metric of every row pooled: the call without groups
-        expected["micro"] = spec.func(y, s)
+        # the metric of every row pooled, from its definition
+        expected["micro"] = ref.pooled_ctr(spec.name, y, s)
     elif "micro" in spec.averages:
         # pooled hits over the pooled denominators, from the definitions: k
         # for P@k, the number of relevant items for R@k and HR@k
@@ -501,3 +503,15 @@ def test_ties_give_the_expected_value_over_tie_orders(spec):
             for choice in product(*(list(permutations(b)) for b in blocks))
         ]
         assert spec.func(y, s, **kw) == pytest.approx(np.mean(values), rel=1e-12)
+
+
+@pytest.mark.parametrize("spec", list(METRICS.values()), ids=list(METRICS))
+def test_declared_statistics_are_the_kernels(spec):
+    """The registry declares how many statistics a group carries for the
+    pooled average; the kernel returns exactly that many (none without micro)."""
+    y, s, g = data(spec, 4)
+    options = spec.check_options(**({"k": 3} if spec.has_k else {}))
+    _, parts = evaluate_chunked(y, s, groups=g, parsed=[(spec.name, spec, options)])
+    stats = parts[spec.name].stats
+    assert (0 if stats is None else stats.shape[0]) == spec.statistics(**options)
+    assert (spec.statistics(**options) > 0) == ("micro" in spec.averages)

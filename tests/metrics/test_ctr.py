@@ -15,6 +15,7 @@ import pytest
 from numpy.testing import assert_allclose
 from scipy import stats
 from sklearn.calibration import calibration_curve
+from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.metrics import log_loss as sklearn_log_loss
 from sklearn.metrics import roc_auc_score
 
@@ -365,3 +366,77 @@ def test_display_legend_values_are_the_metric_functions():
             rk.expected_calibration_error(y[m], p[m], sample_weight=w[m], n_bins=5),
             rel=1e-12)
     plt.close("all")
+
+
+# -- negative_sampling_rate: one meaning everywhere (issue 31) -----------------
+def _recalibrated(p, r):
+    # written from the definition: p' = p / (p + (1 - p) / r)
+    return p / (p + (1 - p) / r)
+
+
+@pytest.mark.parametrize("name", CTR)
+def test_negative_sampling_rate_is_the_metric_of_recalibrated_probabilities(name):
+    func = FUNCS[name]
+    from sklearn_rankeval import RankingAccumulator, per_group_scores, ranking_report
+    from tests import _reference as ref
+
+    rng = np.random.default_rng(5)
+    n, r = 400, 0.1
+    g = rng.integers(0, 15, n)
+    p = rng.uniform(0.05, 0.95, n)
+    y = (rng.uniform(size=n) < 0.3).astype(int)
+    q = _recalibrated(p, r)
+    expected = ref.pooled_ctr(name, y, q)
+    assert func(y, p, negative_sampling_rate=r) == pytest.approx(expected, rel=1e-12)
+    assert func(y, p, negative_sampling_rate=r) != pytest.approx(func(y, p))
+    report = ranking_report(y, p, groups=g, metrics=[name, "gauc"],
+                            negative_sampling_rate=r, output="dict")
+    assert report[name] == pytest.approx(expected, rel=1e-12)
+    # a ranking metric reads the scores as given
+    assert report["gauc"] == ranking_report(y, p, groups=g, metrics=["gauc"],
+                                            output="dict")["gauc"]
+    frame = per_group_scores(y, p, groups=g, metrics=[name], negative_sampling_rate=r)
+    np.testing.assert_allclose(frame[name].to_numpy(),
+                               func(y, q, groups=g, average=None), rtol=1e-12)
+    acc = RankingAccumulator([name], negative_sampling_rate=r)
+    acc.update(y[g < 7], p[g < 7], groups=g[g < 7]).update(y[g >= 7], p[g >= 7],
+                                                            groups=g[g >= 7])
+    assert acc.result()[name] == pytest.approx(expected, rel=1e-12)
+
+
+def test_quantile_bins_of_recalibrated_probabilities():
+    rng = np.random.default_rng(6)
+    p = rng.uniform(0.05, 0.95, 300)
+    y = (rng.uniform(size=300) < 0.2).astype(int)
+    q = _recalibrated(p, 0.25)
+    assert rk.expected_calibration_error(
+        y, p, strategy="quantile", negative_sampling_rate=0.25) == pytest.approx(
+        rk.expected_calibration_error(y, q, strategy="quantile"), rel=1e-12)
+
+
+@pytest.mark.parametrize("bad", [0, 1.5, -0.1, "0.1", True])
+def test_negative_sampling_rate_checked_everywhere(bad):
+    from sklearn_rankeval import ranking_report
+
+    for call in (lambda: rk.log_loss([0, 1], [0.2, 0.7], negative_sampling_rate=bad),
+                 lambda: ranking_report([0, 1], [0.2, 0.7], metrics=["pcoc"],
+                                        negative_sampling_rate=bad)):
+        with pytest.raises(ValueError, match=r"^negative_sampling_rate must be a "
+                                             r"number in \(0, 1\]"):
+            call()
+
+
+# -- messages (issue 31) -------------------------------------------------------
+def test_normalized_entropy_without_a_click_says_why():
+    with pytest.warns(UndefinedMetricWarning) as record:
+        value = rk.normalized_entropy([0, 0, 0], [0.1, 0.2, 0.3])
+    assert np.isnan(value)
+    assert str(record[0].message) == (
+        "normalized entropy is undefined: the rows hold one class only (no click, "
+        "or only clicks): the entropy of their base rate is 0; returning NaN.")
+
+
+def test_pcoc_without_a_click_says_why():
+    with pytest.warns(UndefinedMetricWarning,
+                      match=r"PCOC is undefined: the rows hold no positive label"):
+        rk.calibration_ratio([0, 0], [0.1, 0.2])

@@ -47,8 +47,14 @@ def test_bad_beta_raises(beta, error):
 
 
 def test_negative_sample_weight_raises_naming_it():
-    with pytest.raises(ValueError, match="sample_weight must be non-negative.*-2.0"):
+    # the package's one rule, with the words every metric uses
+    from sklearn_rankeval import gauc_score
+
+    with pytest.raises(ValueError) as f_alpha:
         f_alpha_score(Y_TRUE, Y_PRED, sample_weight=[1, 1, -2, 1, 1])
+    with pytest.raises(ValueError) as gauc:
+        gauc_score(Y_TRUE, Y_PRED, sample_weight=[1, 1, -2, 1, 1])
+    assert str(f_alpha.value) == str(gauc.value) == "sample_weight must be non-negative."
 
 
 def test_sample_weight_still_weights():

@@ -24,6 +24,8 @@ from sklearn_rankeval import (
     GroupedRocCurveDisplay,
     InterpolatedPrecisionRecallDisplay,
     ItemExposureDisplay,
+    PositionBiasDisplay,
+    PositionBiasEstimator,
     RankingComparisonDisplay,
 )
 from sklearn_rankeval.datasets import make_click_log
@@ -33,7 +35,7 @@ EXPORTED = [getattr(sklearn_rankeval, name) for name in sklearn_rankeval.__all__
             if name.endswith("Display")]
 # the displays of other inputs than (y_true, y_score, groups=)
 OTHER_INPUTS = (RankingComparisonDisplay, CalibrationCurveDisplay,
-                ItemExposureDisplay)
+                ItemExposureDisplay, PositionBiasDisplay)
 # the ranking-curve displays: a new one is tested here the day it is exported
 DISPLAYS = [d for d in EXPORTED if d not in OTHER_INPUTS]
 # the arrays each display computes (None where not applicable)
@@ -250,6 +252,11 @@ def test_missing_matplotlib_raises_an_install_hint(monkeypatch, Display):
     # display per-item counts
     if Display is ItemExposureDisplay:
         build, args = Display.from_counts, ([1, 0],)
+    elif Display is PositionBiasDisplay:
+        def build(*args):
+            return Display.from_log(*args, items=[0, 1])
+
+        args = ([1, 0], [1, 1])
     else:
         build = Display.from_predictions
         args = ([1, 0], {"A": [0.9, 0.1], "B": [0.1, 0.9]}
@@ -274,6 +281,13 @@ def _calls(Display, X, y, groups, clf):
         return ((Display.from_recommendations, (lists,), dict(kw, train=train)),
                 (Display.from_counts, ([3, 1, 0, 1, 1, 0],),
                  dict(kw, train_counts=[2, 1, 0, 0, 0, 1])))
+    if Display is PositionBiasDisplay:
+        # a click log of three items swapped among three positions
+        log = ([1, 1, 0, 1, 1, 0, 1, 0, 1], [1, 2, 3, 2, 1, 3, 3, 2, 1])
+        items = [0, 1, 2, 0, 1, 2, 0, 1, 2]
+        fitted = PositionBiasEstimator().fit(*log, items=items)
+        return ((Display.from_log, log, dict(items=items)),
+                (Display.from_estimator, (fitted,), {}))
     proba = clf.predict_proba(X)[:, 1]
     pred, est = Display.from_predictions, Display.from_estimator
     if Display is RankingComparisonDisplay:

@@ -406,3 +406,35 @@ def test_partials_errors():
             [1, 0], [0.1, 0.2], groups=[1, 1]).partials()
     with pytest.raises(ValueError, match="seen no rows"):
         RankingAccumulator(["mrr"]).partials()
+
+
+# -- batches without groups, pooled metrics (issue 31) -------------------------
+def test_windowed_normalized_entropy_of_batches_without_groups():
+    from tests import _reference as ref
+
+    rng = np.random.default_rng(0)
+    acc = RankingAccumulator(["ne", "pcoc", "log_loss"], window=2)
+    seen = []
+    for size in (50, 80, 30, 60):
+        p = rng.uniform(0.02, 0.7, size)
+        y = (rng.uniform(size=size) < p).astype(int)
+        acc.update(y, p)  # a training loop's batch: no groups
+        seen.append((y, p))
+        last = seen[-2:]
+        y_w, p_w = (np.concatenate(a) for a in zip(*last))
+        y_all, p_all = (np.concatenate(a) for a in zip(*seen))
+        for name in ("ne", "pcoc", "log_loss"):
+            assert acc.result(scope="window")[name] == pytest.approx(
+                ref.pooled_ctr(name, y_w, p_w), rel=1e-12)
+            assert acc.result()[name] == pytest.approx(
+                ref.pooled_ctr(name, y_all, p_all), rel=1e-12)
+    frame = acc.per_group()
+    assert frame.index.tolist() == [0, 50, 130, 160]  # each batch's first row
+
+
+def test_batches_without_groups_of_ranking_metrics_say_what_to_do():
+    acc = RankingAccumulator(["gauc", "ne"])
+    acc.update([0, 1, 1], [0.2, 0.3, 0.9])
+    with pytest.raises(ValueError, match=r"groups: without groups a batch is one "
+                                         r"ranking.*batches of gauc; the pooled"):
+        acc.update([1, 0], [0.4, 0.1])

@@ -392,3 +392,35 @@ def test_undefined_metric_warning_points_at_the_caller():
         compare_rankings(np.zeros(6), {"A": s, "B": -s}, groups=np.repeat([0, 1], 3),
                          metrics=["mrr"], n_resamples=10, random_state=0)
     assert [w.filename for w in record] == [__file__, __file__]
+
+
+@pytest.mark.parametrize("convention, metric, func, kwargs", [
+    # torchmetrics: a query without relevant items counts 0, ties in input order
+    ("torchmetrics", "mrr", mean_reciprocal_rank_score, {}),
+    # LightGBM: ndcg@k of a query without relevant items is 1
+    ("lightgbm", "ndcg@3", ndcg_score, {"k": 3}),
+])
+def test_convention_gives_each_model_the_function_value(convention, metric, func,
+                                                        kwargs):
+    y, s, g = make_grouped_data(7, n_groups=12)
+    rng = np.random.default_rng(3)
+    scores = {"a": s, "b": rng.permutation(s)}
+    out = compare_rankings(y, scores, groups=g, metrics=[metric],
+                           convention=convention, n_resamples=200, random_state=0,
+                           output="dict")[metric]
+    expected = {m: func(y, v, groups=g, convention=convention, **kwargs)
+                for m, v in scores.items()}
+    plain = {m: func(y, v, groups=g, **kwargs) for m, v in scores.items()}
+    assert expected != plain  # the convention changes the numbers here
+    for m in scores:
+        assert out[m]["value"] == pytest.approx(expected[m], abs=1e-12)
+    assert out["b"]["diff"] == pytest.approx(expected["b"] - expected["a"],
+                                             abs=1e-12)
+
+
+def test_convention_without_the_metric_is_refused():
+    y, s, g = make_grouped_data(8)
+    with pytest.raises(ValueError, match="convention='trec_eval' cannot give "
+                                         "'gauc'"):
+        compare_rankings(y, {"a": s, "b": s[::-1].copy()}, groups=g,
+                         metrics=["gauc"], convention="trec_eval")

@@ -100,3 +100,48 @@ def test_default_report_has_success_and_a_pooled_footer():
     assert text.splitlines()[-1] == "hit_rate@10: pooled over queries (micro average)"
     # the dict report keeps the names as keys, no footer
     assert "success@10" in ranking_report(y, s, groups=g, output_dict=True)
+
+
+# -- per-row segments of the pooled metrics (issue 31) -------------------------
+def _impressions(seed=0, n=600):
+    rng = np.random.default_rng(seed)
+    device = rng.choice(np.array(["android", "ios", "web"]), n)
+    user = rng.integers(0, 40, n)
+    p = rng.uniform(0.01, 0.6, n)
+    y = (rng.uniform(size=n) < p).astype(int)
+    return y, p, user, device
+
+
+@pytest.mark.parametrize("with_groups", [False, True])
+def test_per_row_segments_give_each_segment_the_metric_of_its_rows(with_groups):
+    from sklearn.metrics import log_loss as sk_log_loss
+
+    from tests import _reference as ref
+
+    y, p, user, device = _impressions()
+    out = ranking_report(y, p, groups=user if with_groups else None,
+                         segments=device, metrics=["log_loss", "ne", "pcoc", "ece"],
+                         output="dict")
+    assert sorted(out) == ["android", "ios", "web"]
+    for d in out:
+        m = device == d
+        assert out[d]["log_loss"] == pytest.approx(sk_log_loss(y[m], p[m]), rel=1e-12)
+        for name in ("ne", "pcoc", "ece"):
+            assert out[d][name] == pytest.approx(ref.pooled_ctr(name, y[m], p[m]),
+                                                 rel=1e-12), (d, name)
+
+
+def test_per_row_segments_are_refused_for_group_metrics_naming_them():
+    y, p, user, device = _impressions(1)
+    with pytest.raises(ValueError, match=r"segments must be constant within each "
+                                         r"group for gauc, mrr, whose value"):
+        ranking_report(y, p, groups=user, segments=device,
+                       metrics=["gauc", "ne", "mrr"])
+
+
+def test_segments_with_missing_labels_name_segments():
+    y, p, _, device = _impressions(2, n=10)
+    seg = device.astype(object)
+    seg[3] = None
+    with pytest.raises(ValueError, match=r"^segments contains missing values"):
+        ranking_report(y, p, segments=seg, metrics=["ne"])

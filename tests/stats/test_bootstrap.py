@@ -6,7 +6,6 @@ and every average it accepts, and end to end (duplicated rows) for weighted
 GAUC and pooled HR@k.
 """
 
-import warnings
 
 import numpy as np
 import pytest
@@ -26,6 +25,7 @@ from sklearn_rankeval._stats._bootstrap import (
     percentile_interval,
     resample_counts,
 )
+from tests import _reference as ref
 from tests.conftest import as_read, make_grouped_data
 
 SPECS = list(METRICS.values())
@@ -64,15 +64,39 @@ def _options(spec):
     return {"k": 3} if spec.has_k else {}
 
 
-def _loop(spec, info, partials, counts, average, undefined="skip"):
-    """The metric on the resampled groups: one plain aggregation per resample."""
+def _loop(spec, rows, info, partials, counts, average, undefined="skip"):
+    """The metric on the resampled groups, written plainly from API.md's
+    averages (``tests/_reference.py``), one resample at a time: never through
+    the package's own average rule."""
+    y, s, g, w = rows
+    ids = info.labels
+    values = np.where(partials.defined, partials.value, np.nan)
+    if undefined != "skip":
+        values = np.where(partials.defined, partials.value, undefined)
+    members = [np.flatnonzero(g == i) for i in ids]
+    unit = np.ones(len(y)) if w is None else w
+    group_weight = np.array([unit[m].sum() for m in members])
+    query_weight = np.array([unit[m[0]] for m in members])
+    n_rel = np.array([(y[m] > 0).sum() for m in members], dtype=float)
     out = []
     for row in counts:
-        index = np.repeat(np.arange(len(row)), row.astype(np.int64))
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            out.append(spec.aggregate(partials.take(index), info.take(index),
-                                      average=average, undefined=undefined))
+        if average != "micro":
+            out.append(ref.group_average(
+                values, average=average, group_weight=group_weight,
+                query_weight=query_weight, query_weighted=spec.query_weighted,
+                counts=row))
+        elif spec.pools_undefined:  # the metric of the drawn groups' rows
+            idx = np.concatenate([members[j] for j in range(len(row))
+                                  for _ in range(int(row[j]))])
+            out.append(ref.pooled_ctr(spec.name, y[idx], s[idx],
+                                      None if w is None else w[idx]))
+        else:  # pooled hits over pooled denominators: k (P@k) or R (R@k, HR@k)
+            den = (np.full(len(ids), 3.0) if spec.perfect_score == "min(R,k)/k"
+                   else n_rel)
+            ok = ~np.isnan(values)
+            c = row[ok] * query_weight[ok]
+            out.append(float(np.sum(c * values[ok] * den[ok]) / np.sum(c * den[ok]))
+                       if np.sum(c * den[ok]) > 0 else np.nan)
     return np.array(out)
 
 
@@ -90,7 +114,7 @@ def test_vectorised_bootstrap_equals_the_metric_on_resampled_groups(spec, averag
     n = 60
     counts = np.vstack([c.copy() for _, c in resample_counts(
         len(info.labels), n, np.random.default_rng(7))])
-    expected = _loop(spec, info, partials, counts, average)
+    expected = _loop(spec, (y, s, g, w), info, partials, counts, average)
     got = bootstrap_values(avg, n, np.random.default_rng(7))
     assert_allclose(got, expected, rtol=1e-12, atol=1e-14, equal_nan=True)
     # the resamples are not all alike (the check above is not vacuous)
@@ -105,8 +129,8 @@ def test_undefined_policy_number_counts_undefined_groups(spec):
                         undefined=0.25)
     counts = np.vstack([c.copy() for _, c in resample_counts(
         len(info.labels), 20, np.random.default_rng(3))])
-    expected = _loop(spec, info, partials, counts, spec.default_average,
-                     undefined=0.25)
+    expected = _loop(spec, (y, s, g, None), info, partials, counts,
+                     spec.default_average, undefined=0.25)
     assert_allclose(bootstrap_values(avg, 20, np.random.default_rng(3)),
                     expected, rtol=1e-12)
 

@@ -1,0 +1,217 @@
+"""Counterfactual evaluation (issue 32), each figure beside its reference.
+
+    python benchmarks/bench_counterfactual.py --part em --rows 10000000
+    python benchmarks/bench_counterfactual.py --part report --rows 2000000
+
+Parts:
+
+* ``em``: ``PositionBiasEstimator(method="em")`` on a simulated
+  position-based-model log of ``--rows`` rows (impressions of 10 positions,
+  one item per (query, document), ``rows / 10`` items), beside one
+  ``np.argsort`` of the rows' item ids: the set-up (checks, item codes,
+  pair counts, identifiability), the time of one iteration (the slope of
+  ``max_iter = 2`` and ``max_iter = 2 + --iters``), the ratio iteration /
+  argsort (target <= 3), and, with ``--converge``, the full fit: its
+  iterations and time.
+* ``report``: ``counterfactual_report`` beside ``ranking_report`` of the
+  same rows (the IPS gains as ``y_true``, the same scores and impressions):
+  ``dcg@10`` and ``ndcg@10`` (the same registry kernels in both: what the
+  report adds is the gains and their checks; target 0.8-1.2), and the
+  default metrics (``dcg@10``, ``precision@10``, ``arp``) beside
+  ``ranking_report``'s ``dcg@10``, ``precision@10``, ``mrr``; the calls in
+  turn, the median of the pairs' ratios.
+
+* ``peers``: the same simulated log (``--rows``, ``--rows-per-item``) in
+  ultr-bias-toolkit
+  (philipphager/ultr-bias-toolkit, installed in a side environment, never a
+  dependency): its ``NaiveCtrEstimator`` beside ``click_rates_`` (the same
+  definition: equal to rounding), and its intervention-harvesting estimators
+  of Agarwal et al. (WSDM 2019: pivot rank 1, adjacent chain, all pairs)
+  beside ``PositionBiasEstimator(method="em")``, each as its largest
+  relative error against the true propensities, with its time.
+
+Every part prints one line per measurement (best of ``--repeat`` runs, or
+the median of ``--repeat`` pairs).
+"""
+
+import argparse
+import time
+import warnings
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+
+from sklearn_rankeval import (
+    PositionBiasEstimator,
+    counterfactual_report,
+    ranking_report,
+)
+
+N_POS = 10
+THETA = 1.0 / np.arange(1, N_POS + 1) ** 0.8
+
+
+def emit(**row):
+    print("  ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
+                    for k, v in row.items()), flush=True)
+
+
+def best(fn, repeat):
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def simulate(n_rows, seed=0, rows_per_item=10):
+    """A PBM log: 10 positions per impression, ``n_rows / rows_per_item``
+    items (10 documents a query)."""
+    rng = np.random.default_rng(seed)
+    n_imp = n_rows // N_POS
+    n_queries = max(n_rows // (rows_per_item * N_POS), 1)
+    gamma = rng.beta(1, 3, (n_queries, N_POS)).astype(np.float32)
+    q = rng.integers(0, n_queries, n_imp)
+    logging = gamma[q] + 0.3 * rng.standard_normal((n_imp, N_POS), dtype=np.float32)
+    order = np.argsort(-logging, axis=1)
+    del logging
+    positions = np.empty((n_imp, N_POS), dtype=np.int64)
+    np.put_along_axis(positions, order, np.arange(1, N_POS + 1)[None, :], axis=1)
+    del order
+    p = THETA[positions - 1] * gamma[q]
+    clicks = (rng.random((n_imp, N_POS), dtype=np.float32) < p).astype(np.int8).ravel()
+    del p
+    items = (q[:, None] * N_POS + np.arange(N_POS)[None, :]).ravel()
+    new_score = (gamma + 0.2 * rng.standard_normal(gamma.shape)).astype(np.float32)
+    y_score = new_score[q].ravel()
+    groups = np.repeat(np.arange(n_imp), N_POS)
+    return clicks, positions.ravel(), items, groups, y_score
+
+
+def part_em(rows, iters, repeat, converge):
+    clicks, positions, items, groups, _ = simulate(rows)
+    del groups
+    n_items = np.unique(items).shape[0]
+    emit(part="em", rows=rows, items=n_items, clicks=int(clicks.sum()))
+    t_sort = best(lambda: np.argsort(items), repeat)
+
+    def fit(max_iter):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            return PositionBiasEstimator(max_iter=max_iter).fit(
+                clicks, positions, items=items)
+
+    t2 = best(lambda: fit(2), repeat)
+    tn = best(lambda: fit(2 + iters), repeat)
+    per_iter = (tn - t2) / iters
+    emit(argsort_s=t_sort, setup_plus_2_iter_s=t2, iteration_s=per_iter,
+         iteration_over_argsort=per_iter / t_sort, target="<=3")
+    if converge:
+        t = time.perf_counter()
+        est = fit(1000)
+        total = time.perf_counter() - t
+        err = np.abs(est.propensities_ / THETA - 1).max()
+        emit(converged=est.converged_, n_iter=est.n_iter_, fit_s=total,
+             fit_over_argsort=total / t_sort, max_rel_error_theta=float(err))
+
+
+#: (what, counterfactual_report calls as (estimator, metrics), ranking_report
+#: calls as metrics): the first pair computes the same registry kernels
+CASES = [
+    ("same kernels", [("ips", ["dcg@10"]), ("snips", ["ndcg@10"])],
+     [["dcg@10"], ["ndcg@10"]]),
+    ("defaults", [("ips", ["dcg@10", "precision@10", "arp"])],
+     [["dcg@10", "precision@10", "mrr"]]),
+]
+
+
+def part_report(rows, repeat):
+    clicks, positions, _, groups, y_score = simulate(rows)
+    gains = clicks / THETA[positions - 1]
+    emit(part="report", rows=rows, impressions=int(groups[-1]) + 1)
+    for what, ours, theirs in CASES:
+        def cf(ours=ours):
+            for estimator, metrics in ours:
+                counterfactual_report(clicks, y_score, positions, groups=groups,
+                                      propensities=THETA, metrics=metrics,
+                                      estimator=estimator)
+
+        def rr(theirs=theirs):
+            for metrics in theirs:
+                ranking_report(gains, y_score, groups=groups, metrics=metrics,
+                               output="dict")
+
+        # in turn, A B A B ...: the ratio of each pair, its median (the
+        # machine's speed drifts less within a pair than across a run)
+        pairs = [(best(cf, 1), best(rr, 1)) for _ in range(repeat)]
+        ratios = sorted(a / b for a, b in pairs)
+        emit(case=what, counterfactual="+".join("/".join(m) for _, m in ours),
+             ranking_report="+".join("/".join(m) for m in theirs),
+             counterfactual_s=float(np.median([a for a, _ in pairs])),
+             ranking_report_s=float(np.median([b for _, b in pairs])),
+             ratio_median=float(np.median(ratios)), ratio_min=ratios[0],
+             ratio_max=ratios[-1], target="0.8-1.2")
+
+
+def part_peers(rows, epochs, rows_per_item):
+    import pandas as pd
+    from ultr_bias_toolkit.bias.intervention_harvesting import (
+        AdjacentChainEstimator,
+        AllPairsEstimator,
+        PivotEstimator,
+    )
+    from ultr_bias_toolkit.bias.naive import NaiveCtrEstimator
+
+    clicks, positions, items, groups, _ = simulate(rows, rows_per_item=rows_per_item)
+    query, doc = items // N_POS, items % N_POS
+    frame = pd.DataFrame({"query_id": query, "doc_id": doc, "position": positions,
+                          "click": clicks.astype(int)})
+    emit(part="peers", rows=rows, items=int(items.max()) + 1,
+         clicks=int(clicks.sum()))
+    t = time.perf_counter()
+    est = PositionBiasEstimator().fit(clicks, positions, items=items)
+    t_em = time.perf_counter() - t
+    ours = est.click_rates_ / est.click_rates_[0]
+    naive = NaiveCtrEstimator()(frame).sort_values("position")
+    emit(peer="NaiveCtrEstimator", max_abs_diff_click_rates=float(
+        np.abs(naive["examination"].to_numpy() - ours).max()))
+    emit(estimator="sklearn_rankeval EM", seconds=t_em, n_iter=est.n_iter_,
+         max_rel_error=float(np.abs(est.propensities_ / THETA - 1).max()),
+         propensities=np.round(est.propensities_, 3).tolist())
+    peers = {"pivot rank 1": PivotEstimator(pivot_rank=1),
+             "adjacent chain": AdjacentChainEstimator(),
+             f"all pairs ({epochs} epochs)": AllPairsEstimator(epochs=epochs)}
+    for name, peer in peers.items():
+        t = time.perf_counter()
+        out = peer(frame).sort_values("position")
+        seconds = time.perf_counter() - t
+        out = out[out["position"] <= N_POS].drop_duplicates("position")
+        theta = np.asarray(out["examination"], dtype=float)
+        emit(estimator=f"ultr-bias-toolkit {name}", seconds=seconds,
+             max_rel_error=float(np.abs(theta / THETA[:theta.shape[0]] - 1).max()),
+             propensities=np.round(theta, 3).tolist())
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--part", choices=["em", "report", "peers"], required=True)
+    parser.add_argument("--epochs", type=int, default=5000,
+                        help="epochs of the all-pairs peer (its default: 5000)")
+    parser.add_argument("--rows-per-item", type=int, default=10,
+                        help="rows of each (query, document) item (peers)")
+    parser.add_argument("--rows", type=int, default=10_000_000)
+    parser.add_argument("--iters", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--converge", action="store_true")
+    args = parser.parse_args()
+    if args.part == "em":
+        part_em(args.rows, args.iters, args.repeat, args.converge)
+    elif args.part == "report":
+        part_report(args.rows, args.repeat)
+    else:
+        part_peers(args.rows, args.epochs, args.rows_per_item)
+
+
+if __name__ == "__main__":
+    main()
