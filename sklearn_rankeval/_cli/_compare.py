@@ -10,7 +10,7 @@ import numpy as np
 from .._metrics import DEFAULT_METRICS
 from ._io import Column, InputFileError, read_columns
 from ._messages import UsageError, file_values, relayed_warnings
-from ._options import check_metrics, level, nonnegative_int, positive_int
+from ._options import check_metrics, delimiter, level, nonnegative_int, positive_int
 from ._output import write_json
 from ._progress import add_quiet_option, progress_of
 from ._trec import TrecError, read_qrels, read_run, trec_order
@@ -55,7 +55,7 @@ def add_parser(sub):
     p.add_argument("--score", action="append", metavar="COL",
                    help="FILE: a model's score column, repeatable (at least "
                         "two); the model is named by the column")
-    p.add_argument("--delimiter", default=None, metavar="CHAR",
+    p.add_argument("--delimiter", type=delimiter, default=None, metavar="CHAR",
                    help="FILE: field separator of a text file")
     p.add_argument("-m", "--metric", action="append", metavar="METRIC",
                    help="metric, repeatable, named as get_scorer_names() "

@@ -16,7 +16,7 @@ import numpy as np
 from .._metrics import DEFAULT_METRICS, valid_names_text
 from ._io import Column, InputFileError, open_table, read_columns
 from ._messages import UsageError, file_values, relayed_warnings
-from ._options import check_metrics, nonnegative_int, positive_int
+from ._options import check_metrics, delimiter, nonnegative_int, positive_int
 from ._output import csv_number, table_lines, write_csv, write_json
 from ._progress import add_quiet_option, progress_of
 
@@ -58,7 +58,7 @@ def add_parser(sub):
     p.add_argument("--threshold", type=float, default=None, metavar="T",
                    help="f_alpha: an item is predicted relevant when its score "
                         ">= T")
-    p.add_argument("--delimiter", default=None, metavar="CHAR",
+    p.add_argument("--delimiter", type=delimiter, default=None, metavar="CHAR",
                    help="field separator of a text file (default: tab for "
                         ".tsv, comma for .csv, else guessed from the header)")
     p.add_argument("--digits", type=nonnegative_int, default=4, metavar="N",

@@ -5,8 +5,8 @@ import argparse
 from .._metrics import parse_metrics
 from ._messages import UsageError
 
-__all__ = ["check_metrics", "int_at_least", "level", "nonnegative_int",
-           "positive_int"]
+__all__ = ["check_metrics", "delimiter", "int_at_least", "level",
+           "nonnegative_int", "positive_int"]
 
 
 def int_at_least(minimum):
@@ -41,6 +41,19 @@ def level(text):
 
 
 level.__name__ = "level in (0, 1)"
+
+
+def delimiter(text):
+    """An argparse type: one character; ``\\t`` or ``tab`` for a tab."""
+    if text in ("\\t", "tab"):
+        return "\t"
+    if len(text) != 1:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not one character (a tab: '\\t')")
+    return text
+
+
+delimiter.__name__ = "delimiter"
 
 
 def check_metrics(names, extra=()):

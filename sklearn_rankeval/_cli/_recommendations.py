@@ -12,7 +12,7 @@ from .._recommend import DEFAULT as DEFAULT_METRICS
 from .._recommend import NAMES as CONVENTIONS
 from ._io import Column, file_columns, read_columns
 from ._messages import UsageError, relayed_warnings
-from ._options import level, nonnegative_int, positive_int
+from ._options import delimiter, level, nonnegative_int, positive_int
 from ._output import csv_number, write_csv, write_json
 from ._progress import add_quiet_option, progress_of
 
@@ -78,10 +78,10 @@ def add_parser(sub):
                         "else 1)")
     p.add_argument("--format", choices=("table", "json", "csv"), default="table",
                    help="output format (default table, as evaluate); json and "
-                        "csv also give n_users (the users evaluated) and "
-                        "n_items (the catalog size); json is machine-readable "
-                        "(NaN as null)")
-    p.add_argument("--delimiter", default=None, metavar="CHAR",
+                        "csv also give n_users (the users evaluated, per metric "
+                        "where the report counts them so) and n_items (the "
+                        "catalog size); json is machine-readable (NaN as null)")
+    p.add_argument("--delimiter", type=delimiter, default=None, metavar="CHAR",
                    help="field separator of the text files (default: tab for "
                         ".tsv, comma for .csv, else guessed from the header)")
     p.add_argument("--chunk-rows", type=positive_int, default=1_000_000,
@@ -117,9 +117,15 @@ def _one_id_kind(files):
                     values[role] = table.text_column(column)
 
 
-def _counts(rec, held, train, args):
-    """``(n_users, n_items)``: the users evaluated (by ``--users``) and the
-    catalog size (``--n-items``, else the distinct items of the files)."""
+def _counts(result, rec, held, train, args):
+    """``(n_users, n_items, {metric: n_users})``: the users evaluated and the
+    catalog size, as ``recommendation_report`` counted them where its
+    result carries them (``n_users``, ``n_items``, ``n_users_of``); else
+    counted here: the users ``--users`` names, and ``--n-items`` or the
+    distinct items of the files."""
+    if hasattr(result, "n_items") and hasattr(result, "n_users"):
+        return (result.n_users, result.n_items,
+                dict(getattr(result, "n_users_of", None) or {}))
     import pandas as pd
 
     def distinct(arrays):
@@ -130,7 +136,7 @@ def _counts(rec, held, train, args):
                "recommended": distinct([lists]),
                "union": distinct([lists, held_users])}[args.users]
     items = [f["item-col"] for f in (rec, held, train) if f is not None]
-    return n_users, args.n_items or distinct(items)
+    return n_users, args.n_items or distinct(items), {}
 
 
 def _library_error(exc):
@@ -180,13 +186,16 @@ def run(args):
     if args.format == "table":
         sys.stdout.write(result + "\n")
         return 0
-    n_users, n_items = _counts(rec, held, train, args)
+    n_users, n_items, per_metric = _counts(result, rec, held, train, args)
     if args.format == "json":
-        write_json({"recommended": str(args.rec), "held_out": str(args.held),
-                    "train": None if args.train is None else str(args.train),
-                    "k": args.k, "users": args.users, "n_users": n_users,
-                    "n_items": n_items, "convention": args.convention,
-                    "confidence": args.confidence, "metrics": result})
+        doc = {"recommended": str(args.rec), "held_out": str(args.held),
+               "train": None if args.train is None else str(args.train),
+               "k": args.k, "users": args.users, "n_users": n_users,
+               "n_items": n_items, "convention": args.convention,
+               "confidence": args.confidence, "metrics": dict(result)}
+        if per_metric:
+            doc["n_users_per_metric"] = per_metric
+        write_json(doc)
         return 0
     with_ci = any(isinstance(v, dict) for v in result.values())
     head = ["metric", "value", *(["ci_low", "ci_high"] if with_ci else []),
@@ -196,6 +205,6 @@ def run(args):
         v = v if isinstance(v, dict) else {"value": v}
         cells = [csv_number(v.get(c)) for c in ("value", "ci_low", "ci_high")
                  if c == "value" or with_ci]
-        rows.append([name, *cells, n_users, n_items])
+        rows.append([name, *cells, per_metric.get(name, n_users), n_items])
     write_csv(head, rows)
     return 0

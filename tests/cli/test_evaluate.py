@@ -126,6 +126,13 @@ def test_evaluate_tsv_gzip_and_delimiter_give_the_same_values(tmp_path, capsys):
     assert _json(capsys, tmp_path / "b.tsv")["metrics"] == reference
     assert _json(capsys, tmp_path / "c.csv.gz")["metrics"] == reference
     assert _json(capsys, tmp_path / "d.txt", "--delimiter", ";")["metrics"] == reference
+    # a tab written as the shell passes it
+    _write_csv(tmp_path / "e.txt", groups, y, score, delimiter="\t")
+    assert _json(capsys, tmp_path / "e.txt", "--delimiter", "\\t")["metrics"] == (
+        reference)
+    status, out, err = _evaluate(capsys, tmp_path / "d.txt", "--delimiter", ";;")
+    assert status == 2 and out == ""
+    assert "argument --delimiter: ';;' is not one character" in err
 
 
 def test_evaluate_parquet_round_trip(tmp_path, capsys):
