@@ -3,7 +3,8 @@
 One module per command, each with ``add_parser(subparsers)`` (its options;
 ``run(args)``, the parser's default ``handler``):
 
-* ``_demo``: ``rankeval demo``, the library end to end on synthetic data;
+* ``_demo``: ``rankeval demo``, the library end to end on synthetic data
+  (``_demo_figures``: every display as a PNG file);
 * ``_trec/_command``: ``rankeval trec QRELS RUN``, trec_eval's measures;
 * ``_evaluate``: ``rankeval evaluate FILE``, the metrics of a file of
   predictions;
