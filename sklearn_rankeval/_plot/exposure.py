@@ -115,7 +115,7 @@ class ItemExposureDisplay(RankingCurveDisplayMixin):
         Name of the model in the legend.
     catalog_from_lists : bool, default=False
         Whether the catalog is only the items of the lists (neither
-        ``n_items`` nor ``train`` given), as the axis label then says.
+        ``n_items`` nor ``train`` given), as the legend's title then says.
 
     Attributes
     ----------
@@ -133,8 +133,8 @@ class ItemExposureDisplay(RankingCurveDisplayMixin):
         Ids of the first ``len(items_)`` entries of ``counts_`` (None in
         :meth:`from_counts`).
     n_items_ : int
-        The catalog size the curve is drawn over (stated in the x-axis
-        label).
+        The catalog size the curve is drawn over (stated in the legend's
+        title).
     train_share_ : ndarray of shape (n_items + 1,) or None
         y of the training-popularity curve.
     train_gini_ : float or None
@@ -168,7 +168,7 @@ class ItemExposureDisplay(RankingCurveDisplayMixin):
     its order (its first K items).
 
     **Catalog.**  ``n_items`` items: ``n_items=``, else the distinct items of
-    ``recommended`` and ``train`` together; the x-axis label states the
+    ``recommended`` and ``train`` together; the legend's title states the
     size used.  Without ``n_items`` and ``train`` the catalog is only the
     items the lists recommend: every item then has some exposure, coverage
     is 1 by construction and the Gini index is that of the recommended
@@ -230,8 +230,8 @@ class ItemExposureDisplay(RankingCurveDisplayMixin):
         Draws the diagonal of equal exposure (once per axes), the curve of
         the training popularity if known (once per axes when several
         displays share it) and the exposure curve (``line_``, labelled with
-        its Gini index), then sets the axis labels (the x label states the
-        catalog size), the limits 0-1 and the legend.
+        its Gini index), then sets the axis labels, the limits 0-1 and the
+        legend, titled with the catalog size.
 
         Parameters
         ----------
@@ -301,15 +301,18 @@ class ItemExposureDisplay(RankingCurveDisplayMixin):
         (self.line_,) = self.ax_.plot(self.item_share_, self.exposure_share_,
                                       **line_kw)
         lists = "top-N lists" if self.k is None else f"top-{self.k} lists"
-        catalog = (f"the {self.n_items_} recommended items, n_items not given"
-                   if self.catalog_from_lists else f"{self.n_items_} items")
         finish_axes(
             self.ax_,
-            xlabel=f"Share of catalog items, least exposed first\n(catalog: "
-                   f"{catalog})",
+            xlabel="Share of catalog items (least exposed first)",
             ylabel=f"Share of recommendations in {lists}",
             legend_loc="upper left",
         )
+        legend = self.ax_.get_legend()
+        if legend is not None:  # the catalog the curves are drawn over
+            legend.set_title(
+                f"Catalog: the {self.n_items_} recommended items (n_items not "
+                "given)" if self.catalog_from_lists else
+                f"Catalog: {self.n_items_} items")
         return self
 
     @classmethod

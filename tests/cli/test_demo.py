@@ -213,4 +213,4 @@ def test_demo_calibration_and_exposure_pngs_match_the_tables(tmp_path, capsys,
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert labels[2:] == [f"most popular (Gini = {gini[0]:.4f})",
                           f"TruncatedSVD(8) (Gini = {gini[1]:.4f})"]
-    assert ax.get_xlabel().endswith("(catalog: 300 items)")
+    assert ax.get_legend().get_title().get_text() == "Catalog: 300 items"

@@ -299,9 +299,8 @@ def test_without_a_catalog_size_the_lists_are_the_catalog_and_it_is_said(pyplot)
         disp = ItemExposureDisplay.from_recommendations(recommended, k=2)
     assert disp.n_items_ == 3 and disp.gini_ == pytest.approx(
         ref.gini_index([3, 2, 1]), abs=1e-15)
-    assert disp.ax_.get_xlabel() == (
-        "Share of catalog items, least exposed first\n"
-        "(catalog: the 3 recommended items, n_items not given)")
+    title = disp.ax_.get_legend().get_title().get_text()
+    assert title == "Catalog: the 3 recommended items (n_items not given)"
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         full = ItemExposureDisplay.from_recommendations(recommended, k=2,
@@ -310,9 +309,10 @@ def test_without_a_catalog_size_the_lists_are_the_catalog_and_it_is_said(pyplot)
             recommended, k=2, train={"dan": ["d", "e"]})
     assert full.gini_ == pytest.approx(ref.gini_index([3, 2, 1] + [0] * 7),
                                        abs=1e-15)
-    assert full.ax_.get_xlabel().endswith("(catalog: 10 items)")
+    assert full.ax_.get_legend().get_title().get_text() == "Catalog: 10 items"
     # train's items are catalog items: a, b, c, d, e
     assert with_train.n_items_ == 5
-    assert with_train.ax_.get_xlabel().endswith("(catalog: 5 items)")
-    counts = ItemExposureDisplay.from_counts([3, 2, 1, 0])
-    assert counts.ax_.get_xlabel().endswith("(catalog: 4 items)")
+    assert with_train.ax_.get_legend().get_title().get_text() == (
+        "Catalog: 5 items")
+    counts = ItemExposureDisplay.from_counts([3, 2, 1, 0], name="m")
+    assert counts.ax_.get_legend().get_title().get_text() == "Catalog: 4 items"
