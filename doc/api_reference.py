@@ -145,7 +145,7 @@ def sections():
             "Datasets",
             "sklearn_rankeval.datasets",
             "Synthetic data for the examples.",
-            ["make_click_log"],
+            ["make_click_log", "make_interactions"],
             "autosummary/function.rst",
         ),
     ]

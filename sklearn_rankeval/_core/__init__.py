@@ -31,6 +31,7 @@ from ._array_api import (
 from ._compat import get_response_values_binary
 from ._config import config_context, get_config, set_config
 from ._validation import (
+    InvalidArgumentError,
     as_numeric,
     as_numeric_array_api,
     binary_labels,
@@ -55,6 +56,7 @@ from ._validation import (
 from ._warnings import warn
 
 __all__ = [
+    "InvalidArgumentError",
     "as_numeric",
     "as_numeric_array_api",
     "asarray",

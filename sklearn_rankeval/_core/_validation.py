@@ -12,6 +12,7 @@ from numbers import Integral, Real
 import numpy as np
 
 __all__ = [
+    "InvalidArgumentError",
     "check_alpha",
     "check_average",
     "check_k",
@@ -30,6 +31,52 @@ __all__ = [
     "validate_scores",
     "validate_sample_weight",
 ]
+
+
+class InvalidArgumentError(ValueError):
+    """A ``ValueError`` about one argument, in parts a caller can rephrase.
+
+    The message is ``f"{argument} {problem}"`` unless given; a caller that
+    names the argument its own way (the command line names a file's column,
+    or an option such as ``--train``) writes its own name before ``problem``
+    instead of matching the message's text.
+
+    Parameters
+    ----------
+    argument : str
+        The parameter's name (``"y_true"``, ``"y_prob"``, ``"train"``).
+    problem : str
+        What is wrong, as a predicate of the argument (``"contains NaN."``),
+        free of Python syntax.
+    value : object, default=None
+        The first offending value (in the input's order), as a Python
+        scalar, or None.
+    message : str, default=None
+        The message for Python callers, where it says more than
+        ``f"{argument} {problem}"`` (such as which keyword to pass).
+    """
+
+    def __init__(self, argument, problem, *, value=None, message=None):
+        self.argument = argument
+        self.problem = problem
+        self.value = value
+        super().__init__(message or f"{argument} {problem}")
+
+    def __reduce__(self):  # picklable (Dask and Spark workers raise it)
+        return _rebuild_argument_error, (self.argument, self.problem,
+                                         self.value, str(self))
+
+
+def _rebuild_argument_error(argument, problem, value, message):
+    return InvalidArgumentError(argument, problem, value=value, message=message)
+
+
+def _first(values, mask, xp=np):
+    """The first of ``values`` where ``mask`` holds, as a Python scalar
+    (None for an Array API array: only NumPy inputs are located)."""
+    if xp is not np:
+        return None
+    return np.asarray(values)[np.asarray(mask)].ravel()[0].item()
 
 
 def check_negative_sampling_rate(value):
@@ -168,17 +215,18 @@ def column_or_2d(x, name, xp=np):
 
 
 def _validate_array_api(x, name, xp, *, nan, posinf, neginf, negative):
-    """The checks below for an Array API array (one reduction each)."""
+    """The checks below for an Array API array (one reduction each); the
+    problems are predicates of ``name``."""
     if xp.isdtype(x.dtype, "real floating"):
         if nan and bool(xp.any(xp.isnan(x))):
-            raise ValueError(nan)
+            raise InvalidArgumentError(name, nan, value=math.nan)
         if bool(xp.any(xp.isinf(x))):
             if posinf and bool(xp.any(x == math.inf)):
-                raise ValueError(posinf)
+                raise InvalidArgumentError(name, posinf, value=math.inf)
             if neginf and bool(xp.any(x == -math.inf)):
-                raise ValueError(neginf)
+                raise InvalidArgumentError(name, neginf, value=-math.inf)
     if negative and bool(xp.any(x < 0)):
-        raise ValueError(negative)
+        raise InvalidArgumentError(name, negative)
     return x
 
 
@@ -188,11 +236,11 @@ def validate_scores(y_score, xp=np, *, name="y_score"):
     ``name`` is the argument named in the errors.
     """
     y_score = column_or_2d(y_score, name, xp)
-    posinf = (f"{name} contains +inf; only -inf is allowed (it marks an item "
-              "that was not retrieved).")
+    posinf = ("contains +inf; only -inf is allowed (it marks an item that was "
+              "not retrieved).")
     if xp is not np:
         return _validate_array_api(
-            y_score, name, xp, nan=f"{name} contains NaN.",
+            y_score, name, xp, nan="contains NaN.",
             posinf=posinf, neginf=None, negative=None)
     # one pass in the common all-finite case (the sum is finite iff every score
     # is, barring overflow, which the slower checks below then settle)
@@ -202,7 +250,7 @@ def validate_scores(y_score, xp=np, *, name="y_score"):
     if y_score.dtype.kind == "f" and not np.isfinite(total):
         _no_nan(y_score, name)
         if np.isposinf(y_score).any():
-            raise ValueError(posinf)
+            raise InvalidArgumentError(name, posinf, value=math.inf)
     # integer scores are kept as integers: sorting and tie detection are exact
     return y_score
 
@@ -212,9 +260,9 @@ def _no_nan(x, name, xp=np):
     rule of every array check)."""
     if xp is np:
         if x.dtype.kind == "f" and np.isnan(x).any():
-            raise ValueError(f"{name} contains NaN.")
+            raise InvalidArgumentError(name, "contains NaN.", value=math.nan)
     elif xp.isdtype(x.dtype, "real floating") and bool(xp.any(xp.isnan(x))):
-        raise ValueError(f"{name} contains NaN.")
+        raise InvalidArgumentError(name, "contains NaN.", value=math.nan)
 
 
 def _number(value):
@@ -241,9 +289,10 @@ def validate_probabilities(y_prob, xp=np, *, name="y_prob"):
     lo, hi = (p.min(), p.max()) if xp is np else (
         np.asarray(xp.min(p))[()], np.asarray(xp.max(p))[()])
     if not (lo >= 0 and hi <= 1):
-        raise ValueError(
-            f"{name} must hold probabilities in [0, 1]; found values in "
-            f"[{_number(lo)}, {_number(hi)}].")
+        raise InvalidArgumentError(
+            name, f"must hold probabilities in [0, 1]; found values in "
+            f"[{_number(lo)}, {_number(hi)}].",
+            value=_first(p, (p < 0) | (p > 1), xp))
     return p
 
 
@@ -253,39 +302,44 @@ def check_binary_labels(y_true, xp=np, *, name="y_true",
     or ``pos_label``: any other value is a ``ValueError`` listing the values
     found (the one rule of every metric of two classes)."""
     _no_nan(y_true if xp is not np else np.asarray(y_true), name, xp)
+    first = None
     if xp is not np:
         ok = bool(xp.all((y_true == 0) | (y_true == 1)))
         values = None if ok else [_number(v) for v in
                                   np.asarray(xp.unique_values(y_true))[:10]]
     else:
         y = np.asarray(y_true)
-        ok = bool(np.isin(y, (0, 1)).all())
+        binary = np.isin(y, (0, 1))
+        ok = bool(binary.all())
         values = None if ok else [_number(v) for v in np.unique(y)[:10]]
+        first = None if ok else _first(y, ~binary)
     if not ok:
-        raise ValueError(
-            f"{name} must hold binary labels ({accepted}); got the values "
-            f"[{', '.join(values)}].")
+        raise InvalidArgumentError(
+            name, f"must hold binary labels ({accepted}); got the values "
+            f"[{', '.join(values)}].", value=first)
     return y_true
 
 
 def validate_relevance(y_true, xp=np):
     """Relevance grades are finite and >= 0."""
     y_true = column_or_2d(y_true, "y_true", xp)
+    negative = "must be >= 0 (relevance grades); found negative values."
     if xp is not np:
         return _validate_array_api(
-            y_true, "y_true", xp, nan="y_true contains NaN.",
-            posinf="y_true contains infinite values.",
-            neginf="y_true contains infinite values.",
-            negative="y_true must be >= 0 (relevance grades); found negative "
-                     "values.")
+            y_true, "y_true", xp, nan="contains NaN.",
+            posinf="contains infinite values.",
+            neginf="contains infinite values.", negative=negative)
     _no_nan(y_true, "y_true")
     if y_true.dtype.kind == "f":
-        if np.isinf(y_true).any():
-            raise ValueError("y_true contains infinite values.")
-    if y_true.dtype.kind in "if" and (y_true < 0).any():
-        raise ValueError(
-            "y_true must be >= 0 (relevance grades); found negative values."
-        )
+        infinite = np.isinf(y_true)
+        if infinite.any():
+            raise InvalidArgumentError("y_true", "contains infinite values.",
+                                       value=_first(y_true, infinite))
+    if y_true.dtype.kind in "if":
+        below = y_true < 0
+        if below.any():
+            raise InvalidArgumentError("y_true", negative,
+                                       value=_first(y_true, below))
     return y_true
 
 
@@ -304,10 +358,10 @@ def validate_sample_weight(sample_weight, n, what, xp=np):
         w = xp.astype(w, xp.float64)
         return _validate_array_api(
             w, "sample_weight", xp,
-            nan="sample_weight contains NaN or infinite values.",
-            posinf="sample_weight contains NaN or infinite values.",
-            neginf="sample_weight contains NaN or infinite values.",
-            negative="sample_weight must be non-negative.")
+            nan="contains NaN or infinite values.",
+            posinf="contains NaN or infinite values.",
+            neginf="contains NaN or infinite values.",
+            negative="must be non-negative.")
     w = w.astype(np.float64, copy=False)
     if not np.isfinite(w).all():
         raise ValueError("sample_weight contains NaN or infinite values.")

@@ -1,5 +1,7 @@
 """Reliability curves of predicted probabilities, per segment, weighted."""
 
+import math
+import weakref
 from collections.abc import Mapping
 
 import numpy as np
@@ -11,7 +13,6 @@ from ._base import (
     RankingCurveDisplayMixin,
     axis_label,
     draw_diagonal,
-    finish_axes,
     import_pyplot,
     plot_doc_filler,
     validate_style_kwargs,
@@ -73,7 +74,8 @@ random_state : int, numpy Generator, RandomState or None, default=None
     "pos_label_calibration": """\
 pos_label : int, float, bool or str, default=None
     The class of ``y_true`` that is positive; None: 0/1, booleans or -1/1
-    outcomes.  When given, it is shown in the axis labels.""",
+    outcomes.  A positive label other than 1 (or True) is shown in the axis
+    labels, as :meth:`from_estimator` shows a classifier's.""",
     "curve_kwargs_calibration": """\
 curve_kwargs : dict or list of dict, default=None
     Keyword arguments of matplotlib's ``plot`` for every curve, or one
@@ -84,9 +86,41 @@ band_kw : dict, default=None
     "ref_line": """\
 ref_line : bool, default=True
     Whether to draw the diagonal of perfect calibration.""",
+    "min_count": """\
+min_count : float, default=10
+    Bins whose weight (their number of rows, without ``sample_weight``) is
+    below ``min_count`` are drawn as hollow markers, not joined to the
+    curve: their fraction of positives swings with a row or two.  0: every
+    bin joined.""",
+    "hist": """\
+hist : bool, default=True
+    Whether to draw, under the curves, a panel with the weight (number of
+    rows) of every bin of each segment, as scikit-learn's calibration
+    example draws a histogram of the probabilities.""",
+    "hist_kw": """\
+hist_kw : dict, default=None
+    Keyword arguments of matplotlib's ``stairs`` for the panel's steps.""",
+    "legend_kw": """\
+legend_kw : dict, default=None
+    Keyword arguments of matplotlib's ``legend``, over the defaults: inside
+    the axes (``loc="best"``) for up to 4 entries, outside on the right for
+    more.""",
 })
 
 _REF_LABEL = "Perfectly calibrated"
+#: More legend entries than this: the legend goes outside the axes.
+_LEGEND_INSIDE_MAX = 4
+#: Zoom the axes to the points when they all lie below this probability.
+_ZOOM_BELOW = 0.5
+#: Bins' weights spanning more than this factor: a log scale in the panel.
+_LOG_SPAN = 100
+#: Heights of the curves' axes and of the panel of the bins' weights below.
+_PANEL_RATIOS = (3, 1)
+#: Where the panel lies when the axes has no place in a grid, in the axes'
+#: coordinates (x, y, width, height): below it, a third of its height.
+_PANEL_BOUNDS = (0.0, -0.48, 1.0, 0.33)
+#: The state of each axes' displays: the panel, and the largest value drawn.
+_AXES_STATE = weakref.WeakKeyDictionary()
 
 
 def _metrics_text(curve):
@@ -115,6 +149,36 @@ def _kwargs_per_curve(curve_kwargs, n):
             f"list of them or None, got {type(curve_kwargs).__name__}."
         )
     return [curve_kwargs] * n
+
+
+def _nice_upper(value):
+    """The smallest of 1, 2, 2.5, 5 times a power of ten at or above
+    ``value`` (the zoomed axes' upper limit)."""
+    exponent = math.floor(math.log10(value))
+    for step in (1, 2, 2.5, 5, 10):
+        if step * 10.0 ** exponent >= value * (1 - 1e-12):
+            return step * 10.0 ** exponent
+    return 10.0 ** (exponent + 1)  # pragma: no cover
+
+
+def _panel_under(ax):
+    """New axes under ``ax`` sharing its x axis: ``ax``'s place in its grid
+    split 3:1, or, for axes placed by hand, an inset below them."""
+    spec = ax.get_subplotspec()
+    if spec is None:
+        return ax.inset_axes(_PANEL_BOUNDS, sharex=ax)
+    grid = spec.subgridspec(2, 1, height_ratios=_PANEL_RATIOS, hspace=0.08)
+    ax.set_subplotspec(grid[0])
+    return ax.figure.add_subplot(grid[1], sharex=ax)
+
+
+def _positive_label(pos_label):
+    """The positive label worth stating in the axis labels: None for the
+    default reading of 0/1 (or boolean) outcomes, whichever factory ran."""
+    numeric = (bool, int, float, np.bool_, np.number)
+    if pos_label is None or (isinstance(pos_label, numeric) and pos_label == 1):
+        return None
+    return pos_label
 
 
 class CalibrationCurveDisplay(RankingCurveDisplayMixin):
@@ -148,6 +212,9 @@ class CalibrationCurveDisplay(RankingCurveDisplayMixin):
         The positive class, shown in the axis labels if not None.
     confidence : float, default=None
         Confidence level of the bands, if the curves have them.
+    weighted : bool, default=False
+        Whether the bins' weights are sums of sample weights (the panel
+        then says "Weight per bin", else "Rows per bin").
 
     Attributes
     ----------
@@ -157,9 +224,19 @@ class CalibrationCurveDisplay(RankingCurveDisplayMixin):
         ``edges``, ``pcoc`` and ``ece`` (and the band's ``prob_true_low``
         and ``prob_true_high``).
     lines_ : dict of matplotlib Line2D
-        The curve of each segment.
+        The curve of each segment: its bins of weight at least
+        ``min_count``, joined.
     line_ : matplotlib Line2D
         The first curve (the only one without segments).
+    sparse_points_ : dict of matplotlib Line2D
+        The hollow markers of each segment's bins lighter than
+        ``min_count`` (not in the legend).
+    hist_ax_ : matplotlib Axes or None
+        The panel under the curves with the weight of every bin (None with
+        ``hist=False``).
+    hist_steps_ : dict of matplotlib StepPatch
+        The steps of each segment in the panel: the weight of each bin over
+        the bin edges.
     bands_ : dict of matplotlib PolyCollection
         The band of each segment; empty without bands.
     ref_line_ : matplotlib Line2D or None
@@ -188,7 +265,22 @@ class CalibrationCurveDisplay(RankingCurveDisplayMixin):
 
     **Legend.**  ``PCOC = sum_b SP_b / sum_b SY_b`` (1 is calibrated, above 1
     over-predicts) and ``ECE = sum_b |SP_b - SY_b| / sum_b W_b`` (the
-    weight-averaged distance of the points to the diagonal).
+    weight-averaged distance of the points to the diagonal).  Up to 4
+    entries the legend lies inside the axes where it hides least
+    (``loc="best"``); with more (many segments) it lies outside on the
+    right, and a figure made by the display is widened for it.
+    ``legend_kw`` places it anywhere.
+
+    **Light bins and counts.**  A bin's fraction of positives swings with a
+    row or two when it holds few rows: bins of weight below ``min_count``
+    are hollow markers, off the line, and the panel under the curves shows
+    every bin's weight (a log scale when they span more than two decades),
+    with ``min_count`` dotted.
+
+    **Zoom.**  When every point (and band) lies below 0.5, as the quantile
+    bins of a low click-through rate do, both axes run from 0 to a round
+    value just above the largest one, the diagonal kept; otherwise from 0
+    to 1.
 
     **Band.**  With ``confidence`` and ``groups``, the segment's groups are
     drawn with replacement ``n_resamples`` times; each resample recomputes
@@ -225,19 +317,25 @@ class CalibrationCurveDisplay(RankingCurveDisplayMixin):
     >>> plt.close("all")
     """
 
-    def __init__(self, *, curves, name=None, pos_label=None, confidence=None):
+    def __init__(self, *, curves, name=None, pos_label=None, confidence=None,
+                 weighted=False):
         self.curves_ = curves
         self.name = name
         self.pos_label = pos_label
         self.confidence = confidence
+        self.weighted = weighted
 
     def plot(self, ax=None, *, name=None, curve_kwargs=None, band_kw=None,
-             ref_line=True, ref_line_kw=None):
+             ref_line=True, ref_line_kw=None, min_count=10, hist=True,
+             hist_kw=None, legend_kw=None):
         """Plot the curves.
 
         Draws each segment's curve (``lines_``, labelled with its PCOC and
-        ECE), its band if it has one (``bands_``) and the diagonal, then sets
-        the axis labels, the limits 0-1 and the legend.
+        ECE; bins lighter than ``min_count`` as hollow markers,
+        ``sparse_points_``), its band if it has one (``bands_``), the
+        diagonal and, with ``hist``, the weight of every bin in a panel
+        below (``hist_ax_``); then sets the axis labels, the limits (0-1, or
+        zoomed to the points when all lie below 0.5) and the legend.
 
         Parameters
         ----------
@@ -254,12 +352,27 @@ class CalibrationCurveDisplay(RankingCurveDisplayMixin):
             Whether to draw the diagonal of perfect calibration.
         ref_line_kw : dict, default=None
             Keyword arguments of matplotlib's ``plot`` for the diagonal.
+        min_count : float, default=10
+            Bins whose weight (their number of rows, without
+            ``sample_weight``) is below ``min_count`` are drawn as hollow
+            markers, not joined to the curve.  0: every bin joined.
+        hist : bool, default=True
+            Whether to draw the panel of the bins' weights under the curves
+            (once per axes: a second display on the same axes adds its
+            steps to it).
+        hist_kw : dict, default=None
+            Keyword arguments of matplotlib's ``stairs`` for the panel.
+        legend_kw : dict, default=None
+            Keyword arguments of matplotlib's ``legend``, over the defaults:
+            ``loc="best"`` for up to 4 entries, outside on the right for
+            more.
 
         Returns
         -------
         display : CalibrationCurveDisplay
-            The display, with ``lines_``, ``line_``, ``bands_``,
-            ``ref_line_``, ``ax_`` and ``figure_`` set.
+            The display, with ``lines_``, ``line_``, ``sparse_points_``,
+            ``bands_``, ``ref_line_``, ``hist_ax_``, ``hist_steps_``,
+            ``ax_`` and ``figure_`` set.
 
         See Also
         --------
@@ -272,49 +385,131 @@ class CalibrationCurveDisplay(RankingCurveDisplayMixin):
         >>> import matplotlib.pyplot as plt
         >>> from sklearn_rankeval import CalibrationCurveDisplay
         >>> curve = {"prob_true": [0.1, 0.5], "prob_pred": [0.2, 0.6],
-        ...          "weights": [3.0, 1.0], "pcoc": 1.5, "ece": 0.1}
+        ...          "weights": [30.0, 4.0], "bins": [0, 1],
+        ...          "edges": [0.0, 0.5, 1.0], "pcoc": 1.5, "ece": 0.1}
         >>> disp = CalibrationCurveDisplay(curves={None: curve}, name="model")
         >>> disp.plot().line_.get_label()
         'model (PCOC = 1.5000, ECE = 0.1000)'
+        >>> # the bin of 4 rows is a hollow marker off the line
+        >>> disp.line_.get_xdata().tolist()
+        [0.2]
+        >>> disp.sparse_points_[None].get_xdata().tolist()
+        [0.6]
         >>> disp.ref_line_.get_label()
         'Perfectly calibrated'
         >>> plt.close("all")
         """
+        if min_count is None or not (isinstance(min_count, (int, float, np.number))
+                                     and min_count >= 0):
+            raise ValueError(f"min_count must be a number >= 0, got {min_count!r}.")
+        if ax is None:  # room for the panel, and for a legend outside
+            plt = import_pyplot(f"{type(self).__name__}.plot")
+            outside = len(self.curves_) + bool(ref_line) > _LEGEND_INSIDE_MAX
+            _, ax = plt.subplots(figsize=(9.6 if outside else 6.4,
+                                          6.4 if hist else 4.8),
+                                 layout="constrained")
         self.ax_, self.figure_, name = self._validate_plot_params(ax=ax, name=name)
+        state = _AXES_STATE.setdefault(self.ax_, {"upper": 0.0, "hist_ax": None})
         per_curve = _kwargs_per_curve(curve_kwargs, len(self.curves_))
         self.ref_line_ = draw_diagonal(self.ax_, _REF_LABEL, ref_line, ref_line_kw)
 
-        self.lines_, self.bands_ = {}, {}
+        self.lines_, self.sparse_points_, self.bands_ = {}, {}, {}
         for (segment, curve), kwargs in zip(self.curves_.items(), per_curve):
-            line_kw = validate_style_kwargs(
-                {"label": _curve_label(name, segment, curve), "marker": "s",
-                 "markersize": 4},
-                kwargs, "curve_kwargs",
-            )
-            (line,) = self.ax_.plot(curve["prob_pred"], curve["prob_true"],
-                                    **line_kw)
-            self.lines_[segment] = line
-            if curve.get("prob_true_low") is not None:
-                band_defaults = {"color": line.get_color(), "alpha": 0.2,
-                                 "linewidth": 0}
-                low = np.asarray(curve["prob_true_low"], dtype=np.float64)
-                high = np.asarray(curve["prob_true_high"], dtype=np.float64)
-                self.bands_[segment] = self.ax_.fill_between(
-                    curve["prob_pred"], low, high,
-                    **validate_style_kwargs(band_defaults, band_kw, "band_kw"),
-                )
+            self._draw_curve(segment, curve, name, kwargs, band_kw, min_count)
         self.line_ = next(iter(self.lines_.values()), None)
+        state["upper"] = max(state["upper"], self._largest_value())
 
-        ylabel = axis_label("Fraction of positives", self.pos_label)
+        pos_label = _positive_label(self.pos_label)
+        ylabel = axis_label("Fraction of positives", pos_label)
         if self.bands_ and self.confidence is not None:
             ylabel += f"\n(bands: {self.confidence:.0%} bootstrap over groups)"
-        finish_axes(
-            self.ax_,
-            xlabel=axis_label("Mean predicted probability", self.pos_label),
-            ylabel=ylabel,
-            legend_loc="upper left",
-        )
+        xlabel = axis_label("Mean predicted probability", pos_label)
+        upper = (_nice_upper(1.05 * state["upper"])
+                 if 0 < state["upper"] < _ZOOM_BELOW else 1.0)
+        limits = (-0.01 * upper, 1.01 * upper)
+        self.ax_.set(xlabel=xlabel, ylabel=ylabel, xlim=limits, ylim=limits)
+        if not hist:  # with the panel, the axes keep the grid's shape
+            self.ax_.set_aspect("equal")
+        self.hist_ax_, self.hist_steps_ = None, {}
+        if hist:
+            self._draw_panel(state, xlabel, hist_kw, min_count)
+        self._legend(legend_kw)
         return self
+
+    def _draw_curve(self, segment, curve, name, kwargs, band_kw, min_count):
+        """One segment's line, hollow markers of its light bins, its band."""
+        line_kw = validate_style_kwargs(
+            {"label": _curve_label(name, segment, curve), "marker": "s",
+             "markersize": 4},
+            kwargs, "curve_kwargs",
+        )
+        x = np.asarray(curve["prob_pred"], dtype=np.float64)
+        y = np.asarray(curve["prob_true"], dtype=np.float64)
+        heavy = np.asarray(curve["weights"], dtype=np.float64) >= min_count
+        (line,) = self.ax_.plot(x[heavy], y[heavy], **line_kw)
+        self.lines_[segment] = line
+        sparse_kw = {key: value for key, value in line_kw.items()
+                     if key in ("marker", "markersize", "markeredgewidth")}
+        (self.sparse_points_[segment],) = self.ax_.plot(
+            x[~heavy], y[~heavy], linestyle="none", color=line.get_color(),
+            markerfacecolor="none", label=f"_{line.get_label()} (light bins)",
+            **sparse_kw)
+        if curve.get("prob_true_low") is not None:
+            band_defaults = {"color": line.get_color(), "alpha": 0.2,
+                             "linewidth": 0}
+            low = np.asarray(curve["prob_true_low"], dtype=np.float64)
+            high = np.asarray(curve["prob_true_high"], dtype=np.float64)
+            self.bands_[segment] = self.ax_.fill_between(
+                x, low, high,
+                **validate_style_kwargs(band_defaults, band_kw, "band_kw"),
+            )
+
+    def _largest_value(self):
+        """The largest coordinate of the points and bands drawn."""
+        values = [0.0]
+        for curve in self.curves_.values():
+            for key in ("prob_pred", "prob_true", "prob_true_high"):
+                if curve.get(key) is not None and len(curve[key]):
+                    values.append(float(np.nanmax(curve[key])))
+        return max(values)
+
+    def _draw_panel(self, state, xlabel, hist_kw, min_count):
+        """The weight of every bin, per segment, in a panel under the axes."""
+        panel = state["hist_ax"]
+        if panel is None:
+            panel = state["hist_ax"] = _panel_under(self.ax_)
+            panel.set_ylabel("Weight per bin" if self.weighted else
+                             "Rows per bin")
+        self.hist_ax_ = panel
+        self.ax_.set_xlabel("")
+        self.ax_.tick_params(labelbottom=False)
+        panel.set_xlabel(xlabel)
+        for segment, curve in self.curves_.items():
+            edges = np.asarray(curve["edges"], dtype=np.float64)
+            weights = np.zeros(edges.shape[0] - 1)
+            weights[np.asarray(curve["bins"], dtype=np.int64)] = curve["weights"]
+            kw = validate_style_kwargs(
+                {"color": self.lines_[segment].get_color(), "linewidth": 1.2},
+                hist_kw, "hist_kw")
+            self.hist_steps_[segment] = panel.stairs(weights, edges, **kw)
+        if min_count > 0 and min_count not in state.setdefault("min_counts", []):
+            state["min_counts"].append(min_count)  # once per panel
+            panel.axhline(min_count, color="0.5", linestyle=":", linewidth=1)
+        drawn = np.concatenate([np.asarray(c["weights"], dtype=np.float64)
+                                for c in self.curves_.values()])
+        drawn = drawn[drawn > 0]
+        if drawn.size and drawn.max() > _LOG_SPAN * drawn.min():
+            panel.set_yscale("log")
+        self.figure_.align_ylabels([self.ax_, panel])
+
+    def _legend(self, legend_kw):
+        handles, labels = self.ax_.get_legend_handles_labels()
+        if not labels:
+            return
+        defaults = ({"loc": "best"} if len(labels) <= _LEGEND_INSIDE_MAX else
+                    {"loc": "upper left", "bbox_to_anchor": (1.02, 1.0),
+                     "borderaxespad": 0.0})
+        self.ax_.legend(**validate_style_kwargs(defaults, legend_kw, "legend_kw"))
 
     @classmethod
     @_fill_doc
@@ -322,7 +517,8 @@ class CalibrationCurveDisplay(RankingCurveDisplayMixin):
                        n_bins=10, strategy="uniform", groups=None,
                        confidence=None, n_resamples=1000, random_state=None,
                        pos_label=None, name=None, ax=None, curve_kwargs=None,
-                       band_kw=None, ref_line=True, ref_line_kw=None):
+                       band_kw=None, ref_line=True, ref_line_kw=None,
+                       min_count=10, hist=True, hist_kw=None, legend_kw=None):
         """Plot the reliability curves of an estimator's probabilities.
 
         A classifier (binary) gives ``predict_proba``'s column of
@@ -350,6 +546,10 @@ class CalibrationCurveDisplay(RankingCurveDisplayMixin):
         %(band_kw)s
         %(ref_line)s
         %(ref_line_kw)s
+        %(min_count)s
+        %(hist)s
+        %(hist_kw)s
+        %(legend_kw)s
 
         Returns
         -------
@@ -386,6 +586,7 @@ class CalibrationCurveDisplay(RankingCurveDisplayMixin):
             n_resamples=n_resamples, random_state=random_state,
             pos_label=pos_label, name=name, ax=ax, curve_kwargs=curve_kwargs,
             band_kw=band_kw, ref_line=ref_line, ref_line_kw=ref_line_kw,
+            min_count=min_count, hist=hist, hist_kw=hist_kw, legend_kw=legend_kw,
         )
 
     @classmethod
@@ -394,7 +595,8 @@ class CalibrationCurveDisplay(RankingCurveDisplayMixin):
                          n_bins=10, strategy="uniform", groups=None,
                          confidence=None, n_resamples=1000, random_state=None,
                          pos_label=None, name=None, ax=None, curve_kwargs=None,
-                         band_kw=None, ref_line=True, ref_line_kw=None):
+                         band_kw=None, ref_line=True, ref_line_kw=None,
+                         min_count=10, hist=True, hist_kw=None, legend_kw=None):
         """Plot the reliability curves of predicted probabilities.
 
         One curve per segment (or of all rows), with the segment's PCOC and
@@ -420,6 +622,10 @@ class CalibrationCurveDisplay(RankingCurveDisplayMixin):
         %(band_kw)s
         %(ref_line)s
         %(ref_line_kw)s
+        %(min_count)s
+        %(hist)s
+        %(hist_kw)s
+        %(legend_kw)s
 
         Returns
         -------
@@ -463,6 +669,8 @@ class CalibrationCurveDisplay(RankingCurveDisplayMixin):
             random_state=random_state,
         )
         display = cls(curves=curves, name=name, pos_label=pos_label,
-                      confidence=confidence)
+                      confidence=confidence, weighted=sample_weight is not None)
         return display.plot(ax=ax, curve_kwargs=curve_kwargs, band_kw=band_kw,
-                            ref_line=ref_line, ref_line_kw=ref_line_kw)
+                            ref_line=ref_line, ref_line_kw=ref_line_kw,
+                            min_count=min_count, hist=hist, hist_kw=hist_kw,
+                            legend_kw=legend_kw)

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from .._core import check_positive_int
-from .._recommend import _beyond, exposure_counts
+from .._core import check_positive_int, warn
+from .._recommend import exposure_counts, gini_index, lorenz_curve
 from ._base import (
     RankingCurveDisplayMixin,
     draw_diagonal,
@@ -62,8 +62,8 @@ def _check_counts(counts, name, n_items=None):
 
 
 def _lorenz(counts):
-    item_share, share = _beyond.lorenz_curve(counts)
-    return item_share, share, _beyond.gini_index(counts)
+    item_share, share = lorenz_curve(counts)
+    return item_share, share, gini_index(counts)
 
 
 class ItemExposureDisplay(RankingCurveDisplayMixin):
@@ -113,6 +113,9 @@ class ItemExposureDisplay(RankingCurveDisplayMixin):
         Length of the lists, shown in the axis label if not None.
     name : str, default=None
         Name of the model in the legend.
+    catalog_from_lists : bool, default=False
+        Whether the catalog is only the items of the lists (neither
+        ``n_items`` nor ``train`` given), as the legend's title then says.
 
     Attributes
     ----------
@@ -129,6 +132,9 @@ class ItemExposureDisplay(RankingCurveDisplayMixin):
     items_ : ndarray or None
         Ids of the first ``len(items_)`` entries of ``counts_`` (None in
         :meth:`from_counts`).
+    n_items_ : int
+        The catalog size the curve is drawn over (stated in the legend's
+        title).
     train_share_ : ndarray of shape (n_items + 1,) or None
         y of the training-popularity curve.
     train_gini_ : float or None
@@ -162,10 +168,15 @@ class ItemExposureDisplay(RankingCurveDisplayMixin):
     its order (its first K items).
 
     **Catalog.**  ``n_items`` items: ``n_items=``, else the distinct items of
-    ``recommended`` and ``train`` together.  To compare with
-    :func:`recommendation_report`, give the same ``n_items`` (the report also
-    counts the held-out items) and ``users="recommended"`` (the report's
-    default averages the users with a held-out item).
+    ``recommended`` and ``train`` together; the legend's title states the
+    size used.  Without ``n_items`` and ``train`` the catalog is only the
+    items the lists recommend: every item then has some exposure, coverage
+    is 1 by construction and the Gini index is that of the recommended
+    items alone (lower than over the whole catalog); a ``UserWarning`` says
+    so.  To compare with :func:`recommendation_report`, give the same
+    ``n_items`` (the report also counts the held-out items) and
+    ``users="recommended"`` (the report's default averages the users with a
+    held-out item).
 
     References
     ----------
@@ -198,7 +209,7 @@ class ItemExposureDisplay(RankingCurveDisplayMixin):
 
     def __init__(self, *, item_share, exposure_share, gini, counts=None,
                  train_share=None, train_gini=None, train_counts=None, k=None,
-                 name=None):
+                 name=None, catalog_from_lists=False):
         self.item_share_ = item_share
         self.exposure_share_ = exposure_share
         self.gini_ = gini
@@ -209,6 +220,8 @@ class ItemExposureDisplay(RankingCurveDisplayMixin):
         self.train_counts_ = train_counts
         self.k = k
         self.name = name
+        self.catalog_from_lists = catalog_from_lists
+        self.n_items_ = len(item_share) - 1
 
     def plot(self, ax=None, *, name=None, curve_kwargs=None, train_kw=None,
              ref_line=True, ref_line_kw=None):
@@ -218,7 +231,7 @@ class ItemExposureDisplay(RankingCurveDisplayMixin):
         the training popularity if known (once per axes when several
         displays share it) and the exposure curve (``line_``, labelled with
         its Gini index), then sets the axis labels, the limits 0-1 and the
-        legend.
+        legend, titled with the catalog size.
 
         Parameters
         ----------
@@ -294,6 +307,12 @@ class ItemExposureDisplay(RankingCurveDisplayMixin):
             ylabel=f"Share of recommendations in {lists}",
             legend_loc="upper left",
         )
+        legend = self.ax_.get_legend()
+        if legend is not None:  # the catalog the curves are drawn over
+            legend.set_title(
+                f"Catalog: the {self.n_items_} recommended items (n_items not "
+                "given)" if self.catalog_from_lists else
+                f"Catalog: {self.n_items_} items")
         return self
 
     @classmethod
@@ -329,8 +348,9 @@ or sparse matrix, default=None
         n_items : int, default=None
             Catalog size; None: the number of distinct items of
             ``recommended`` and ``train`` together, or the width of a sparse
-            ``train`` if larger.  Catalog items absent
-            from both have zero exposure.
+            ``train`` if larger (without ``train``, a ``UserWarning``: the
+            catalog is then only the recommended items).  Catalog items
+            absent from both have zero exposure.
         user : str, default='user'
             Column name of the user ids.
         item : str, default='item'
@@ -384,6 +404,13 @@ or sparse matrix, default=None
             raise ValueError("train holds no interaction.")
         disp = cls._from_arrays(counts, train_counts, k=k, name=name)
         disp.items_ = labels
+        if n_items is None and train is None:
+            disp.catalog_from_lists = True
+            warn(f"{cls.__name__}: without n_items or train the catalog is the "
+                 f"{disp.n_items_} items the lists recommend, so every item has "
+                 "some exposure and the Gini index is that of these items only "
+                 "(lower than over the whole catalog); pass n_items= (the "
+                 "catalog size) or train=.")
         return disp.plot(ax=ax, curve_kwargs=curve_kwargs, train_kw=train_kw,
                          ref_line=ref_line, ref_line_kw=ref_line_kw)
 

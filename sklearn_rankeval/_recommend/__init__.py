@@ -1,6 +1,7 @@
 """_recommend"""
 
 # the subpackage's face: what other subpackages import
+from ._beyond import gini_index, lorenz_curve  # noqa: F401
 from ._peers import NAMES  # noqa: F401
 from ._report import (  # noqa: F401
     BEYOND,

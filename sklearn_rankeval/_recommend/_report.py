@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .._core import check_k, check_option, check_positive_int
+from .._core import InvalidArgumentError, check_k, check_option, check_positive_int
 from .._engine import encode_rows
 from .._metrics import parse_metrics, substitute_doc
 from .._reports import per_group_scores, ranking_report
@@ -610,13 +610,18 @@ def _report(recommended, held_out, *, k, metrics, train, n_items, item_features,
         if names & set(_beyond.NEEDS_POPULARITY) or \
                 _beyond.variants_need_popularity(**(beyond_options or {})):
             if train is None:
-                raise ValueError("novelty@K, arp@K and long_tail@K need train= "
-                                 "(the training interactions).")
+                raise InvalidArgumentError(
+                    "train", "is needed by novelty@K, arp@K and long_tail@K "
+                    "(the popularity of the items in the training interactions).",
+                    message="novelty@K, arp@K and long_tail@K need train= (the "
+                            "training interactions).")
             (tu,), _ = _encode([t_user], "train user")
             train_pop = _beyond.popularity(tu, ti, n_items=n_items)
         if "ild" in names:
             if item_features is None:
-                raise ValueError("ild@K needs item_features=.")
+                raise InvalidArgumentError(
+                    "item_features", "is needed by ild@K.",
+                    message="ild@K needs item_features=.")
             features = _features(item_features, item_labels, n_items, ri)
         values, users_k = _beyond_values(
             beyond, ru, ri, r_score, r_rank, n_items, train_pop, features,

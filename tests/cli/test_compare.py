@@ -175,11 +175,10 @@ def test_trec_values_are_trec_evals_map_and_names_are_the_files(capsys, tmp_path
     (["{csv}", "--group", "user", "--label", "click", "--score", "A", "--score",
       "nope"], "no column 'nope'"),
     (["{csv}", "--group", "user", "--label", "click", "--score", "A", "--score",
-      "B", "-m", "foo"], "unknown metric 'foo'"),
+      "B", "-m", "foo"], "-m: 'foo' is not a ranking metric name"),
     (["{csv}", "--group", "user", "--label", "click", "--score", "A", "--score",
-      "B", "--baseline", "Z"], "baseline must be one of"),
-    (["{csv}", "--group", "user", "--label", "click", "--score", "A", "--score",
-      "B", "--confidence", "1.5"], "confidence must be in"),
+      "B", "--baseline", "Z"], "--baseline 'Z' is not a model; the models are "
+                               "'A', 'B'"),
     (["{qrels}", "{run}"], "at least two RUN"),
 ])
 def test_bad_arguments_exit_2_with_a_message(capsys, csv_file, args, message):
@@ -189,3 +188,12 @@ def test_bad_arguments_exit_2_with_a_message(capsys, csv_file, args, message):
     status, out, err = _run(capsys, *args)
     assert status == 2
     assert message in err and err.startswith("rankeval compare: error:")
+    assert err.count("\n") == 1
+
+
+def test_a_bad_confidence_is_refused_by_the_parser(capsys, csv_file):
+    status, out, err = _run(capsys, csv_file[0], "--group", "user", "--label",
+                            "click", "--score", "A", "--score", "B",
+                            "--confidence", "1.5")
+    assert status == 2 and out == ""
+    assert "rankeval compare: error: argument --confidence: '1.5' is not in (0, 1)" in err

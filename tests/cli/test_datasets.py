@@ -12,7 +12,7 @@ from sklearn.metrics import roc_auc_score
 
 from sklearn_rankeval import gauc_score
 from sklearn_rankeval._cli import main
-from sklearn_rankeval.datasets import make_click_log
+from sklearn_rankeval.datasets import make_click_log, make_interactions
 from tests.conftest import REPO_ROOT
 
 ROOT = REPO_ROOT
@@ -44,6 +44,45 @@ def test_user_activity_feature_has_global_auc_but_no_group_auc():
 def test_make_click_log_rejects_bad_sizes():
     with pytest.raises(ValueError, match="n_items"):
         make_click_log(n_users=3, n_items=(5, 2))
+
+
+def test_make_interactions_is_seeded_and_shaped():
+    user, item = make_interactions(n_users=40, n_items=30, n_per_user=(2, 9),
+                                   random_state=3)
+    again = make_interactions(n_users=40, n_items=30, n_per_user=(2, 9),
+                              random_state=3)
+    assert np.array_equal(user, again[0]) and np.array_equal(item, again[1])
+    sizes = np.bincount(user)
+    assert len(sizes) == 40 and sizes.min() >= 2 and sizes.max() <= 9
+    assert np.all(np.diff(user) >= 0) and 0 <= item.min() and item.max() < 30
+    for u in range(40):  # no user meets an item twice
+        assert len(set(item[user == u].tolist())) == sizes[u]
+
+
+@pytest.mark.parametrize("popularity", [0.0, 1.0])
+def test_make_interactions_first_draw_follows_the_zipf_law(popularity):
+    # one item per user and no taste: the item of rank r is drawn with
+    # probability r**-popularity / sum_j j**-popularity
+    n_users, n_items = 20_000, 50
+    _, item = make_interactions(n_users=n_users, n_items=n_items,
+                                n_per_user=(1, 1), popularity=popularity,
+                                taste=0.0, random_state=0)
+    share = np.arange(1, n_items + 1, dtype=float) ** -popularity
+    share /= share.sum()
+    counts = np.sort(np.bincount(item, minlength=n_items))[::-1]
+    expected = n_users * share
+    if popularity == 0:  # uniform: no order to compare with
+        counts, expected = np.bincount(item, minlength=n_items), expected
+    sd = np.sqrt(n_users * share * (1 - share))
+    top = slice(0, 3) if popularity else slice(None)
+    assert np.all(np.abs(counts[top] - expected[top]) < 5 * sd[top])
+
+
+def test_make_interactions_rejects_bad_arguments():
+    with pytest.raises(ValueError, match="n_per_user"):
+        make_interactions(n_users=3, n_items=5, n_per_user=(2, 6))
+    with pytest.raises(ValueError, match="popularity and taste"):
+        make_interactions(n_users=3, n_items=5, n_per_user=(1, 2), taste=-1)
 
 
 def test_demo_prints_every_metric_for_both_models():

@@ -126,6 +126,13 @@ def test_evaluate_tsv_gzip_and_delimiter_give_the_same_values(tmp_path, capsys):
     assert _json(capsys, tmp_path / "b.tsv")["metrics"] == reference
     assert _json(capsys, tmp_path / "c.csv.gz")["metrics"] == reference
     assert _json(capsys, tmp_path / "d.txt", "--delimiter", ";")["metrics"] == reference
+    # a tab written as the shell passes it
+    _write_csv(tmp_path / "e.txt", groups, y, score, delimiter="\t")
+    assert _json(capsys, tmp_path / "e.txt", "--delimiter", "\\t")["metrics"] == (
+        reference)
+    status, out, err = _evaluate(capsys, tmp_path / "d.txt", "--delimiter", ";;")
+    assert status == 2 and out == ""
+    assert "argument --delimiter: ';;' is not one character" in err
 
 
 def test_evaluate_parquet_round_trip(tmp_path, capsys):
@@ -210,17 +217,29 @@ _HEADER = "query,relevance,prediction\n"
      "no column 'relevance' (for --label); the header has 'query', 'label', "
      "'prediction'"),
     (_HEADER + "q,1,0.5\nq,0,high\n", ", line 3",
-     "column 'prediction': 'high' is not a number"),
-    (_HEADER + "q,1,0.5\n\nq,0,\n", ", line 4", "column 'prediction': empty"),
+     "column 'prediction' (--score): 'high' is not a number"),
+    (_HEADER + "q,1,0.5\n\nq,0,\n", ", line 4",
+     "column 'prediction' (--score): missing value (empty)"),
     (_HEADER + "q,1,0.5\nq,0,nan\n", ", line 3",
-     "column 'prediction': 'nan' is not a finite number"),
-    (_HEADER + "q,1,inf\n", ", line 2",
-     "column 'prediction': 'inf' is not a finite number"),
-    (_HEADER + "q,yes,0.5\n", ", line 2", "column 'relevance': 'yes' is not a number"),
-    (_HEADER + "q,-1,0.5\n", ", line 2",
-     "column 'relevance': relevance '-1' is negative (labels must be >= 0)"),
-    (_HEADER + "q,1,0.5\n,0,0.4\n", ", line 3", "column 'query': missing group id"),
+     "column 'prediction' (--score): missing value ('nan')"),
+    (_HEADER + "q,1,0.5\nq,0,NA\n", ", line 3",
+     "column 'prediction' (--score): missing value ('NA')"),
+    (_HEADER + "q,0,0.2\nq,1,inf\n", ", line 3",
+     "column 'prediction' (--score) contains +inf; only -inf is allowed"),
+    (_HEADER + "q,yes,0.5\n", ", line 2",
+     "column 'relevance' (--label): 'yes' is not a number"),
+    (_HEADER + "q,1,0.5\nq,-1,0.5\n", ", line 3",
+     "column 'relevance' (--label) must be >= 0 (relevance grades)"),
+    (_HEADER + "q,1,0.5\nq,-inf,0.5\n", ", line 3",
+     "column 'relevance' (--label) contains infinite values"),
+    (_HEADER + "q,1,0.5\n,0,0.4\n", ", line 3",
+     "column 'query' (--group): missing value (empty)"),
     (_HEADER + "q,1,0.5\nq,0\n", ", line 3", "expected 3 fields, got 2"),
+    # a field too many is an error as one too few (issue 31, item 11)
+    (_HEADER + "q,1,0.5\nq,0,0.4,7\nq,0,0.1\n", ", line 3",
+     "expected 3 fields, got 4"),
+    (_HEADER + "q,1,0.5,\nq,0,0.4\n", ", line 2", "expected 3 fields, got 4"),
+    (_HEADER + 'q,1,0.5\n"q,0",0,0.4,1\n', ", line 3", "expected 3 fields, got 4"),
     (_HEADER + 'q,1,0.5\n"q,0,0.4\n', ", line 3", "malformed CSV"),
 ])
 def test_evaluate_bad_files_exit_2(tmp_path, capsys, text, where, problem):
@@ -239,7 +258,8 @@ def test_evaluate_bad_parquet_exit_2(tmp_path, capsys):
     pq.write_table(pa.table({"query": ["a", "a", None], "relevance": [1, 0, 1],
                              "prediction": [0.1, 0.2, 0.3]}), path)
     status, _, err = _evaluate(capsys, path)
-    assert status == 2 and f"{path}, row 3: column 'query': missing value" in err
+    assert status == 2
+    assert f"{path}, row 3: column 'query' (--group): missing value (null)" in err
     pq.write_table(pa.table({"query": ["a"], "relevance": [1]}), path)
     status, _, err = _evaluate(capsys, path)
     assert status == 2 and f"{path}: no column 'prediction'" in err
@@ -258,7 +278,7 @@ def test_evaluate_missing_file_and_unknown_metric_exit_2(tmp_path, capsys):
     assert status == 2 and f"{tmp_path / 'none.csv'}: cannot be read" in err
     (tmp_path / "p.csv").write_text(_HEADER + "q,1,0.5\n")
     status, _, err = _evaluate(capsys, tmp_path / "p.csv", "-m", "ndcg@0")
-    assert status == 2 and "unknown metric 'ndcg@0'" in err
+    assert status == 2 and "-m: 'ndcg@0' is not a ranking metric name" in err
     assert "hit_rate@K" in err and "Traceback" not in err
     assert main(["evaluate", str(tmp_path / "p.csv")]) == 2  # missing --group
     assert "required" in capsys.readouterr().err

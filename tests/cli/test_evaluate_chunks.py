@@ -88,15 +88,38 @@ def test_sorted_rejects_an_unsorted_file(tmp_path, capsys):
     assert "pred.csv" in err and "ordered by group id" in err
 
 
-def test_integer_ids_then_a_string_id_is_an_error(tmp_path, capsys):
-    path = tmp_path / "pred.csv"
+def _mixed_ids(path):
+    """Integer ids in the first chunks (one written 007), then a text id."""
+    ids = ["1", "1", "007", "007", "2", "2", "3", "3", "4", "4", "abc", "abc"]
+    y = [1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 1, 0]
+    score = [0.1 * i for i in range(12)]
+    path.write_text("query,relevance,prediction\n" + "".join(
+        f"{g},{r},{s!r}\n" for g, r, s in zip(ids, y, score)))
+    return np.array(ids, dtype=object), np.array(y, float), np.array(score)
+
+
+def test_ids_integer_in_early_chunks_then_text_are_read_as_written(tmp_path,
+                                                                   capsys):
+    groups, y, score = _mixed_ids(tmp_path / "pred.csv")
+    doc = _run(capsys, tmp_path / "pred.csv", "--group", "query", "--label",
+               "relevance", "--score", "prediction", "--format", "json",
+               "--chunk-rows", "4", "-m", "mrr", "--per-group")
+    # 007 stays 007: the column is read again as text, as the file writes it
+    assert [r["group"] for r in doc["per_group"]] == ["007", "1", "2", "3", "4",
+                                                      "abc"]
+    assert doc["metrics"]["mrr"] == ranking_report(
+        y, score, groups=groups, metrics=["mrr"], output="dict")["mrr"]
+
+
+def test_sorted_rows_integer_ids_then_a_text_id_is_an_error(tmp_path, capsys):
     rows = ["query,relevance,prediction"] + [f"{i // 2},1,0.{i}" for i in range(10)]
-    rows.append("abc,0,0.5")
-    path.write_text("\n".join(rows) + "\n")
-    assert main(["evaluate", str(path), "--group", "query", "--label", "relevance",
-                 "--score", "prediction", "--chunk-rows", "4"]) != 0
+    (tmp_path / "pred.csv").write_text("\n".join([*rows, "abc,0,0.5"]) + "\n")
+    assert main(["evaluate", str(tmp_path / "pred.csv"), "--group", "query",
+                 "--label", "relevance", "--score", "prediction", "--chunk-rows",
+                 "4", "--group-rows", "sorted"]) == 2
     err = capsys.readouterr().err
-    assert "line 12" in err and "'abc'" in err and "not an integer" in err
+    assert (f"{tmp_path / 'pred.csv'}, line 12: column 'query' (--group): group "
+            "id 'abc' is not an integer, unlike the ids before it") in err
 
 
 def test_f_alpha_from_chunks_equals_f_alpha_score(tmp_path, capsys):

@@ -447,7 +447,11 @@ def test_display_from_estimator_equals_from_predictions(pyplot, click_data):
             np.testing.assert_array_equal(value, pred.curves_[label][key])
         assert est.lines_[label].get_label() == pred.lines_[label].get_label()
     assert est.line_.get_label().startswith("LogisticRegression: active (PCOC")
-    assert "Positive label: 1" in est.ax_.get_ylabel()
+    # issue 31, item 9: both factories label the axes the same way
+    assert est.ax_.get_ylabel() == pred.ax_.get_ylabel()
+    assert est.hist_ax_.get_xlabel() == pred.hist_ax_.get_xlabel() == (
+        "Mean predicted probability")
+    assert "Positive label" not in est.ax_.get_ylabel()
     # a regressor's predictions are the probabilities
     reg = Ridge().fit(X, y)
     with pytest.raises(ValueError, match="y_prob"):
@@ -490,3 +494,121 @@ def test_display_curve_kwargs(pyplot):
     disp = CalibrationCurveDisplay.from_predictions([0, 1], [0.1, 0.9],
                                                     ref_line=False)
     assert disp.ref_line_ is None
+
+
+# ---------------------------------------------------------------------------
+# what a new user hit (issue 31, item 9): legend, counts, light bins, zoom
+# ---------------------------------------------------------------------------
+def _low_ctr(seed=0, n=20_000, n_segments=8):
+    """Click probabilities around 1.5% in ``n_segments`` placements."""
+    rng = np.random.default_rng(seed)
+    p = rng.beta(0.6, 40, n)
+    y = (rng.random(n) < p).astype(np.int64)
+    segments = rng.choice([f"placement {i}" for i in range(n_segments)], n)
+    return y, p, segments
+
+
+def test_legend_of_eight_curves_lies_outside_and_legend_kw_places_it(pyplot):
+    y, p, segments = _low_ctr()
+    disp = CalibrationCurveDisplay.from_predictions(y, p, segments=segments)
+    legend = disp.ax_.get_legend()
+    assert len(legend.get_texts()) == 9  # the diagonal and 8 curves
+    disp.figure_.canvas.draw()
+    box = legend.get_window_extent().transformed(disp.ax_.transAxes.inverted())
+    assert box.x0 >= 1.0  # right of the axes: over no curve
+    moved = CalibrationCurveDisplay.from_predictions(
+        y, p, segments=segments, legend_kw={"loc": "lower right",
+                                            "bbox_to_anchor": None, "ncols": 2})
+    assert moved.ax_.get_legend()._loc == 4 and moved.ax_.get_legend()._ncols == 2
+    few = CalibrationCurveDisplay.from_predictions(y, p)
+    assert few.ax_.get_legend()._loc == 0  # "best", inside
+    with pytest.raises(TypeError, match="legend_kw"):
+        CalibrationCurveDisplay.from_predictions(y, p, legend_kw="right")
+
+
+@pytest.mark.parametrize("strategy", ["uniform", "quantile"])
+def test_panel_holds_the_rows_of_every_bin(pyplot, strategy):
+    y, p, w, segments, _ = _data(4, n=400, decimals=2)
+    disp = CalibrationCurveDisplay.from_predictions(
+        y, p, segments=segments, n_bins=6, strategy=strategy)
+    assert disp.hist_ax_.get_ylabel() == "Rows per bin"
+    for label, steps in disp.hist_steps_.items():
+        rows = segments == label
+        edges = disp.curves_[label]["edges"]
+        counts = [0] * (len(edges) - 1)
+        for pi in p[rows]:
+            counts[ref_bin(pi, edges)] += 1
+        values, step_edges, _ = steps.get_data()
+        assert values.tolist() == counts
+        np.testing.assert_array_equal(step_edges, edges)
+        assert steps.get_edgecolor() == pytest.approx(
+            pyplot.matplotlib.colors.to_rgba(disp.lines_[label].get_color()))
+    weighted = CalibrationCurveDisplay.from_predictions(
+        y, p, sample_weight=w, n_bins=6, strategy=strategy)
+    assert weighted.hist_ax_.get_ylabel() == "Weight per bin"
+    edges = weighted.curves_[None]["edges"]
+    totals = [0.0] * (len(edges) - 1)
+    for pi, wi in zip(p, w):
+        totals[ref_bin(pi, edges)] += wi
+    assert weighted.hist_steps_[None].get_data()[0].tolist() == totals
+    assert CalibrationCurveDisplay.from_predictions(y, p, hist=False).hist_ax_ is None
+
+
+def test_bins_below_min_count_are_hollow_and_off_the_line(pyplot):
+    # 2 rows above 0.5, 198 below: the upper bins hold one row each
+    rng = np.random.default_rng(5)
+    p = np.concatenate([rng.uniform(0, 0.1, 198), [0.65, 0.95]])
+    y = (rng.random(200) < p).astype(np.int64)
+    disp = CalibrationCurveDisplay.from_predictions(y, p, n_bins=10)
+    prob_true, prob_pred, weights, _, _ = ref_curve(y, p, np.ones(200),
+                                                    np.linspace(0, 1, 11))
+    heavy = np.asarray(weights) >= 10
+    assert heavy.tolist() == [True, False, False]
+    np.testing.assert_allclose(disp.line_.get_xdata(),
+                               np.asarray(prob_pred)[heavy], rtol=1e-12)
+    sparse = disp.sparse_points_[None]
+    np.testing.assert_allclose(sparse.get_xdata(), np.asarray(prob_pred)[~heavy],
+                               rtol=1e-12)
+    np.testing.assert_allclose(sparse.get_ydata(), np.asarray(prob_true)[~heavy])
+    assert sparse.get_markerfacecolor() == "none" and sparse.get_linestyle() == "None"
+    assert sparse.get_label().startswith("_")  # not in the legend
+    # the panel's dotted line marks the minimum; its scale is logarithmic
+    # when the bins' rows span more than two decades (198 vs 1)
+    assert [line.get_ydata()[0] for line in disp.hist_ax_.get_lines()] == [10]
+    assert disp.hist_ax_.get_yscale() == "log"
+    every = CalibrationCurveDisplay.from_predictions(y, p, n_bins=10, min_count=0)
+    np.testing.assert_allclose(every.line_.get_xdata(), prob_pred, rtol=1e-12)
+    assert every.sparse_points_[None].get_xdata().size == 0
+    with pytest.raises(ValueError, match="min_count"):
+        CalibrationCurveDisplay.from_predictions(y, p, min_count=-1)
+
+
+def test_low_ctr_quantile_bins_zoom_the_axes_and_keep_the_diagonal(pyplot):
+    y, p, segments = _low_ctr(1, n=6000, n_segments=2)
+    disp = CalibrationCurveDisplay.from_predictions(y, p, segments=segments,
+                                                    strategy="quantile")
+    largest = max(max(np.max(c["prob_pred"]), np.max(c["prob_true"]))
+                  for c in disp.curves_.values())
+    low, high = disp.ax_.get_xlim()
+    assert disp.ax_.get_ylim() == (low, high)
+    assert largest < high < 2 * largest + 0.05 and high < 0.5
+    assert low == pytest.approx(-high / 101)  # the margin of the whole square
+    assert disp.ref_line_.get_xydata().tolist() == [[0, 0], [1, 1]]
+    assert disp.hist_ax_.get_xlim() == (low, high)  # the panel shares x
+    # spread probabilities keep the whole square
+    spread = CalibrationCurveDisplay.from_predictions([0, 1, 0, 1],
+                                                      [0.1, 0.9, 0.3, 0.7])
+    assert spread.ax_.get_xlim() == pytest.approx((-0.01, 1.01))
+
+
+def test_positive_label_is_shown_alike_by_both_factories(pyplot, click_data):
+    X, y, _, _, _ = click_data
+    labels = np.where(y == 1, "click", "skip")
+    clf = LogisticRegression().fit(X, labels)
+    est = CalibrationCurveDisplay.from_estimator(clf, X, labels, pos_label="click")
+    pred = CalibrationCurveDisplay.from_predictions(
+        labels, clf.predict_proba(X)[:, 0], pos_label="click")
+    assert est.ax_.get_ylabel() == pred.ax_.get_ylabel() == (
+        "Fraction of positives (Positive label: click)")
+    assert est.hist_ax_.get_xlabel() == pred.hist_ax_.get_xlabel() == (
+        "Mean predicted probability (Positive label: click)")

@@ -221,7 +221,7 @@ def test_inputs_not_modified(pyplot):
     mapping = {"u": [1, 2, 3], "v": [3, 1]}
     before = (recommended.copy(), copy.deepcopy(mapping))
     counts = np.array([3.0, 0.0, 1.0])
-    ItemExposureDisplay.from_recommendations(recommended, k=2)
+    ItemExposureDisplay.from_recommendations(recommended, k=2, n_items=N_ITEMS)
     ItemExposureDisplay.from_recommendations(mapping, k=1, train=mapping)
     ItemExposureDisplay.from_counts(counts, train_counts=counts)
     pd.testing.assert_frame_equal(recommended, before[0])
@@ -254,7 +254,8 @@ BAD_RECOMMENDATIONS = [
                          ids=[f"{a}-{i}" for i, (a, _) in
                               enumerate(BAD_RECOMMENDATIONS)])
 def test_bad_recommendations_name_the_argument(pyplot, argument, bad):
-    kwargs = dict(recommended={"user": [1, 1, 2], "item": [2, 3, 2]}, k=2)
+    kwargs = dict(recommended={"user": [1, 1, 2], "item": [2, 3, 2]}, k=2,
+                  n_items=3)
     kwargs.update(bad)
     recommended = kwargs.pop("recommended")
     with pytest.raises((ValueError, TypeError), match=rf"\b{argument}\b"):
@@ -287,3 +288,31 @@ def test_bad_counts_name_the_argument(pyplot, argument, bad):
         warnings.simplefilter("error")
         with pytest.raises((ValueError, TypeError), match=rf"\b{argument}\b"):
             ItemExposureDisplay.from_counts(counts, **kwargs)
+
+
+def test_without_a_catalog_size_the_lists_are_the_catalog_and_it_is_said(pyplot):
+    # issue 31, item 8: three top-2 lists over the items a, b, c of a
+    # catalog of 10 items
+    recommended = {"ann": ["a", "b"], "bob": ["a", "c"], "cat": ["a", "b"]}
+    with pytest.warns(UserWarning, match="the catalog is the 3 items the lists "
+                                         r"recommend.*pass n_items="):
+        disp = ItemExposureDisplay.from_recommendations(recommended, k=2)
+    assert disp.n_items_ == 3 and disp.gini_ == pytest.approx(
+        ref.gini_index([3, 2, 1]), abs=1e-15)
+    title = disp.ax_.get_legend().get_title().get_text()
+    assert title == "Catalog: the 3 recommended items (n_items not given)"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        full = ItemExposureDisplay.from_recommendations(recommended, k=2,
+                                                        n_items=10)
+        with_train = ItemExposureDisplay.from_recommendations(
+            recommended, k=2, train={"dan": ["d", "e"]})
+    assert full.gini_ == pytest.approx(ref.gini_index([3, 2, 1] + [0] * 7),
+                                       abs=1e-15)
+    assert full.ax_.get_legend().get_title().get_text() == "Catalog: 10 items"
+    # train's items are catalog items: a, b, c, d, e
+    assert with_train.n_items_ == 5
+    assert with_train.ax_.get_legend().get_title().get_text() == (
+        "Catalog: 5 items")
+    counts = ItemExposureDisplay.from_counts([3, 2, 1, 0], name="m")
+    assert counts.ax_.get_legend().get_title().get_text() == "Catalog: 4 items"

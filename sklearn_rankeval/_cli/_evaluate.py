@@ -1,0 +1,214 @@
+"""``rankeval evaluate FILE``: the metrics of a file of predictions.
+
+The file has one row per item: a group (query, user) column, a label column
+and a score column.  It is read in chunks (:mod:`._io`) into a
+:class:`~sklearn_rankeval.RankingAccumulator`: with ``--group-rows any`` (the
+default) every row is held and evaluated once, as ``ranking_report`` on the
+whole file; with ``--group-rows sorted`` only the open group is held between
+chunks.
+"""
+
+import importlib
+import sys
+
+import numpy as np
+
+from .._metrics import DEFAULT_METRICS, valid_names_text
+from ._io import Column, InputFileError, open_table, read_columns
+from ._messages import UsageError, file_values, relayed_warnings
+from ._options import check_metrics, delimiter, nonnegative_int, positive_int
+from ._output import csv_number, table_lines, write_csv, write_json
+from ._progress import add_quiet_option, progress_of
+
+__all__ = ["add_parser"]
+
+#: The metric the command computes itself: F1 of thresholded scores.
+_F_ALPHA = "f_alpha"
+
+
+def add_parser(sub):
+    p = sub.add_parser(
+        "evaluate", help="metrics of a CSV, TSV or Parquet file of predictions",
+        description="Compute ranking metrics from a file with one row per "
+                    "item: a group (query, user) column, a relevance label "
+                    "column and a score column.  CSV and TSV need a header "
+                    "line (.gz accepted); Parquet needs pyarrow "
+                    '(pip install "sklearn-rankeval[parquet]").  A bad value '
+                    "is one line on stderr naming the file, the line, the "
+                    "column and the problem, and exit status 2.")
+    p.add_argument("file", metavar="FILE", help="CSV, TSV or Parquet file")
+    p.add_argument("--group", required=True, metavar="COL",
+                   help="column of the group (query, user) ids")
+    p.add_argument("--label", required=True, metavar="COL",
+                   help="column of the relevance labels (>= 0; clicks 0/1 or "
+                        "grades)")
+    p.add_argument("--score", required=True, metavar="COL",
+                   help="column of the predicted scores (-inf: not retrieved; "
+                        "probabilities in [0, 1] for log_loss, ne, pcoc, ece)")
+    p.add_argument("-m", "--metric", action="append", metavar="METRIC",
+                   help="metric, repeatable, named as get_scorer_names(): "
+                        f"{valid_names_text(extra=(_F_ALPHA,))} "
+                        f"(default: {' '.join(DEFAULT_METRICS)})")
+    p.add_argument("--format", choices=("table", "json", "csv"), default="table",
+                   help="output format (default table); json is "
+                        "machine-readable (NaN as null)")
+    p.add_argument("--per-group", action="store_true",
+                   help="also write the value of each group (csv: one row per "
+                        "group instead of the summary)")
+    p.add_argument("--threshold", type=float, default=None, metavar="T",
+                   help="f_alpha: an item is predicted relevant when its score "
+                        ">= T")
+    p.add_argument("--delimiter", type=delimiter, default=None, metavar="CHAR",
+                   help="field separator of a text file (default: tab for "
+                        ".tsv, comma for .csv, else guessed from the header)")
+    p.add_argument("--digits", type=nonnegative_int, default=4, metavar="N",
+                   help="decimals in the table (default 4)")
+    p.add_argument("--group-rows", choices=("any", "sorted"), default="any",
+                   help="'sorted': the file is sorted by group id, so only the "
+                        "open group is held between chunks and memory is bounded "
+                        "by --chunk-rows; 'any' (default): rows in any order, "
+                        "all held until the end")
+    p.add_argument("--chunk-rows", type=positive_int, default=1_000_000,
+                   metavar="N", help="rows read at a time (default 1000000)")
+    p.add_argument("--engine", choices=("spark", "dask"), default=None,
+                   help="compute on Spark or Dask (FILE: a Parquet file, folder "
+                        "or glob; needs the [spark] or [dask] extra); default: "
+                        "in this process")
+    add_quiet_option(p)
+    p.set_defaults(handler=run)
+
+
+def _f_alpha_from_counts(tp, fp, fn):
+    """F1 of binary predictions from their counts (0 when undefined), as
+    ``f_alpha_score(..., zero_division=0)`` computes it."""
+    den = 2 * tp + fp + fn
+    return 2 * tp / den if den else 0.0
+
+
+def _columns(args):
+    group = Column("group", args.group)
+    label = Column("label", args.label, number=True)
+    score = Column("score", args.score, number=True)
+    # the library's argument names -> the file's columns
+    return [group, label, score], {"groups": group, "y_true": label,
+                                   "y_score": score, "y_prob": score}
+
+
+def _check_id_kind(table, column, values, start, kinds):
+    """``--group-rows sorted``: ids of one kind in every chunk (integers read
+    in an earlier chunk cannot be read again as text)."""
+    import pandas as pd
+
+    ids = values[column.role]
+    kinds.add(ids.dtype.kind in "biuf")
+    if len(kinds) == 1:
+        return
+    bad = np.flatnonzero(pd.to_numeric(pd.Series(ids), errors="coerce").isna())
+    row = int(bad[0]) if bad.size else 0
+    raise InputFileError(
+        table.path, f"{column.describe()}: group id {ids[row]!r} is not an "
+        "integer, unlike the ids before it (with --group-rows sorted the ids "
+        "are read chunk by chunk; --group-rows any reads them all as text)",
+        **table.locate(start + row))
+
+
+def _in_process(args, names):
+    """``(summary, per-group dict or None, n_rows, n_groups)`` of the file."""
+    from .. import RankingAccumulator
+
+    columns, by_argument = _columns(args)
+    ranking = [name for name in names if name != _F_ALPHA]
+    acc = (RankingAccumulator(ranking, group_rows=args.group_rows,
+                              keep_groups=args.per_group) if ranking else None)
+    counts = np.zeros(3, dtype=np.int64)  # tp, fp, fn of f_alpha
+    progress = progress_of(args)
+    read = dict(delimiter=args.delimiter, chunk_rows=args.chunk_rows,
+                progress=progress.rows(args.file))
+    if args.group_rows == "any":  # every row held: read them all, one update
+        table, values = read_columns(args.file, columns, **read)
+        chunks, last = [(0, values)], values
+    else:
+        table = open_table(args.file, columns, **read)
+        chunks, last = table.chunks(), None
+    n_rows, kinds = 0, set()
+    for start, values in chunks:
+        n_rows += len(values["label"])
+        if args.group_rows == "sorted":
+            _check_id_kind(table, columns[0], values, start, kinds)
+        if acc is not None:
+            with file_values(table, by_argument, values, start):
+                acc.update(values["label"], values["score"],
+                           groups=values["group"])
+        if _F_ALPHA in names:
+            rel, pred = values["label"] > 0, values["score"] >= args.threshold
+            counts += [np.sum(rel & pred), np.sum(~rel & pred),
+                       np.sum(rel & ~pred)]
+    progress.close()
+    summary, per, n_groups = {}, None, 0
+    if acc is not None:
+        with file_values(table, by_argument, last):
+            result = acc.result()
+            if args.per_group:
+                per = acc.per_group(output="dict")
+        n_groups = acc.n_groups_
+    for name in names:
+        summary[name] = (_f_alpha_from_counts(*counts.tolist())
+                         if name == _F_ALPHA else result[name])
+    return summary, per, n_rows, n_groups
+
+
+def _on_engine(args, names):
+    """``--engine spark|dask``: a Parquet path (folder, glob) on that engine."""
+    if _F_ALPHA in names:
+        raise UsageError("metric 'f_alpha' is not available with --engine")
+    module = importlib.import_module(f"sklearn_rankeval.{args.engine}")
+    try:
+        return module._evaluate_parquet(
+            args.file, y_true=args.label, y_score=args.score, groups=args.group,
+            metrics=names, per_group=args.per_group)
+    except (ValueError, TypeError) as exc:
+        raise InputFileError(args.file, str(exc)) from None
+
+
+def run(args):
+    """The metrics of a file of predictions."""
+    names = check_metrics(args.metric or DEFAULT_METRICS, extra=(_F_ALPHA,))
+    if _F_ALPHA in names and args.threshold is None and not args.engine:
+        raise UsageError("metric 'f_alpha' scores binary predictions: pass "
+                         "--threshold T (predicted relevant when score >= T)")
+    compute = _on_engine if args.engine else _in_process
+    with relayed_warnings("evaluate"):
+        summary, frame, n_rows, n_groups = compute(args, names)
+    per = ids = None
+    if frame is not None:
+        ids = frame["group"]
+        per = {name: frame[name] for name in names if name in frame}
+    if args.format == "json":
+        doc = {"file": str(args.file), "n_rows": n_rows, "n_groups": n_groups,
+               "metrics": summary}
+        if per is not None:
+            doc["per_group"] = [{"group": g, **{k: v[i] for k, v in per.items()}}
+                                for i, g in enumerate(ids)]
+        write_json(doc)
+    elif args.format == "csv":
+        if per is None:
+            write_csv(["metric", "value"],
+                      ([k, csv_number(v)] for k, v in summary.items()))
+        else:
+            write_csv(["group", *per],
+                      ([g, *(csv_number(v[i]) for v in per.values())]
+                       for i, g in enumerate(ids)))
+    else:
+        out = [f"{args.file}: {n_rows} rows, {n_groups} groups",
+               *table_lines(summary, args.digits)]
+        if per is not None:
+            cols = list(per)
+            gw = max(8, *(len(str(g)) for g in ids)) + 2
+            cw = max(12, *(len(c) + 2 for c in cols))
+            out.append("\n" + f"{'group':<{gw}s}" + "".join(f"{c:>{cw}s}"
+                                                            for c in cols))
+            out.extend(f"{str(g):<{gw}s}" + "".join(
+                f"{per[c][i]:>{cw}.{args.digits}f}" for c in cols)
+                for i, g in enumerate(ids))
+        sys.stdout.write("\n".join(out) + "\n")
+    return 0
