@@ -28,6 +28,7 @@ from ._conventions import (
     CONVENTIONS,
     check_convention,
     needs_input_order,
+    resolve,
     resolved_metrics,
     tie_free_scores,
 )
@@ -81,6 +82,7 @@ from ._registry import (
     DEFAULT_METRICS,
     GAIN_METRICS,
     METRICS,
+    TREC_EVAL,
     group_info,
 )
 from ._retrieval import (
@@ -108,6 +110,7 @@ __all__ = [
     "DEFAULT_METRICS",
     "GAIN_METRICS",
     "METRICS",
+    "TREC_EVAL",
     "RECALL_LEVELS",
     "averaged_roc",
     "bpref_score",
@@ -152,6 +155,7 @@ __all__ = [
     "recall_at_k_score",
     "recall_level_cutoffs",
     "reliability_curves",
+    "resolve",
     "resolved_metrics",
     "safe_divide",
     "single_roc",

@@ -27,6 +27,7 @@ from ._conventions import (
 
 __all__ = [
     "CLASSIFICATION",
+    "TREC_EVAL",
     "CUTOFFS_LISTED",
     "DEFAULT",
     "DEFAULT_METRICS",
@@ -556,6 +557,22 @@ GAIN_METRICS = {
                    "ARP (sum of gain times rank)", has_labels=False, graded=True,
                    perfect_score="unbounded", always_defined=True, scorer=False),
     ]
+}
+
+
+#: trec_eval's measures that are metrics of this package, by trec_eval's
+#: name: the registry metric each one is.  Their options, the order of tied
+#: documents and the value of a query without relevant documents are the
+#: ``"trec_eval"`` convention's (:data:`~._conventions.PRESETS`), so
+#: ``rankeval trec`` states none of them again.  trec_eval's other measures
+#: (the counts, ``relstring``, ``utility``, ``infAP``, ``G``, the ``set_*``
+#: measures ...) are that program's own, computed by ``rankeval trec``.
+TREC_EVAL = {
+    "map": "map", "gm_map": "map", "map_cut": "map", "Rprec": "r_precision",
+    "recip_rank": "mrr", "P": "precision", "recall": "recall",
+    "ndcg": "ndcg", "ndcg_cut": "ndcg", "success": "success", "bpref": "bpref",
+    "gm_bpref": "bpref", "iprec_at_recall": "interpolated_ap",
+    "11pt_avg": "interpolated_ap", "rbp": "rbp", "rbp_resid": "rbp_residual",
 }
 
 

@@ -319,3 +319,16 @@ def test_flags_n_J_N_and_atol_cutoffs(tmp_path, capsys):
     cut = _lines(capsys, tmp_path, qrels, run, "-m", "P.2.9,3x,3")
     assert list(cut) == [("P_2", "all"), ("P_3", "all")]
     assert cut[("P_2", "all")] == "0.5000"
+
+
+def test_the_registry_declares_the_measures_the_library_computes():
+    """Each trec_eval measure the package computes is declared once, in the
+    registry (TREC_EVAL: the metric it is), and the command measures it."""
+    from sklearn_rankeval._cli._trec import MEASURES
+    from sklearn_rankeval._metrics import METRICS, TREC_EVAL
+
+    assert set(TREC_EVAL) <= set(MEASURES)
+    assert set(TREC_EVAL.values()) <= set(METRICS)
+    # the names trec_eval's official set prints through the library
+    assert {"map", "P", "recall", "ndcg_cut", "recip_rank", "Rprec", "bpref",
+            "iprec_at_recall", "success"} <= set(TREC_EVAL)

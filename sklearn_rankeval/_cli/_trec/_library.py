@@ -12,7 +12,13 @@ import warnings
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
-from ..._metrics import METRICS, interpolated_precision, recall_level_cutoffs
+from ..._metrics import (
+    METRICS,
+    TREC_EVAL,
+    interpolated_precision,
+    recall_level_cutoffs,
+    resolve,
+)
 from ._arrays import TrecError
 
 __all__ = ["LEVELS", "bpref", "eleven_point_average", "gauc", "iprec_at_recall",
@@ -23,21 +29,35 @@ LEVELS = tuple(j / 10 for j in range(11))
 
 
 def _rows(ranked, metric, params, **options):
-    """Per-query values of a registry metric, one row per parameter (``k``)."""
-    from_ranked = METRICS[metric].from_ranked
-    return np.array([
-        from_ranked(ranked, average=None, undefined=0.0,
-                    **({} if p is None else {"k": p}), **options)
-        for p in params
-    ], dtype=np.float64)
+    """Per-query values of a registry metric, one row per parameter (``k``),
+    with the ``"trec_eval"`` convention's options and its value of a query
+    without relevant documents (0); ``options`` add the measure's own."""
+    spec = METRICS[metric]
+    out = []
+    for p in params:
+        preset, switches = resolve(spec, "trec_eval",
+                                   {**({} if p is None else {"k": p}), **options})
+        out.append(spec.from_ranked(ranked, average=None,
+                                    undefined=switches["undefined"], **preset))
+    return np.array(out, dtype=np.float64)
 
 
-def library(metric, *, gain=False, **options):
-    """The measure of the registry's ``metric`` (with ``options``) on the
-    binary ranking (the graded one if ``gain``); the measure's parameter,
-    if any, is the metric's ``k``."""
+def _binary_rbp(ranked, p):
+    """The library's (binary) RBP per query, 0 without a relevant document:
+    the summand of trec_eval's graded rbp (which no convention preset holds:
+    its gain is the qrels value)."""
+    return METRICS["rbp"].from_ranked(ranked, average=None, undefined=0.0, p=p)
+
+
+def library(name, *, gain=False):
+    """trec_eval's measure ``name``: the registry's metric of that name
+    (:data:`~sklearn_rankeval._metrics.TREC_EVAL`) on the binary ranking (the
+    graded one if ``gain``) under the ``"trec_eval"`` convention; the
+    measure's parameter, if any, is the metric's ``k``."""
+    metric = TREC_EVAL[name]
+
     def measure(arr, params, opts):
-        return _rows(arr.ranked(gain), metric, params, **options)
+        return _rows(arr.ranked(gain), metric, params)
 
     return measure
 
@@ -143,7 +163,7 @@ def rbp(arr, params, opts):
         total = np.zeros(len(arr.qids))
         for v, step in zip(values.tolist(), steps.tolist()):
             ranked = arr.ranked_by(("at_least", v), lambda v=v: rel >= v)
-            total += step * _rows(ranked, "rbp", (None,), p=p)[0]
+            total += step * _binary_rbp(ranked, p)
         out.append(total / np.maximum(top, 1))
     return np.array(out)
 
