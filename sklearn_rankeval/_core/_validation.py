@@ -191,24 +191,27 @@ def validate_scores(y_score, xp=np, *, name="y_score"):
     return y_score
 
 
-def validate_relevance(y_true, xp=np):
-    """Relevance grades are finite and >= 0."""
-    y_true = column_or_2d(y_true, "y_true", xp)
+def validate_relevance(y_true, xp=np, *, name="y_true"):
+    """Relevance grades are finite and >= 0.
+
+    ``name`` is the argument named in the errors.
+    """
+    y_true = column_or_2d(y_true, name, xp)
     if xp is not np:
         return _validate_array_api(
-            y_true, "y_true", xp, nan="y_true contains NaN.",
-            posinf="y_true contains infinite values.",
-            neginf="y_true contains infinite values.",
-            negative="y_true must be >= 0 (relevance grades); found negative "
+            y_true, name, xp, nan=f"{name} contains NaN.",
+            posinf=f"{name} contains infinite values.",
+            neginf=f"{name} contains infinite values.",
+            negative=f"{name} must be >= 0 (relevance grades); found negative "
                      "values.")
     if y_true.dtype.kind == "f":
         if np.isnan(y_true).any():
-            raise ValueError("y_true contains NaN.")
+            raise ValueError(f"{name} contains NaN.")
         if np.isinf(y_true).any():
-            raise ValueError("y_true contains infinite values.")
+            raise ValueError(f"{name} contains infinite values.")
     if y_true.dtype.kind in "if" and (y_true < 0).any():
         raise ValueError(
-            "y_true must be >= 0 (relevance grades); found negative values."
+            f"{name} must be >= 0 (relevance grades); found negative values."
         )
     return y_true
 
