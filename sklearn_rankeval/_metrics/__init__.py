@@ -1,6 +1,19 @@
 """_metrics"""
 
 # the subpackage's face: what other subpackages import
+from ._beyond_kernels import (  # noqa: F401
+    USER_STATS,
+    BeyondPartials,
+    Popularity,
+    check_head_share,
+    distinct_pairs,
+    gini_index,
+    lorenz_curve,
+    short_head,
+)
+from ._beyond_kernels import merge as merge_list_partials  # noqa: F401
+from ._beyond_kernels import partials as list_partials  # noqa: F401
+from ._beyond_kernels import popularity as train_popularity  # noqa: F401
 from ._calibration import reliability_curves  # noqa: F401
 from ._classification import f_alpha_score  # noqa: F401
 from ._conventions import (  # noqa: F401
@@ -30,7 +43,12 @@ from ._curves import (  # noqa: F401
 )
 from ._docs import fill_doc, substitute_doc  # noqa: F401
 from ._kernels import interpolated_precision, recall_level_cutoffs, safe_divide  # noqa: F401
-from ._names import parse_metric_name, parse_metrics, valid_names_text  # noqa: F401
+from ._names import (  # noqa: F401
+    did_you_mean,
+    parse_metric_name,
+    parse_metrics,
+    valid_names_text,
+)
 from ._pipeline import drop_unjudged, evaluate_chunked, evaluate_convention  # noqa: F401
 from ._ranking import (  # noqa: F401
     bpref_score,
@@ -49,5 +67,5 @@ from ._ranking import (  # noqa: F401
     recall_at_k_score,
     success_at_k_score,
 )
-from ._registry import DEFAULT_METRICS, METRICS, group_info  # noqa: F401
+from ._registry import DEFAULT_METRICS, LIST_METRICS, METRICS, group_info  # noqa: F401
 from ._scorer import get_scorer, get_scorer_names, make_ranking_scorer  # noqa: F401
