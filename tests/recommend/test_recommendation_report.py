@@ -65,11 +65,23 @@ def _long_layout(rec, held, users):
     return y_true, y_score, groups
 
 
-def _by_hand(name, layout):
+#: The metrics whose formula gives a user without relevant items a value, 0
+#: (API.md: a user with a list and no held-out item counts with it).
+ZERO_WITHOUT_HELD_OUT = ("precision", "mrr", "success")
+
+
+def _by_hand(name, layout, lone=0):
+    """The metric function on the layout; with ``lone`` users that have a
+    list and no held-out item, their zeros averaged in where the metric's
+    formula gives them 0 (the others leave them out)."""
     base, _, cut = name.partition("@")
     kwargs = {"k": int(cut)} if cut else {}
     y_true, y_score, groups = layout
-    return FUNCS[base](y_true, y_score, groups=groups, **kwargs)
+    if not lone or base not in ZERO_WITHOUT_HELD_OUT:
+        return FUNCS[base](y_true, y_score, groups=groups, **kwargs)
+    per_user = FUNCS[base](y_true, y_score, groups=groups, average=None, **kwargs)
+    defined = [v for v in per_user if not math.isnan(v)]  # the lone ones: NaN
+    return sum(defined) / (len(defined) + lone)
 
 
 def _frame(rec, held):
@@ -89,8 +101,10 @@ def test_accuracy_equals_the_long_layout(seed, users):
         got = recommendation_report(recommended, held_out, metrics=ACCURACY,
                                     users=users, output="dict")
         layout = _long_layout(rec, held, users)
+        lone = 0 if users == "held_out" else len(
+            {u for u, _, _ in rec} - {u for u, _ in held})
         for name in ACCURACY:
-            want = _by_hand(name, layout)
+            want = _by_hand(name, layout, lone)
             assert got[name] == pytest.approx(want, rel=1e-12, nan_ok=True), name
 
 
@@ -224,8 +238,13 @@ def test_outputs():
     d = recommendation_report(recommended, held_out, k=3, output="dict")
     assert list(d) == ["precision@3", "recall@3", "ndcg@3", "map@3", "coverage@3"]
     frame = recommendation_report(recommended, held_out, k=3, output="frame")
-    assert list(frame.columns) == ["metric", "value"]
+    assert list(frame.columns) == ["metric", "value", "n_users"]
     assert dict(zip(frame.metric, frame.value)) == pytest.approx(d)
+    # held-out users u1..u5; catalog i0..i11 of the two inputs
+    n_items = len({i for _, i, _ in rec} | {i for _, i in held})
+    assert list(frame.n_users) == [5] * 5
+    assert frame.attrs == {"n_items": n_items, "n_users": 5}
+    assert (d.n_items, d.n_users) == (n_items, 5)
     text = recommendation_report(recommended, held_out, k=3)
     assert "recall@3" in text and f"{d['recall@3']:.4f}" in text
     per_user = recommendation_report(recommended, held_out, k=3, output="per_user")
