@@ -29,6 +29,7 @@ from .._stats import GroupInfo
 
 __all__ = [
     "INFO_COLUMNS",
+    "accumulate",
     "check_column_types",
     "check_columns",
     "check_frame",
@@ -122,6 +123,17 @@ def metric_plan(metrics, group_column, convention=None):
     pooled = {name: 0 if parts[name].stats is None else int(parts[name].stats.shape[0])
               for name in names}
     return names, pooled
+
+
+def accumulate(chunks, names, *, convention=None, group_rows="complete"):
+    """The :class:`~sklearn_rankeval.RankingAccumulator` of a partition's
+    rows, fed ``(y_true, y_score, groups, sample_weight)`` chunk by chunk
+    (``group_rows="sorted"``: a group cut at the end of a chunk goes on in
+    the next), or None if the partition has no row."""
+    acc = RankingAccumulator(names, group_rows=group_rows, convention=convention)
+    for y_true, y_score, groups, weight in chunks:
+        acc.update(y_true, y_score, groups=groups, sample_weight=weight)
+    return acc if acc.n_rows_ else None
 
 
 def input_order_column(names, convention, used):

@@ -20,7 +20,13 @@ metric of its own.
 # the subpackage's face: what other subpackages import
 from .._metrics import LIST_METRICS, gini_index, lorenz_curve  # noqa: F401
 from . import _beyond  # noqa: F401  (the exposure display's import)
-from ._evaluate import chunk_partials, finalize, merge  # noqa: F401
+from ._evaluate import (  # noqa: F401
+    ReportPartials,
+    UserTable,
+    chunk_partials,
+    finalize,
+    merge,
+)
 from ._inputs import read_inputs  # noqa: F401
 from ._peers import NAMES  # noqa: F401
 from ._plan import DEFAULT, USERS, make_plan  # noqa: F401

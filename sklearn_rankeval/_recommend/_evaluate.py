@@ -209,8 +209,8 @@ def merge(pieces, n_items, item_labels):
 
     The users of every table are sorted by id (the order of one chunk of all
     the users); the per-item sums are added over the items of
-    ``item_labels`` (every chunk's item labels are among them; the catalog
-    has ``n_items`` items).
+    ``item_labels`` (sorted; every chunk's item labels are among them; the
+    catalog has ``n_items`` items).
     """
     pieces = list(pieces)
     tables = {}
@@ -228,14 +228,12 @@ def merge(pieces, n_items, item_labels):
                 [t.values[name][0] for t in parts]).take(order), spec)
         tables[users] = UserTable(None, labels[order], info, values)
     items = {}
-    lookup = {label: code for code, label in enumerate(item_labels.tolist())}
     for key in pieces[0].items:
         total = np.zeros((3, n_items))
         for p in pieces:
             sums = p.items[key]
             n = p.item_labels.shape[0]
-            codes = np.fromiter((lookup[x] for x in p.item_labels.tolist()),
-                                dtype=np.int64, count=n)
+            codes = np.searchsorted(item_labels, p.item_labels)
             np.add.at(total, (slice(None), codes), sums[:, :n])
         items[key] = total
     return ReportPartials(tables, items, item_labels)

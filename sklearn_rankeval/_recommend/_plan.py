@@ -71,6 +71,26 @@ class Plan(NamedTuple):
         return any(m.on_lists and what in m.spec.needs_of(m.options)
                    for m in self.metrics)
 
+    def check_needs(self, *, train, item_features):
+        """Raise for a metric whose input (``train``, ``item_features``:
+        whether given) is missing."""
+        if self.needs("train") and not train:
+            names = [m.label for m in self.metrics
+                     if m.on_lists and "train" in m.spec.needs_of(m.options)]
+            need = [f"{n}@K" for n, spec in LIST_METRICS.items()
+                    if "train" in spec.needs]
+            raise ValueError(f"{', '.join(need[:-1])} and {need[-1]} need "
+                             "train= (the training interactions); asked for: "
+                             f"{', '.join(names)}.")
+        if self.needs("item_features") and not item_features:
+            raise ValueError("ild@K needs item_features=.")
+
+    @property
+    def head_share(self):
+        """The ``head_share`` of the report's ``long_tail@K`` (None without)."""
+        return next((m.options["head_share"] for m in self.metrics
+                     if "head_share" in m.options), None)
+
     @property
     def user_sets(self):
         return list(dict.fromkeys(m.users for m in self.metrics))

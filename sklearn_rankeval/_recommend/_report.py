@@ -247,21 +247,12 @@ sparse matrix, default=None
                          f"{'lists' if has_list else 'no list'}).")
     if plan.peer is not None:
         inp = _peers.apply(plan.peer, plan.metrics, inp, sets)
+    plan.check_needs(train=inp.has_train, item_features=item_features is not None)
     popularity = features = None
     if plan.needs("train"):
-        if not inp.has_train:
-            names = [m.label for m in plan.metrics
-                     if m.on_lists and "train" in m.spec.needs_of(m.options)]
-            need = [f"{n}@K" for n, spec in LIST_METRICS.items()
-                    if "train" in spec.needs]
-            raise ValueError(f"{', '.join(need[:-1])} and {need[-1]} need "
-                             "train= (the training interactions); asked for: "
-                             f"{', '.join(names)}.")
         popularity = train_popularity(inp.train_user, inp.train_item,
                                       n_items=inp.n_items)
     if plan.needs("item_features"):
-        if item_features is None:
-            raise ValueError("ild@K needs item_features=.")
         features = item_feature_rows(item_features, inp.item_labels, inp.n_items,
                                      inp.rec_item[sets["union"][inp.rec_user]])
     partials = chunk_partials(plan, inp, popularity, features)
