@@ -286,3 +286,20 @@ def test_recommendation_report_bad_input(spark):
                                          "df_held are bigint"):
         rk_spark.recommendation_report(
             df_rec, spark.createDataFrame(held.assign(user=range(len(held)))))
+
+
+def test_the_spark_extra_pins_a_pandas_pyspark_does_not_warn_about():
+    # PySpark (3.4 to 4.x) warns "does not yet fully support pandas >= 3.0.0"
+    # on every call: `pip install "sklearn-rankeval[spark]"` resolves pandas < 3
+    import tomllib
+    from pathlib import Path
+
+    from packaging.requirements import Requirement
+
+    root = Path(__file__).resolve().parents[2]
+    extras = tomllib.loads((root / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    (pandas,) = [Requirement(r) for r in extras["spark"]
+                 if Requirement(r).name == "pandas"]
+    assert "2.3.3" in pandas.specifier and "3.0.0" not in pandas.specifier
+    assert "3.1.1" not in pandas.specifier
