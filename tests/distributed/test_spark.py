@@ -291,8 +291,9 @@ def test_recommendation_report_bad_input(spark):
 def test_the_spark_extra_pins_a_pandas_pyspark_does_not_warn_about():
     # PySpark (3.4 to 4.x) warns "does not yet fully support pandas >= 3.0.0"
     # on every call: `pip install "sklearn-rankeval[spark]"` resolves pandas < 3
-    import tomllib
     from pathlib import Path
+
+    tomllib = pytest.importorskip("tomllib")  # Python >= 3.11
 
     from packaging.requirements import Requirement
 
