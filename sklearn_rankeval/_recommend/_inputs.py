@@ -241,11 +241,17 @@ def _encode(arrays, what):
     try:
         codes, labels = encode_rows(joined, joined.shape[0])
     except (TypeError, ValueError) as exc:
-        rule = " must be hashable" if "unhashable" in str(exc) else (
-            " must be of one comparable type across the inputs (such as all "
-            "strings or all integers)" if "comparable" in str(exc) or
-            "not supported between" in str(exc) else "")
-        raise type(exc)(f"{what} ids{rule}: {exc}") from None
+        if "unhashable" in str(exc) or not ("comparable" in str(exc) or
+                                            "not supported between" in str(exc)):
+            rule = " must be hashable" if "unhashable" in str(exc) else ""
+            raise type(exc)(f"{what} ids{rule}: {exc}") from None
+        # ids of several types (1 and "u1"): coded by (type, id), so that the
+        # inputs are read and their lack of common ids said (read_inputs)
+        keys = np.empty(joined.shape[0], dtype=object)
+        keys[:] = [(type(v).__name__, v) for v in joined]
+        codes, typed = encode_rows(keys, keys.shape[0])
+        labels = np.empty(typed.shape[0], dtype=object)
+        labels[:] = [v for _, v in typed]
     return np.split(codes.astype(np.int64), np.cumsum(sizes)[:-1]), labels
 
 

@@ -725,6 +725,7 @@ LK_CASES = [
 
 
 @pytest.mark.parametrize("case", LK_CASES, ids=[c[0] for c in LK_CASES])
+@pytest.mark.filterwarnings("ignore:recommended and held_out have no:UserWarning")
 def test_lenskit_hand_cases(case):
     _, items, relevant, metric, value = case
     assert _report({"u": items}, {"u": relevant}, [metric], "lenskit") == \
@@ -869,6 +870,7 @@ def test_confidence_under_a_convention():
         assert got["ndcg@5"][key] == pytest.approx(dcg[key] / ideal)
 
 
+@pytest.mark.filterwarnings("ignore:recommended and held_out have no:UserWarning")
 def test_ms_recommenders_no_hit_and_no_common_user():
     # test_python_evaluation.py (precision/recall/ndcg/map_at_k with the
     # rating_nohit fixture, every prediction item 100): 0.0; here items
