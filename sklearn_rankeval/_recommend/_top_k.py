@@ -257,8 +257,9 @@ default=None
     top_k : dict of ndarray
         ``{"user": (m,), "item": (m,), "score": (m,)}``: the users' (row)
         and items' (column) indices (int64), or a DataFrame's labels, and
-        the scores, in the float dtype of ``scores`` (float64 for integers).  Users in order, each
-        user's items by decreasing score, tied items by increasing index.
+        the scores, in the float dtype of ``scores`` (float64 for
+        integers).  Users in order, each user's items by decreasing score,
+        tied items by increasing index.
         A user with no eligible item has no entry.
 
     See Also
