@@ -76,9 +76,7 @@ def format_report(values, output, n_items, n_users, n_users_of):
     lines = [f"{head[0]:<{widths[0]}}" + "".join(
         f"{h:>{w}}" for h, w in zip(head[1:], widths[1:])) + f"{'users':>{uw}}"]
     for cell, n in zip(cells, users):
-        shown = cell[:2] + (cell[2:] if with_ci else ())
-        if with_ci and not cell[2]:
-            shown = cell[:2] + ("", "")
+        shown = cell if with_ci else cell[:2]  # (no interval: blank cells)
         lines.append(f"{cell[0]:<{widths[0]}}" + "".join(
             f"{x:>{w}}" for x, w in zip(shown[1:], widths[1:])) + f"{n:>{uw}}")
     lines.append(f"(catalog: {n_items} items)")
