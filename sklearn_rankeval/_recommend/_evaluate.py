@@ -105,16 +105,19 @@ def _accuracy(plan, metrics, inp, keep_r, keep_h, evaluated, y_score_r):
     over the ``evaluated`` users: the ``_metrics`` pipeline on the long
     layout, once per ranking convention."""
     ru, hu = inp.rec_user, inp.held_user
-    r_gain = np.where(inp.held_row >= 0,
-                      inp.held_gain[inp.held_row] if hu.shape[0] else 0.0, 0.0)
+    r_gain = np.zeros(ru.shape[0])
+    hit = inp.held_row >= 0
+    r_gain[hit] = inp.held_gain[inp.held_row[hit]]
     missed = keep_h & ~inp.in_list
-    y_true = np.concatenate([r_gain[keep_r], inp.held_gain[missed]])
-    y_score = np.concatenate([y_score_r[keep_r],
+    y_true = np.concatenate([_kept(r_gain, keep_r), inp.held_gain[missed]])
+    y_score = np.concatenate([_kept(y_score_r, keep_r),
                               np.full(int(missed.sum()), -np.inf)])
-    groups = np.concatenate([ru[keep_r], hu[missed]])
+    groups = np.concatenate([_kept(ru, keep_r), hu[missed]])
     # users with a list and no held-out item: the value the metric's formula
     # gives them (P@k: 0), where it gives one (this library's rules only)
-    lone = evaluated & ~(np.bincount(hu, minlength=inp.n_users) > 0)
+    lone = np.zeros(inp.n_users, dtype=bool)
+    if plan.peer is None and any(m.spec.empty_value is not None for m in metrics):
+        lone = evaluated & ~(np.bincount(hu, minlength=inp.n_users) > 0)
     info, out = None, {}
     by_ranking = {}
     for m in metrics:
@@ -141,6 +144,11 @@ def _accuracy(plan, metrics, inp, keep_r, keep_h, evaluated, y_score_r):
     return info, out
 
 
+def _kept(x, keep):
+    """``x[keep]``, without a copy when every row is kept."""
+    return x if keep is None else x[keep]
+
+
 def chunk_partials(plan, inp, popularity=None, features=None, tail=None):
     """The :class:`ReportPartials` of the whole users of ``inp``.
 
@@ -163,6 +171,7 @@ def chunk_partials(plan, inp, popularity=None, features=None, tail=None):
         index = np.cumsum(evaluated) - 1  # code -> place among the set's users
         metrics = [m for m in plan.metrics if m.users == users]
         keep_r = evaluated[ru]
+        keep_r = None if keep_r.all() else keep_r  # (the usual case)
         info, values = None, {}
         accuracy = [m for m in metrics if not m.on_lists]
         if accuracy and codes.shape[0]:
@@ -171,9 +180,9 @@ def chunk_partials(plan, inp, popularity=None, features=None, tail=None):
             info, values = _accuracy(plan, accuracy, inp, keep_r,
                                      evaluated[inp.held_user], evaluated,
                                      y_score_r)
-        su, si = ru[keep_r], ri[keep_r]
-        score = None if inp.rec_score is None else inp.rec_score[keep_r]
-        srank = None if rank is None else rank[keep_r]
+        su, si = _kept(ru, keep_r), _kept(ri, keep_r)
+        score = None if inp.rec_score is None else _kept(inp.rec_score, keep_r)
+        srank = None if rank is None else _kept(rank, keep_r)
         for k in sorted({m.options["k"] for m in metrics if m.on_lists}):
             at_k = [m for m in metrics if m.on_lists and m.options["k"] == k]
             needs = {need for m in at_k for need in m.spec.needs_of(m.options)}

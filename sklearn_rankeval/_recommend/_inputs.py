@@ -272,11 +272,14 @@ def match_pairs(ru, ri, hu, hi, n_items, user_labels, item_labels):
     pair = np.concatenate([ru * n_items + ri, hu * n_items + hi])
     row_bits = max(int(n - 1).bit_length(), 1)
     top = int(pair.max()) if n else 0
+    # inputs grouped by user in code order (top_k_items' lists, most
+    # frames): two ascending runs of users, which a merge sort reads as runs
+    grouped = bool(np.all(ru[1:] >= ru[:-1]) and np.all(hu[1:] >= hu[:-1]))
     if top.bit_length() + 1 + row_bits <= 63:
         key = pair << (1 + row_bits)
         key[n_r:] |= 1 << row_bits  # the source bit: a recommended row first
         key |= np.arange(n, dtype=np.int64)
-        key.sort()
+        key.sort(kind="stable" if grouped else "quicksort")
         order = key & ((1 << row_bits) - 1)
         key >>= row_bits
     else:
