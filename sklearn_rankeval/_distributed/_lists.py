@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._core import check_positive_int
 from .._metrics import Popularity, short_head
 from .._recommend import (
     ReportPartials,
@@ -168,8 +169,6 @@ def reduce_columns(plan, layout, users, user_values, items, item_values, *,
     (one row per evaluated user), ``items`` / ``item_values`` (one row per
     item, summed over the partitions).  ``n_items``: the catalog size (None:
     the items counted, with the training items)."""
-    from .._core import check_positive_int
-
     (users_set,) = plan.user_sets
     users = np.asarray(users)
     info = GroupInfo(np.arange(users.shape[0]),

@@ -16,7 +16,13 @@ import math
 import numpy as np
 
 from .._core import check_k
-from .._metrics import LIST_METRICS, METRICS, substitute_doc, train_popularity
+from .._metrics import (
+    LIST_METRICS,
+    METRICS,
+    list_partials,
+    substitute_doc,
+    train_popularity,
+)
 from . import _peers
 from ._evaluate import chunk_partials, finalize, user_sets
 from ._inputs import item_feature_rows, read_inputs
@@ -347,8 +353,6 @@ def exposure_counts(recommended, *, k, train=None, n_items=None, user="user",
     without ``train``), ``labels`` the ids of the first ``len(labels)``
     codes; the codes after them are catalog items absent from the inputs.
     """
-    from .._metrics import list_partials
-
     k = check_k(k, allow_none=False)
     inp = read_inputs(recommended, None, train, user=user,
                       item=item, score=score, relevance=None, n_items=n_items)
