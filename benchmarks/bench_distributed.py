@@ -3,6 +3,7 @@
     python benchmarks/bench_distributed.py --users 1000000 --repeat 1 --warmup 0
     python benchmarks/bench_distributed.py --users 200000 --repeat 3
     python benchmarks/bench_distributed.py --users 20000 --repeat 1   # quick look
+    python benchmarks/bench_distributed.py --recommend --rec-users 10000  # top-N
 
 The rows are W1's click log (``run.py``: users of 1-100 impressions, mean
 ~10, shuffled, 4-decimal scores), written as Parquet (8 files) to a temporary
@@ -339,6 +340,111 @@ def bench_dask(folder, log, n_rows, cores, reference, expected, args):
                    reference)
 
 
+def spark_session(cores, partitions=None):
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    builder = (SparkSession.builder.master(f"local[{cores}]")
+               .appName("bench recommend")
+               .config("spark.ui.enabled", "false")
+               .config("spark.ui.showConsoleProgress", "false")
+               .config("spark.sql.execution.arrow.pyspark.enabled", "true"))
+    if partitions:
+        builder = builder.config("spark.sql.shuffle.partitions", str(partitions))
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def bench_spark_recommend(args):
+    """``spark.recommendation_report`` beside Spark's own ``RankingEvaluator``.
+
+    Top-10 lists of ``--rec-users`` users (``--rec-users * 10`` list rows, 1-5
+    held-out items a user among 200 items), as Spark frames of rows (user,
+    item, score) and (user, item).  Both sides start from these row frames:
+    the evaluator needs one row per user with the array of recommended items
+    in rank order and the array of held-out items, built with Spark
+    (``collect_list`` of (-score, item) sorted, joined with the held-out
+    ``collect_list``), then one ``evaluate`` per metric; ours is one call
+    for the four metrics.  Timed: median of ``--repeat`` after one warm-up
+    each (the first Spark job of a session starts the Python workers).
+    """
+    from pyspark.ml.evaluation import RankingEvaluator
+    from pyspark.sql import functions as F
+
+    from sklearn_rankeval import spark as rk_spark
+
+    rng = np.random.default_rng(0)
+    n_users, n_items, k = args.rec_users, 200, 10
+    users = np.repeat(np.arange(n_users), k)
+    items = np.concatenate([rng.choice(n_items, k, replace=False)
+                            for _ in range(n_users)])
+    scores = np.round(rng.random(n_users * k), 6)
+    rec = pd.DataFrame({"user": users, "item": items, "score": scores})
+    n_held = rng.integers(1, 6, n_users)
+    held = pd.DataFrame({
+        "user": np.repeat(np.arange(n_users), n_held),
+        "item": np.concatenate([rng.choice(n_items, h, replace=False)
+                                for h in n_held])})
+    spark = spark_session(args.cores)
+    df_rec = spark.createDataFrame(rec).repartition(args.cores).cache()
+    df_held = spark.createDataFrame(held).repartition(args.cores).cache()
+    df_rec.count(), df_held.count()
+    metrics = [f"precision@{k}", f"recall@{k}", f"ndcg@{k}", f"map@{k}"]
+    n_rows = len(rec)
+    print(f"\n# spark.recommendation_report vs RankingEvaluator: {n_rows:,} list "
+          f"rows, {len(held):,} held-out rows, {n_users:,} users, local[{args.cores}]")
+    med_in, _, want = timed(lambda: rk.recommendation_report(
+        rec, held, metrics=metrics, output="dict"), args.repeat)
+    record("in-memory recommendation_report (P, R, NDCG, MAP @10)", med_in, n_rows,
+           1, None, f"ndcg {want[metrics[2]]:.6f}", "one core", peak=False)
+    med, _, got = timed(lambda: rk_spark.recommendation_report(
+        df_rec, df_held, metrics=metrics, output="dict"), args.repeat)
+    for name in metrics:
+        check(got[name], want[name], f"spark {name}", tol=1e-12)
+    record("spark.recommendation_report (P, R, NDCG, MAP @10: one call)", med,
+           n_rows, args.cores, med_in, f"ndcg {got[metrics[2]]:.6f}")
+    med1, _, _ = timed(lambda: rk_spark.recommendation_report(
+        df_rec, df_held, metrics=[metrics[2]], output="dict"), args.repeat)
+    record("spark.recommendation_report (NDCG@10 alone)", med1, n_rows,
+           args.cores, med_in)
+
+    def arrays():
+        ranked = df_rec.groupBy("user").agg(F.sort_array(F.collect_list(
+            F.struct((-F.col("score")).alias("key"), F.col("item").cast("double")
+                     .alias("item")))).alias("pairs"))
+        truth = df_held.groupBy("user").agg(
+            F.collect_list(F.col("item").cast("double")).alias("label"))
+        return ranked.join(truth, "user", "left").select(
+            F.col("pairs.item").alias("prediction"),
+            F.coalesce("label", F.array().cast("array<double>")).alias("label"))
+
+    names = {f"precision@{k}": "precisionAtK", f"recall@{k}": "recallAtK",
+             f"ndcg@{k}": "ndcgAtK", f"map@{k}": "meanAveragePrecisionAtK"}
+
+    def evaluate(which):
+        frame = arrays().cache()
+        try:
+            return {name: RankingEvaluator(metricName=names[name], k=k).evaluate(frame)
+                    for name in which}
+        finally:
+            frame.unpersist()
+
+    med_ev, _, ev = timed(lambda: evaluate(metrics), args.repeat)
+    # Spark's RankingMetrics average every user of the frame (with a list here)
+    same = rk.recommendation_report(rec, held, metrics=metrics, output="dict",
+                                    users="recommended", convention=None)
+    record("RankingEvaluator (the 4 metrics; arrays by collect_list, cached)",
+           med_ev, n_rows, args.cores, med_in,
+           f"ndcg {ev[metrics[2]]:.6f} (ours, same users: "
+           f"{same[metrics[2]]:.6f})")
+    med_ev1, _, _ = timed(lambda: evaluate([metrics[2]]), args.repeat)
+    record("RankingEvaluator (NDCG@10 alone)", med_ev1, n_rows, args.cores, med_in)
+    print(f"# spark.recommendation_report / RankingEvaluator: 4 metrics "
+          f"{med / med_ev:.2f}, NDCG@10 alone {med1 / med_ev1:.2f} (target <= 2)")
+    spark.stop()
+
+
 def summary():
     def ratio(a, b):
         try:
@@ -373,7 +479,20 @@ def main(argv=None):
     parser.add_argument("--skip-frame", action="store_true",
                         help="skip spark.per_group_scores (noop sink)")
     parser.add_argument("--json", help="also write the rows to this JSON file")
+    parser.add_argument("--recommend", action="store_true",
+                        help="only spark.recommendation_report beside Spark's "
+                             "RankingEvaluator (--rec-users users x 10)")
+    parser.add_argument("--rec-users", type=int, default=10_000)
     args = parser.parse_args(argv)
+    if args.recommend:
+        print("| measurement | median s | M rows/s/core | / in-memory | peak worker "
+              "RSS MB | value | note | load |")
+        print("|---|---|---|---|---|---|---|---|")
+        bench_spark_recommend(args)
+        if args.json:
+            with open(args.json, "w") as fh:
+                json.dump(ROWS, fh, indent=1)
+        return
 
     y, s, g = click_log(args.users)
     n_rows = len(y)

@@ -28,6 +28,11 @@ after a warm-up):
   ``novelty``, ``arp``, ``long_tail@10`` with ``train``, against our own
   accuracy report (target <= 1x).
 
+Targets of the compiled-engine issue: RecTools' time >= 5x ours, Microsoft
+Recommenders' >= 60x ours (printed at the end).  On a shared machine, run
+the peers and ours close together: the ratios are only as good as the load
+is steady (``os.getloadavg``).
+
 Every library's values are printed beside ours, with the largest absolute
 difference, so that "same values" is checked in the run that is timed.
 """
@@ -174,6 +179,11 @@ def main():
     print("|---|---:|---:|")
     for name, med, _, _, _ in rows:
         print(f"| {name} | {med:.3f} | {med / base:.2f} |")
+    seconds = {name.split(":")[0]: med for name, med, _, _, _ in rows}
+    for peer, target in (("RecTools", 5), ("Microsoft Recommenders", 60)):
+        if peer in seconds:
+            print(f"# {peer} / ours: {seconds[peer] / base:.2f} (target >= "
+                  f"{target}, the compiled engine's issue)")
 
 
 if __name__ == "__main__":

@@ -100,6 +100,9 @@ for name, recommended in lists.items():
         f"{v:.4f}" if np.isnan(lo) else f"{v:.4f} [{lo:.4f}, {hi:.4f}]"
         for v, lo, hi in report[["value", "ci_low", "ci_high"]].to_numpy()]
 print(pd.DataFrame(columns, index=metrics).to_string())
+# what the report counted: the users averaged and the catalog
+print(f"users evaluated: {report.attrs['n_users']}, "
+      f"catalog: {report.attrs['n_items']} items")
 
 # %%
 # The SVD model finds about half as many held-out items again as the

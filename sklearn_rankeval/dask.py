@@ -7,14 +7,17 @@ No Python function is called per group.
 
 dask is imported when a function is called, never when this module or
 ``sklearn_rankeval`` is imported.  Install it with
-``pip install "sklearn-rankeval[dask]"``.
+``pip install "sklearn-rankeval[dask]"``.  Every other import goes through
+``sklearn_rankeval._distributed``.
 """
 
 import numpy as np
 
 from ._distributed import (
+    accumulate,
     check_column_types,
     check_frame,
+    fill_doc,
     input_order_column,
     metric_plan,
     partial_columns,
@@ -22,8 +25,6 @@ from ._distributed import (
     reduce_partials,
     summarize_partials,
 )
-from ._metrics import fill_doc
-from ._reports import RankingAccumulator
 
 __all__ = ["per_group_scores", "ranking_report"]
 
@@ -90,10 +91,9 @@ def _accumulated(part, y_true, y_score, groups, sample_weight, names, convention
     """The accumulator of one partition's rows (whole groups, in frame order)."""
     if position is not None:
         part = part.sort_values(position, kind="stable")
-    acc = RankingAccumulator(names, convention=convention)
-    return acc.update(part[y_true], part[y_score], groups=part[groups],
-                      sample_weight=None if sample_weight is None
-                      else part[sample_weight])
+    return accumulate([(part[y_true], part[y_score], part[groups],
+                        None if sample_weight is None else part[sample_weight])],
+                      names, convention=convention)
 
 
 def _frame(columns, group_name, group_dtype, dtypes):

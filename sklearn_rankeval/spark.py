@@ -2,20 +2,21 @@
 
 The rows move once: ``repartition`` by the group column puts each group in
 one partition, ``sortWithinPartitions`` orders each partition by group id,
-and ``mapInArrow`` feeds the partition's Arrow batches to a
-:class:`~sklearn_rankeval.RankingAccumulator` in ``group_rows="sorted"``
-mode, which ranks whole batches at once and carries a group cut by a batch
-boundary into the next batch.  No Python function is called per group.
+and ``mapInArrow`` feeds the partition's Arrow batches to the accumulator
+of ``_distributed`` in ``group_rows="sorted"`` mode, which ranks whole
+batches at once and carries a group cut by a batch boundary into the next
+batch.  No Python function is called per group.
 
-:func:`recommendation_report` builds the long layout of top-N lists with
-Spark joins and reuses that machinery for the accuracy metrics; its
-beyond-accuracy metrics are ``_beyond``'s partial statistics, computed per
-partition of users (``mapInArrow`` again), the per-item sums added in Spark
-and the per-user columns finalized on the driver.
+:func:`recommendation_report` is the in-memory report's pipeline over
+partials: the lists and the held-out rows, shuffled together by user, are
+read, ranked and measured by the in-memory readers and partials in each
+partition (``mapInArrow``); one row per user and one per item come back,
+and the driver finalizes them as in memory.
 
 pyspark is imported when a function is called, never when this module or
 ``sklearn_rankeval`` is imported.  Install it with
-``pip install "sklearn-rankeval[spark]"``.
+``pip install "sklearn-rankeval[spark]"``.  Every other import goes
+through ``sklearn_rankeval._distributed``.
 """
 
 import os
@@ -23,20 +24,22 @@ import sys
 
 import numpy as np
 
-from ._core import check_k, check_option, check_positive_int
 from ._distributed import (
+    TrainItems,
+    accumulate,
     check_column_types,
     check_frame,
+    fill_doc,
     input_order_column,
+    list_plan,
     metric_plan,
     partial_columns,
     partial_dtypes,
+    partition_columns,
+    reduce_columns,
     reduce_partials,
     summarize_partials,
 )
-from ._metrics import fill_doc
-from ._recommend import USERS, _format, _split_metrics
-from ._reports import RankingAccumulator
 
 __all__ = ["per_group_scores", "ranking_report", "recommendation_report"]
 
@@ -112,27 +115,28 @@ def _partition_partials(batches, *, names, rows_per_call, weighted, convention):
     """
     import pyarrow as pa
 
-    acc = RankingAccumulator(names, group_rows="sorted", convention=convention)
-    buffer, buffered = [], 0
+    def chunks():
+        buffer, buffered = [], 0
+        for batch in batches:
+            if batch.num_rows == 0:
+                continue
+            buffer.append(batch)
+            buffered += batch.num_rows
+            if buffered >= rows_per_call:
+                yield buffer
+                buffer, buffered = [], 0
+        if buffer:
+            yield buffer
 
-    def feed():
+    def columns(buffer):
         table = pa.Table.from_batches(buffer)
         column = {name: table.column(name).to_numpy()
                   for name in table.column_names}
-        acc.update(column["t"], column["s"], groups=column["g"],
-                   sample_weight=column["w"] if weighted else None)
+        return (column["t"], column["s"], column["g"],
+                column["w"] if weighted else None)
 
-    for batch in batches:
-        if batch.num_rows == 0:
-            continue
-        buffer.append(batch)
-        buffered += batch.num_rows
-        if buffered >= rows_per_call:
-            feed()
-            buffer, buffered = [], 0
-    if buffer:
-        feed()
-    return acc if acc.n_rows_ else None
+    return accumulate((columns(b) for b in chunks()), names, convention=convention,
+                      group_rows="sorted")
 
 
 def _record_batches(columns, group_name, group_type, extra=None):
@@ -433,7 +437,7 @@ def per_group_scores(df, *, y_true, y_score, groups, sample_weight=None, metrics
 # top-N recommendation lists
 # ---------------------------------------------------------------------------
 #: The column names of the frames built below (inputs renamed to them).
-_U, _I, _S, _T = "u", "i", "s", "t"
+_U, _I, _S, _T, _SRC = "u", "i", "s", "t", "src"
 
 
 def _rec_columns(df, name, user, item, value, value_default, value_what):
@@ -458,203 +462,90 @@ def _rec_columns(df, name, user, item, value, value_default, value_what):
     return value
 
 
-def _check_rows(df, name, *, pairs, value_rule=None):
-    """One Spark job: null ids, a repeated (user, item) pair, bad values.
+def _id_types(frames, column, what):
+    """The Spark type of the ``column`` ids, one across ``frames`` (a
+    ``{name: frame}``), else a ValueError naming each frame's type."""
+    types = {name: dict((f.name, f.dataType) for f in df.schema.fields)[column]
+             for name, df in frames.items()}
+    if len(set(types.values())) > 1:
+        raise ValueError(
+            f"the {what} ids of " + ", ".join(
+                f"{name} are {kind.simpleString()}" for name, kind in types.items())
+            + f": no {what} would match; cast them to one type.")
+    return next(iter(types.values()))
 
-    ``value_rule``: (Column that is true on a bad value, message).
-    """
+
+def _train_items(train, user, item, plan):
+    """The :class:`TrainItems` of ``train``: one Spark job (a rollup by item:
+    its interactions and distinct users, and the distinct users of all)."""
     _, F, _ = _pyspark()
-    null = (F.col(_U).isNull() | F.col(_I).isNull()).cast("long")
-    bad = (value_rule[0] if value_rule else F.lit(False)).cast("long")
-    rows = df.select(null.alias("null"), bad.alias("bad"), _U, _I)
-    if pairs:
-        rows = rows.groupBy(_U, _I).agg(F.count("*").alias("n"),
-                                        F.sum("null").alias("null"),
-                                        F.sum("bad").alias("bad"))
-    else:
-        rows = rows.withColumn("n", F.lit(1))
-    row = rows.agg(F.max("n"), F.sum("null"), F.sum("bad")).first()
-    n, nulls, bads = (0 if v is None else v for v in row)
-    if nulls:
-        raise ValueError(f"{name}: the user and item ids must not be null.")
-    if pairs and n > 1:
-        raise ValueError(f"{name} repeats a (user, item) pair.")
-    if bads:
-        raise ValueError(value_rule[1])
+    rows = (train.select(F.col(_quoted(user)).alias(_U),
+                         F.col(_quoted(item)).alias(_I))
+            .rollup(_I).agg(F.count("*").alias("n"),
+                            F.countDistinct(_U).alias("users"),
+                            F.sum(F.col(_U).isNull().cast("long")).alias("null"),
+                            F.grouping_id().alias("total")))
+    cols = _collect_columns(rows)
+    total = np.asarray(cols["total"]) == 1
+    per_item = ~total
+    if (np.asarray(cols["null"])[total].sum() if total.any() else 0) or \
+            _is_null(cols[_I][per_item]).any():
+        raise ValueError("train: the user and item ids must not be null.")
+    n_users = int(np.asarray(cols["users"])[total][0]) if total.any() else 0
+    return TrainItems.of(cols[_I][per_item], np.asarray(cols["n"])[per_item],
+                         np.asarray(cols["users"])[per_item], n_users, plan)
 
 
-def _item_codes(frames):
-    """The distinct items of ``frames``, coded ``0 .. n - 1`` in Spark (by id).
+def _lists_udf(plan, layout, names, train_items, user_type, item_type):
+    """mapInArrow function: the partials of one partition's whole users.
 
-    A window over the distinct items only (one row per catalog item).
+    Output rows: one per evaluated user (``user`` and its per-user partials
+    in ``c0..``), one per item of the partition (``item`` and its per-item
+    sums), or one with ``error``.
     """
-    from pyspark.sql import Window
-
-    _, F, _ = _pyspark()
-    items = frames[0].select(_I)
-    for frame in frames[1:]:
-        items = items.unionByName(frame.select(_I))
-    return items.distinct().select(
-        _I, (F.row_number().over(Window.orderBy(_I)) - 1).alias("code"))
-
-
-def _train_popularity(train, codes, n_items):
-    """The :class:`~._recommend._beyond.Popularity` of the training rows.
-
-    Counted in Spark (one row per training item comes back), as arrays of
-    ``n_items`` entries that travel to the workers with the function.
-    """
-    from ._recommend import _beyond
-
-    _, F, _ = _pyspark()
-    per_item = _collect_columns(
-        train.join(codes, _I).groupBy("code").agg(
-            F.count("*").alias("interactions"),
-            F.countDistinct(_U).alias("users")))
-    n_users = train.agg(F.countDistinct(_U)).first()[0]
-    interactions = np.zeros(n_items, dtype=np.int64)
-    users = np.zeros(n_items, dtype=np.int64)
-    code = np.asarray(per_item["code"], dtype=np.int64)
-    interactions[code] = per_item["interactions"]
-    users[code] = per_item["users"]
-    return _beyond.Popularity(interactions, users, int(n_users))
-
-
-def _user_chunks(batches, rows_per_call):
-    """Column dicts of whole users from a partition sorted by user.
-
-    Batches are buffered up to ``rows_per_call`` rows; the rows of the last
-    user of the buffer wait for the next call (its list may go on).
-    """
-    import pyarrow as pa
-
-    buffer, buffered = [], 0
-
-    def columns(table):
-        return {name: table.column(name).to_numpy() for name in table.column_names}
-
-    for batch in batches:
-        if batch.num_rows == 0:
-            continue
-        buffer.append(batch)
-        buffered += batch.num_rows
-        if buffered < rows_per_call:
-            continue
-        table = pa.Table.from_batches(buffer)
-        users = table.column(_U).to_numpy()
-        cut = table.num_rows - int(np.count_nonzero(users == users[-1]))
-        if cut > 0:
-            yield columns(table.slice(0, cut))
-            buffer = table.slice(cut).to_batches()
-            buffered = table.num_rows - cut
-    if buffered:
-        yield columns(pa.Table.from_batches(buffer))
-
-
-def _beyond_udf(cutoffs, n_items, popularity, rows_per_call, user_type):
-    """mapInArrow function: the beyond-accuracy partials of one partition.
-
-    Output rows: per cutoff, one row per item with a non-zero expected count
-    (``item``, then ``s0..s2``: its count, sure count and ``sum log(1 - m)``
-    over the partition) and one row per user (``user``, then ``s0..s3``: the
-    first four ``_beyond.USER_STATS``); or one row with ``error``.
-    """
-    from ._recommend import _beyond
+    user, item, score, relevance = names
+    width = layout.width
 
     def udf(batches):
         import pyarrow as pa
 
-        names = ["k", "item", "user", "s0", "s1", "s2", "s3", "error"]
-
-        def batch(k, item, user, stats, error=None):
-            n = len(k)
+        def out(users, items, values, error=None):
+            n_u, n = len(users), len(users) + len(items)
+            arrays = [pa.array(list(users) + [None] * len(items), type=user_type),
+                      pa.array([None] * n_u + list(items), type=item_type)]
+            arrays += [pa.array(values[:, j], type=pa.float64())
+                       for j in range(width)]
+            arrays.append(pa.array([error] * n, type=pa.string()))
             return pa.RecordBatch.from_arrays(
-                [pa.array(k, type=pa.int64()), pa.array(item, type=pa.int64()),
-                 pa.array(user, type=user_type)]
-                + [pa.array(s, type=pa.float64()) for s in stats]
-                + [pa.array([error] * n, type=pa.string())], names=names)
+                arrays, names=["user", "item"] + [f"c{j}" for j in range(width)]
+                + ["error"])
 
-        items = {kk: np.zeros((3, n_items)) for kk in cutoffs}
-        try:
-            for cols in _user_chunks(batches, rows_per_call):
-                users = cols[_U]
-                first = np.ones(users.shape[0], dtype=bool)
-                first[1:] = users[1:] != users[:-1]
-                code = np.cumsum(first) - 1
-                for kk in cutoffs:
-                    m = _beyond.membership(code, cols[_S], k=kk)
-                    parts = _beyond.partials(code, cols["code"], m, n_items=n_items,
-                                             popularity=popularity)
-                    items[kk] += (parts.item_count, parts.item_sure,
-                                  parts.item_log_miss)
-                    n = parts.user.shape[0]
-                    yield batch([kk] * n, [None] * n, users[first],
-                                list(parts.user_stats[:4]))
-        except (ValueError, TypeError) as exc:
-            yield batch([None], [None], [None], [[np.nan]] * 4,
-                        f"{type(exc).__name__}:{exc}")
+        batches = [b for b in batches if b.num_rows]
+        if not batches:
             return
-        for kk, vectors in items.items():
-            nonzero = np.flatnonzero(vectors[0] > 0)
-            n = nonzero.shape[0]
-            yield batch([kk] * n, nonzero, [None] * n,
-                        [*vectors[:, nonzero], np.full(n, np.nan)])
+        table = pa.Table.from_batches(batches)
+        try:
+            if table.column(_U).null_count or table.column(_I).null_count:
+                raise ValueError("df_rec and df_held: the user and item ids must "
+                                 "not be null.")
+            col = {n: table.column(n).to_numpy(zero_copy_only=False)
+                   for n in table.column_names}
+            rec = col[_SRC] == 0
+            held = ~rec
+            users, items, values = partition_columns(
+                plan, layout,
+                {user: col[_U][rec], item: col[_I][rec], score: col[_S][rec]},
+                {user: col[_U][held], item: col[_I][held],
+                 relevance: col[_T][held]},
+                user=user, item=item, score=score, relevance=relevance,
+                train_items=train_items)
+        except (ValueError, TypeError) as exc:
+            yield out([None], [], np.full((1, width), np.nan),
+                      f"{type(exc).__name__}:{exc}")
+            return
+        yield out(users, items, values)
 
     return udf
-
-
-def _beyond_values(rec, beyond, codes, n_items, popularity):
-    """``{name: value}`` of the beyond-accuracy metrics: one Spark job.
-
-    The lists' rows are shuffled by user (each user in one partition), their
-    items coded by a join with ``codes``; each partition sends back its
-    per-item sums and per-user columns, the per-item sums are added in Spark
-    (``groupBy``), and ``_beyond.finalize`` turns them into the metrics.
-    """
-    from ._recommend import _beyond
-
-    _, F, T = _pyspark()
-    user_type = dict((f.name, f.dataType) for f in rec.schema.fields)[_U]
-    cutoffs = sorted({b[2] for b in beyond})
-    from pyspark.sql.pandas.types import to_arrow_type
-
-    rows = (rec.join(codes, _I).select(_U, "code", _S)
-            .repartition(F.col(_U)).sortWithinPartitions(_U))
-    schema = T.StructType(
-        [T.StructField("k", T.LongType()), T.StructField("item", T.LongType()),
-         T.StructField("user", user_type)]
-        + [T.StructField(f"s{j}", T.DoubleType()) for j in range(4)]
-        + [T.StructField("error", T.StringType())])
-    out = rows.mapInArrow(
-        _beyond_udf(cutoffs, n_items, popularity, _ROWS_PER_CALL,
-                    to_arrow_type(user_type)), schema)
-    # item rows summed over partitions; a user's rows are one row already
-    summed = out.groupBy("k", "item", "user").agg(
-        *(F.sum(f"s{j}").alias(f"s{j}") for j in range(4)),
-        F.max("error").alias("error"))
-    cols = _collect_columns(summed)
-    errors = [e for e in cols["error"] if isinstance(e, str)]
-    if errors:
-        kind, _, message = errors[0].partition(":")
-        raise (TypeError if kind == "TypeError" else ValueError)(message)
-    k_col = np.asarray(cols["k"], dtype=np.int64)
-    is_item = ~_is_null(cols["item"])
-    values = {}
-    for kk in cutoffs:
-        at = k_col == kk
-        sel = at & is_item
-        vectors = np.zeros((3, n_items))
-        vectors[:, np.asarray(cols["item"][sel], dtype=np.int64)] = [
-            np.asarray(cols[f"s{j}"][sel], dtype=np.float64) for j in range(3)]
-        sel = at & ~is_item
-        n_users = int(sel.sum())
-        stats = np.full((len(_beyond.USER_STATS), n_users), np.nan)
-        stats[:4] = [np.asarray(cols[f"s{j}"][sel], dtype=np.float64)
-                     for j in range(4)]
-        parts = _beyond.BeyondPartials(*vectors, np.arange(n_users), stats,
-                                       popularity is not None, False)
-        values.update(_beyond.finalize(parts, k=kk))
-    return {name: values[name] for name, _, _ in beyond}
 
 
 def _is_null(values):
@@ -666,17 +557,16 @@ def _is_null(values):
 
 def recommendation_report(df_rec, df_held, *, k=10, metrics=None, train=None,
                           n_items=None, users="held_out", user="user", item="item",
-                          score=None, relevance=None, output="dict"):
+                          score=None, relevance=None, output="text"):
     """Metrics of top-N recommendation lists in Spark DataFrames.
 
     The values of :func:`sklearn_rankeval.recommendation_report` on the
-    collected rows (to 1e-12), computed in Spark: the long layout that the
-    lists define is built with joins (each recommended row with its held-out
-    gain or 0, and a row scored ``-inf`` for every held-out item not
-    recommended), its accuracy metrics are those of :func:`ranking_report`,
-    and the beyond-accuracy metrics are summed from the partial statistics
-    of each partition of users.  Only a few rows per user and per item come
-    back to the driver.
+    collected rows (to 1e-12), from the same pipeline over partials: the
+    lists and the held-out rows are shuffled together by user (one
+    shuffle), each partition's users are read, ranked and measured by the
+    in-memory readers and partials (``mapInArrow``), and only one row per
+    evaluated user and one per item come back to the driver, which adds the
+    items' rows and finalizes as in memory.
 
     Read more in the :ref:`User Guide <distributed>`.
 
@@ -705,33 +595,33 @@ def recommendation_report(df_rec, df_held, *, k=10, metrics=None, train=None,
         Catalog size; None: the number of distinct items in ``train``,
         ``df_held`` and ``df_rec`` together.
     users : {'held_out', 'recommended', 'union'}, default='held_out'
-        The users averaged: those with a held-out item, those with a list, or
-        both.
+        The users averaged, as in the in-memory function.
     user : str, default='user'
-        Column name of the user ids (string or integer) in every frame.
+        Column name of the user ids (of one type in every frame).
     item : str, default='item'
-        Column name of the item ids (string or integer) in every frame.
+        Column name of the item ids (of one type in every frame).
     score : str, default=None
         Score column of ``df_rec``; None: ``"score"`` if present, else the
         row order is the rank.
     relevance : str, default=None
         Gain column of ``df_held``; None: ``"relevance"`` if present, else 1.
-    output : {'dict', 'frame', 'text'}, default='dict'
-        ``{metric: value}``, a tidy pandas DataFrame (``metric``, ``value``)
-        or the text table of the in-memory function.
+    output : {'text', 'dict', 'frame'}, default='text'
+        As the in-memory function: the text table, ``{metric: value}`` (with
+        ``n_items`` and ``n_users`` attributes) or a tidy pandas DataFrame.
 
     Returns
     -------
-    report : dict, pandas.DataFrame or str
+    report : str, dict or pandas.DataFrame
         By ``output``.
 
     Raises
     ------
     ValueError
-        A column that does not exist, a repeated (user, item) pair, a null
-        id, a NaN or ``+inf`` score, a negative or NaN relevance, ``ild@K``
-        or a metric ``novelty@K`` / ``arp@K`` / ``long_tail@K`` without
-        ``train``.
+        A column that does not exist, ids of two types in two frames, a
+        repeated (user, item) pair, a null id, a NaN or ``+inf`` score, a
+        negative or NaN relevance, ``ild@K`` or a metric ``novelty@K`` /
+        ``arp@K`` / ``long_tail@K`` without ``train``: the in-memory
+        function's message, raised on the driver.
     TypeError
         A frame that is not a Spark DataFrame, a score or relevance column
         that does not hold numbers.
@@ -747,14 +637,12 @@ def recommendation_report(df_rec, df_held, *, k=10, metrics=None, train=None,
     worker), ``convention=``, ``confidence=`` and ``output="per_user"`` of
     the in-memory function.
 
-    Cost: a few Spark jobs: one check of each input frame (a shuffle by
-    (user, item) pair), a full outer join of the lists with the held-out
-    rows and the accuracy pass of :func:`ranking_report` (one shuffle by
-    user); with beyond-accuracy metrics, the distinct items coded by a window
-    over the catalog, the training popularity counted per item (one row per
-    item to the driver, shipped to the workers with the function), and one
-    shuffle of the lists by user.  The driver receives one row per user for
-    each metric family and one row per item for each cutoff.
+    Cost: one Spark job (with ``train``, one more: the training popularity
+    per item, one row per training item to the driver, shipped to the
+    workers with the function): one shuffle of the lists and the held-out
+    rows by user, the in-memory pipeline once per partition, and one
+    shuffle of the per-item rows.  The driver receives one row per
+    evaluated user and one per catalog item.
 
     Examples
     --------
@@ -767,82 +655,60 @@ def recommendation_report(df_rec, df_held, *, k=10, metrics=None, train=None,
     ...     ["user", "item", "score"])
     >>> held = spark.createDataFrame(  # doctest: +SKIP
     ...     [("ann", "b"), ("bob", "d"), ("bob", "e")], ["user", "item"])
-    >>> recommendation_report(rec, held, k=2,  # doctest: +SKIP
+    >>> recommendation_report(rec, held, k=2, output="dict",  # doctest: +SKIP
     ...     metrics=["precision@2", "recall@2", "coverage@2"])
     {'precision@2': 0.25, 'recall@2': 0.5, 'coverage@2': 0.6}
     """
-    _, F, _ = _pyspark()
-    k = check_k(k, allow_none=False)
-    check_option(users, "users", USERS)
-    check_option(output, "output", ("dict", "frame", "text"))
-    accuracy, beyond, order = _split_metrics(metrics, k)
-    names = {b[1] for b in beyond}
-    if "ild" in names:
-        raise ValueError("ild@K is not computed by sklearn_rankeval.spark."
-                         "recommendation_report (it needs item features on every "
-                         "worker); use sklearn_rankeval.recommendation_report.")
-    from ._recommend import _beyond
-
-    needs_train = bool(names & set(_beyond.NEEDS_POPULARITY))
-    if needs_train and train is None:
-        raise ValueError("novelty@K, arp@K and long_tail@K need train= "
-                         "(the training interactions).")
+    _, F, T = _pyspark()
     score = _rec_columns(df_rec, "df_rec", user, item, score, "score", "score")
     relevance = _rec_columns(df_held, "df_held", user, item, relevance,
                              "relevance", "relevance")
     if train is not None:
         _rec_columns(train, "train", user, item, None, None, "")
-    if n_items is not None:
-        n_items = check_positive_int(n_items, "n_items", allow_none=False)
+    plan, layout = list_plan(metrics, k=k, users=users, output=output,
+                             train=train is not None)
+    frames = {"df_rec": df_rec, "df_held": df_held,
+              **({"train": train} if train is not None else {})}
+    user_type = _id_types(frames, user, "user")
+    item_type = _id_types(frames, item, "item")
+    train_items = None if train is None else _train_items(train, user, item, plan)
+
+    from pyspark.sql.pandas.types import to_arrow_type
 
     ids = [F.col(_quoted(user)).alias(_U), F.col(_quoted(item)).alias(_I)]
+    none = F.lit(None).cast("double")
     # without a score, the frame's order: minus a position increasing in it
     s = (F.col(_quoted(score)) if score is not None
          else -F.monotonically_increasing_id()).cast("double")
-    rec = df_rec.select(*ids, s.alias(_S))
-    held = df_held.select(*ids, (F.col(_quoted(relevance)).cast("double")
-                                 if relevance is not None else F.lit(1.0)).alias(_T))
-    _check_rows(rec, "df_rec", pairs=True, value_rule=(
-        F.isnan(_S) | F.col(_S).isNull() | (F.col(_S) == float("inf")),
-        "df_rec: the score column contains NaN, null or +inf."))
-    _check_rows(held, "df_held", pairs=True, value_rule=(
-        F.isnan(_T) | F.col(_T).isNull() | (F.col(_T) < 0)
-        | (F.col(_T) == float("inf")),
-        "df_held: the relevance must be finite and >= 0 (negative or NaN found)."))
-    tr = None
-    if train is not None:
-        tr = train.select(*ids)
-        _check_rows(tr, "train", pairs=False)
-
-    if users == "held_out":
-        rec = rec.join(held.select(_U).distinct(), _U, "left_semi")
-    elif users == "recommended":
-        held = held.join(rec.select(_U).distinct(), _U, "left_semi")
-
-    out = {}
-    if accuracy:
-        long = rec.join(held, [_U, _I], "full_outer").select(
-            _U, F.coalesce(_T, F.lit(0.0)).alias(_T),
-            F.coalesce(_S, F.lit(float("-inf"))).alias(_S))
-        out.update(reduce_partials(*_partials(long, _T, _S, _U, None, accuracy)))
-    n_catalog = None
-    if beyond or n_items is not None:
-        frames = [f for f in (df_rec.select(ids[1]), df_held.select(ids[1]),
-                              None if tr is None else tr) if f is not None]
-        codes = _item_codes(frames).persist()
-        try:
-            n_distinct = codes.count()
-            if n_items is not None and n_items < n_distinct:
-                raise ValueError(f"n_items={n_items} is smaller than the "
-                                 f"{n_distinct} distinct items of df_rec, df_held "
-                                 "and train.")
-            n_catalog = n_items if n_items is not None else max(n_distinct, 1)
-            if beyond:
-                popularity = (_train_popularity(tr, codes, n_catalog)
-                              if needs_train else None)
-                out.update(_beyond_values(rec, beyond, codes, n_catalog,
-                                          popularity))
-        finally:
-            codes.unpersist()
-    out = {name: out[name] for name in order}
-    return _format(out, output, n_catalog if beyond else None)
+    t = (F.col(_quoted(relevance)).cast("double") if relevance is not None
+         else F.lit(1.0))
+    rows = df_rec.select(*ids, s.alias(_S), none.alias(_T),
+                         F.lit(0).cast("byte").alias(_SRC)).unionByName(
+        df_held.select(*ids, none.alias(_S), t.alias(_T),
+                       F.lit(1).cast("byte").alias(_SRC)))
+    width = layout.width
+    schema = T.StructType(
+        [T.StructField("user", user_type), T.StructField("item", item_type)]
+        + [T.StructField(f"c{j}", T.DoubleType()) for j in range(width)]
+        + [T.StructField("error", T.StringType())])
+    names = (user, item, score or "score", relevance or "relevance")
+    out = rows.repartition(F.col(_U)).mapInArrow(
+        _lists_udf(plan, layout, names, train_items, to_arrow_type(user_type),
+                   to_arrow_type(item_type)), schema)
+    # the item rows of the partitions added; a user's row is one row already
+    summed = out.groupBy("user", "item").agg(
+        *(F.sum(f"c{j}").alias(f"c{j}") for j in range(width)),
+        F.max("error").alias("error"))
+    cols = _collect_columns(summed)
+    errors = [e for e in cols["error"] if isinstance(e, str)]
+    if errors:
+        kind, _, message = errors[0].partition(":")
+        raise (TypeError if kind == "TypeError" else ValueError)(message)
+    values = np.column_stack([np.asarray(cols[f"c{j}"], dtype=np.float64)
+                              for j in range(width)]) if cols["user"].shape[0] \
+        else np.zeros((0, width))
+    is_item = ~_is_null(cols["item"])
+    return reduce_columns(
+        plan, layout, cols["user"][~is_item], values[~is_item],
+        cols["item"][is_item], values[is_item], n_items=n_items,
+        train_items=train_items)

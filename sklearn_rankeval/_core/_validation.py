@@ -320,25 +320,28 @@ def check_binary_labels(y_true, xp=np, *, name="y_true",
     return y_true
 
 
-def validate_relevance(y_true, xp=np):
-    """Relevance grades are finite and >= 0."""
-    y_true = column_or_2d(y_true, "y_true", xp)
+def validate_relevance(y_true, xp=np, *, name="y_true"):
+    """Relevance grades are finite and >= 0.
+
+    ``name`` is the argument named in the errors.
+    """
+    y_true = column_or_2d(y_true, name, xp)
     negative = "must be >= 0 (relevance grades); found negative values."
     if xp is not np:
         return _validate_array_api(
-            y_true, "y_true", xp, nan="contains NaN.",
+            y_true, name, xp, nan="contains NaN.",
             posinf="contains infinite values.",
             neginf="contains infinite values.", negative=negative)
-    _no_nan(y_true, "y_true")
+    _no_nan(y_true, name)
     if y_true.dtype.kind == "f":
         infinite = np.isinf(y_true)
         if infinite.any():
-            raise InvalidArgumentError("y_true", "contains infinite values.",
+            raise InvalidArgumentError(name, "contains infinite values.",
                                        value=_first(y_true, infinite))
     if y_true.dtype.kind in "if":
         below = y_true < 0
         if below.any():
-            raise InvalidArgumentError("y_true", negative,
+            raise InvalidArgumentError(name, negative,
                                        value=_first(y_true, below))
     return y_true
 

@@ -19,7 +19,6 @@ import numpy as np
 
 from .._metrics import (
     check_convention,
-    evaluate_chunked,
     needs_input_order,
     parse_metrics,
     resolved_metrics,
@@ -29,6 +28,7 @@ from .._stats import GroupInfo
 
 __all__ = [
     "INFO_COLUMNS",
+    "accumulate",
     "check_column_types",
     "check_columns",
     "check_frame",
@@ -116,12 +116,20 @@ def metric_plan(metrics, group_column, convention=None):
             f"groups: the group column {group_column!r} has the name of an output "
             f"column ({', '.join(sorted(clash))}); rename it."
         )
-    # which partials carry statistics, and how many: read off a two-row ranking
-    _, parts = evaluate_chunked(np.array([1, 0]), np.array([0.75, 0.25]),
-                                parsed=parsed)
-    pooled = {name: 0 if parts[name].stats is None else int(parts[name].stats.shape[0])
-              for name in names}
+    # which partials carry statistics, and how many: as the registry declares
+    pooled = {name: spec.statistics(**options) for name, spec, options in parsed}
     return names, pooled
+
+
+def accumulate(chunks, names, *, convention=None, group_rows="complete"):
+    """The :class:`~sklearn_rankeval.RankingAccumulator` of a partition's
+    rows, fed ``(y_true, y_score, groups, sample_weight)`` chunk by chunk
+    (``group_rows="sorted"``: a group cut at the end of a chunk goes on in
+    the next), or None if the partition has no row."""
+    acc = RankingAccumulator(names, group_rows=group_rows, convention=convention)
+    for y_true, y_score, groups, weight in chunks:
+        acc.update(y_true, y_score, groups=groups, sample_weight=weight)
+    return acc if acc.n_rows_ else None
 
 
 def input_order_column(names, convention, used):

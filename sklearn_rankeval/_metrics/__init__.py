@@ -4,8 +4,10 @@
   and their defaults, statistics, finalize, capabilities); the public
   functions register into it (``metric_function``), it never imports them;
 * :mod:`._names` -- metric names (``"ndcg@10"``) -> registry entries;
-* :mod:`._kernels`, :mod:`._ctr_kernels`, :mod:`._concordance`,
-  :mod:`._calibration` -- the per-group kernels, with their derivations;
+* :mod:`._kernels`, :mod:`._ctr_kernels`, :mod:`._ips_kernels`,
+  :mod:`._concordance`, :mod:`._calibration` -- the per-group kernels, with
+  their derivations; :mod:`._beyond_kernels` -- the statistics of the
+  beyond-accuracy metrics of top-N lists;
 * :mod:`._conventions` -- other libraries' rules as switches and presets;
 * :mod:`._pipeline` -- inputs -> convention -> engine -> kernels ->
   per-group partials: every entry point goes through it;
@@ -18,6 +20,19 @@ Never imports ``_reports``, ``_recommend``, ``_counterfactual``,
 ``_distributed``, ``_plot`` or ``_cli``.
 """
 
+from ._beyond_kernels import (
+    USER_STATS,
+    BeyondPartials,
+    Popularity,
+    check_head_share,
+    distinct_pairs,
+    gini_index,
+    lorenz_curve,
+    short_head,
+)
+from ._beyond_kernels import merge as merge_list_partials
+from ._beyond_kernels import partials as list_partials
+from ._beyond_kernels import popularity as train_popularity
 from ._calibration import (
     reliability_curves,
 )
@@ -61,6 +76,7 @@ from ._kernels import (
     safe_divide,
 )
 from ._names import (
+    did_you_mean,
     parse_metric_name,
     parse_metrics,
     read_metric_name,
@@ -81,6 +97,7 @@ from ._ranking import (
 from ._registry import (
     DEFAULT_METRICS,
     GAIN_METRICS,
+    LIST_METRICS,
     METRICS,
     TREC_EVAL,
     group_info,
@@ -106,12 +123,16 @@ from ._user_models import (
 )
 
 __all__ = [
+    "BeyondPartials",
     "CONVENTIONS",
     "DEFAULT_METRICS",
     "GAIN_METRICS",
+    "LIST_METRICS",
     "METRICS",
-    "TREC_EVAL",
+    "Popularity",
     "RECALL_LEVELS",
+    "TREC_EVAL",
+    "USER_STATS",
     "averaged_roc",
     "bpref_score",
     "calibration_ratio",
@@ -119,7 +140,10 @@ __all__ = [
     "check_convention",
     "check_curve_n_points",
     "check_fpr_grid",
+    "check_head_share",
     "dcg_score",
+    "did_you_mean",
+    "distinct_pairs",
     "drop_unjudged",
     "evaluate",
     "evaluate_chunked",
@@ -130,16 +154,20 @@ __all__ = [
     "gauc_score",
     "get_scorer",
     "get_scorer_names",
+    "gini_index",
     "group_info",
     "hit_rate_score",
     "interpolated_average_precision_score",
     "interpolated_pr_curve",
     "interpolated_precision",
     "interpolated_precision_recall_curve",
+    "list_partials",
     "log_loss",
+    "lorenz_curve",
     "make_ranking_scorer",
     "mean_average_precision_score",
     "mean_reciprocal_rank_score",
+    "merge_list_partials",
     "ndcg_score",
     "needs_input_order",
     "normalized_entropy",
@@ -158,10 +186,12 @@ __all__ = [
     "resolve",
     "resolved_metrics",
     "safe_divide",
+    "short_head",
     "single_roc",
     "substitute_doc",
     "success_at_k_score",
     "tie_free_scores",
+    "train_popularity",
     "valid_names_text",
     "xauc_score",
 ]

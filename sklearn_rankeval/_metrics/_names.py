@@ -27,11 +27,12 @@ import difflib
 import re
 from numbers import Integral, Real
 
-from ._registry import DEFAULT_METRICS, METRICS
+from ._registry import DEFAULT_METRICS, LIST_METRICS, METRICS
 
 __all__ = [
     "IR_MEASURES",
     "IR_MEASURES_REFUSED",
+    "TABLES",
     "did_you_mean",
     "metric_options",
     "parse_metric_name",
@@ -100,7 +101,21 @@ IR_MEASURES_REFUSED = {
 NAME_SWITCHES = ("undefined",)
 
 
-def read_metric_name(name):
+#: The registry's tables by the input their metrics read: ``"rows"``
+#: (grouped rows: every ranking and CTR metric) and ``"lists"`` (top-N lists:
+#: the beyond-accuracy metrics, always with a cutoff).
+TABLES = {"rows": METRICS, "lists": LIST_METRICS}
+
+
+def _lookup(name, inputs):
+    for table in inputs:
+        spec = TABLES[table].get(name)
+        if spec is not None:
+            return spec
+    return None
+
+
+def read_metric_name(name, inputs=("rows",)):
     """Read one metric name: ``(spec, options)``, or None if it is none.
 
     ``options`` holds what the name sets and nothing else: its cutoff ``k``
@@ -108,22 +123,26 @@ def read_metric_name(name):
     (``k``, ``rel``, ``p``, ``k_denominator``, ``gain``) and the switch
     ``undefined=0`` (ir_measures' names).  An ir_measures name whose measure
     or parameter has no equivalent here is a ``ValueError`` saying why.
+    ``inputs``: the tables of :data:`TABLES` whose names are read (the
+    ir_measures names are metrics of rows).  A cutoff is a positive integer
+    written without leading zeros (``"ndcg@010"`` is no name).
     """
     if not isinstance(name, str):
         return None
     match = re.fullmatch(r"([a-z_]+)@([0-9]+)", name)
     if match is not None:
-        spec, k = METRICS.get(match.group(1)), int(match.group(2))
-        if spec is not None and spec.has_k and k >= 1:
-            return spec, {"k": k}
+        spec, cut = _lookup(match.group(1), inputs), match.group(2)
+        if spec is not None and spec.has_k and cut == str(int(cut)) and int(cut):
+            return spec, {"k": int(cut)}
         return None
-    spec = METRICS.get(name)
+    spec = _lookup(name, inputs)
     if spec is not None:
-        return (spec, {}) if not spec.has_k or spec.k_default is None else None
-    return _read_ir_measures(name)
+        return (spec, {}) if spec.input == "rows" and (
+            not spec.has_k or spec.k_default is None) else None
+    return _read_ir_measures(name) if "rows" in inputs else None
 
 
-def parse_metric_name(name):
+def parse_metric_name(name, inputs=("rows",)):
     """``"ndcg@10"`` -> (METRICS["ndcg"], 10); ``"map"`` -> (METRICS["map"], None).
 
     Returns None for a name that is not a ranking metric: a cutoff on a metric
@@ -134,7 +153,7 @@ def parse_metric_name(name):
     :func:`read_metric_name` and :func:`parse_metrics` give.
     """
     try:
-        read = read_metric_name(name)
+        read = read_metric_name(name, inputs)
     except ValueError:
         return None
     return None if read is None else (read[0], read[1].get("k"))
@@ -145,13 +164,16 @@ def metric_options(spec, k):
     return {"k": k if k is not None else spec.k_default} if spec.has_k else {}
 
 
-def parse_metrics(metrics, argument="metrics"):
+def parse_metrics(metrics, argument="metrics", inputs=("rows",), scores=None):
     """Metric names -> list of ``(name, spec, options)`` (options checked).
 
     None gives :data:`DEFAULT_METRICS`; a single string is one metric.
     Repeated names are kept once.  ``options`` are the metric's options,
     every one filled in (:meth:`~._registry.MetricSpec.check_options`), plus
     the switches the name carries (ir_measures' ``undefined=0``).
+    ``inputs``: the tables of :data:`TABLES` whose names are accepted;
+    ``scores``: the metrics that an unknown name's message lists
+    (:func:`valid_names_text`).
     """
     if metrics is None:
         metrics = DEFAULT_METRICS
@@ -167,15 +189,17 @@ def parse_metrics(metrics, argument="metrics"):
     parsed, seen = [], set()
     for name in metrics:
         try:
-            read = read_metric_name(name)
+            read = read_metric_name(name, inputs)
         except ValueError as exc:
             raise ValueError(f"{argument}: {exc}") from None
         if read is None:
-            suggestion = (did_you_mean(name, _registry_names())
+            what = "ranking" if tuple(inputs) == ("rows",) else "recommendation"
+            suggestion = (did_you_mean(name, _registry_names(inputs, scores))
                           if isinstance(name, str) else "")
             raise ValueError(
-                f"{argument}: {name!r} is not a ranking metric name;"
-                f"{suggestion} valid names are {valid_names_text()}."
+                f"{argument}: {name!r} is not a {what} metric name; valid names "
+                f"are {valid_names_text(scores=scores, inputs=inputs)}."
+                f"{suggestion}"
             )
         if name in seen:
             continue
@@ -189,15 +213,20 @@ def parse_metrics(metrics, argument="metrics"):
     return parsed
 
 
-def valid_names_text(extra=(), scores=None):
+def _specs(inputs, scores):
+    return {name: spec for table in inputs for name, spec in TABLES[table].items()
+            if scores is None or spec.scores == scores}
+
+
+def valid_names_text(extra=(), scores=None, inputs=("rows",)):
     """The accepted metric names, for error messages (``extra``: more plain
-    names; ``scores``: only the metrics whose ``scores`` is this)."""
-    specs = {name: spec for name, spec in METRICS.items()
-             if scores is None or spec.scores == scores}
+    names; ``scores``: only the metrics whose ``scores`` is this; ``inputs``:
+    the tables of :data:`TABLES`)."""
+    specs = _specs(inputs, scores)
     plain = [name for name, spec in specs.items()
-             if not spec.has_k or spec.k_default is None]
+             if spec.input == "rows" and (not spec.has_k or spec.k_default is None)]
     cut = [f"{name}@K" for name, spec in specs.items() if spec.has_k]
-    irm = ("" if scores not in (None, "order") else
+    irm = ("" if scores not in (None, "order") or "rows" not in inputs else
            " (also ir_measures' names: nDCG@10, P@10, P(rel=2)@5, R@100, AP, "
            "AP@100, RR, RR@10, Success@5, Rprec, Bpref, ERR@20, RBP(p=0.8) "
            "...)")
@@ -211,6 +240,11 @@ def did_you_mean(name, names, extra=()):
     ``names``: metric names (``"name@K"`` ones match any K, which is kept);
     ``extra``: other names, matched as they are (scikit-learn's scorers).
     """
+    base, sep, _ = name.partition("@")
+    if sep and f"{base}@10" in names:
+        # a known metric with a bad cutoff (0, leading zeros, not a number)
+        return (f" The cutoff K of '{base}@K' is a positive integer without "
+                "leading zeros.")
     lowered = name.strip().lower().replace(" ", "").replace("-", "_")
     if lowered != name and (lowered in extra or lowered in names
                             or parse_metric_name(lowered) is not None):
@@ -219,7 +253,7 @@ def did_you_mean(name, names, extra=()):
     if at:  # a cutoff name with any K: compare the metric part, keep the K
         candidates = difflib.get_close_matches(
             base, sorted({n.partition("@")[0] for n in names if "@" in n}), n=1)
-        if candidates and parse_metric_name(f"{candidates[0]}@{k}") is not None:
+        if candidates and k.isdigit() and k == str(int(k)) and int(k) >= 1:
             return f" Did you mean {candidates[0] + '@' + k!r}?"
     close = difflib.get_close_matches(lowered, [*names, *sorted(extra)], n=3,
                                       cutoff=0.6)
@@ -228,11 +262,12 @@ def did_you_mean(name, names, extra=()):
     return ""
 
 
-def _registry_names():
-    """Every metric name of the registry (``name@1``... for a cutoff)."""
-    names = [name for name, spec in METRICS.items()
-             if not spec.has_k or spec.k_default is None]
-    return names + [f"{name}@10" for name, spec in METRICS.items() if spec.has_k]
+def _registry_names(inputs=("rows",), scores=None):
+    """The registry's metric names of ``inputs`` (``name@10`` for a cutoff)."""
+    specs = _specs(inputs, scores)
+    names = [name for name, spec in specs.items() if spec.input == "rows"
+             and (not spec.has_k or spec.k_default is None)]
+    return names + [f"{name}@10" for name, spec in specs.items() if spec.has_k]
 
 
 # ---------------------------------------------------------------------------

@@ -16,6 +16,7 @@ import numpy as np
 
 from .._core import check_average, check_k, check_n_points, check_option
 from .._stats import GroupInfo, aggregate
+from . import _beyond_kernels as _beyond
 from . import _ctr_kernels as _ctr
 from . import _ips_kernels as _ips
 from . import _kernels
@@ -32,8 +33,10 @@ __all__ = [
     "DEFAULT",
     "DEFAULT_METRICS",
     "GAIN_METRICS",
+    "LIST_METRICS",
     "METRICS",
     "RECALL_LEVELS",
+    "ListMetricSpec",
     "MetricSpec",
     "group_info",
     "metric_function",
@@ -262,6 +265,13 @@ class MetricSpec:
         groups where the metric's own value is undefined included (log loss,
         normalized entropy: the micro average is the metric of all rows), or
         only of the groups where it is defined (P@k, R@k, HR@k).
+    empty_value : float or None
+        The value the metric's formula gives a group without any relevant
+        item, where it gives one (P@k: no hit over k, 0; MRR, success, ERR,
+        RBP: 0); None where it divides by the relevant items (recall, NDCG,
+        AP, ...).  The metric functions leave such a group out as undefined
+        either way; ``recommendation_report(users="recommended")`` counts a
+        user with a list and no held-out item with it.
     """
 
     name: str
@@ -291,6 +301,10 @@ class MetricSpec:
     labels_kind: str = "relevance"
     kind: str = "ranking"
     response_method: str = None
+    empty_value: object = None
+
+    #: what the metric reads: grouped rows (``"lists"``: ``ListMetricSpec``)
+    input = "rows"
 
     # -- capabilities read by callers ---------------------------------------
     @property
@@ -414,7 +428,8 @@ METRICS = {
                    weights="item", default_average="weighted", tie_rule="sklearn",
                    needs_negative=True),
         MetricSpec("mrr", "mean_reciprocal_rank_score", _kernels.reciprocal_rank,
-                   "MRR", options=(_K_OPTIONAL, _REL), averages=_GMEAN),
+                   "MRR", options=(_K_OPTIONAL, _REL), averages=_GMEAN,
+                   empty_value=0.0),
         MetricSpec("map", "mean_average_precision_score",
                    _kernels.average_precision, "MAP",
                    options=(_K_OPTIONAL, ("k_denominator", "min",
@@ -438,7 +453,7 @@ METRICS = {
                        "k_denominator", ("k", "retrieved"))), _REL),
                    averages=_POOLED,
                    perfect_score="min(R,k)/k",
-                   n_stats=2),
+                   n_stats=2, empty_value=0.0),
         MetricSpec("recall", "recall_at_k_score", _kernels.recall_at_k, "R@k",
                    options=(_K_REQUIRED, _REL), averages=_POOLED,
                    perfect_score="min(R,k)/R",
@@ -447,7 +462,7 @@ METRICS = {
                    options=(_K_OPTIONAL, _GAIN), has_labels=False, graded=True,
                    tie_rule="sklearn", averages=_GMEAN),
         MetricSpec("success", "success_at_k_score", _kernels.success_at_k,
-                   "success@k", options=(_K_REQUIRED, _REL)),
+                   "success@k", options=(_K_REQUIRED, _REL), empty_value=0.0),
         MetricSpec("r_precision", "r_precision_score", _kernels.r_precision,
                    "R-precision", options=(_REL,), averages=_GMEAN),
         MetricSpec("dcg", "dcg_score", _kernels.dcg, "DCG",
@@ -457,12 +472,13 @@ METRICS = {
         MetricSpec("err", "expected_reciprocal_rank_score",
                    _kernels.expected_reciprocal_rank, "ERR",
                    options=(_K_OPTIONAL, ("max_grade", 4, check_max_grade)),
-                   has_labels=False, graded=True, perfect_score="at_most_one"),
+                   has_labels=False, graded=True, perfect_score="at_most_one",
+                   empty_value=0.0),
         MetricSpec("rbp", "rank_biased_precision_score",
                    _kernels.rank_biased_precision, "RBP",
                    options=(("p", 0.8, check_persistence), _REL),
                    perfect_score="at_most_one", accepts_judged=True,
-                   judged_rule="keep"),
+                   judged_rule="keep", empty_value=0.0),
         MetricSpec("rbp_residual", "rank_biased_precision_residual",
                    _kernels.rbp_residual, "RBP residual",
                    options=(("p", 0.8, check_persistence), _REL),
@@ -594,5 +610,134 @@ DEFAULT_METRICS = (
 )
 
 
+# ---------------------------------------------------------------------------
+# metrics of top-N recommendation lists (input: lists; beyond accuracy)
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ListMetricSpec:
+    """What a beyond-accuracy metric of top-N lists is and what it needs.
+
+    Its input is lists (``input = "lists"``): each user's top-K list, read
+    by ``recommendation_report``, which computes each row's membership of
+    its user's list; its statistics are those of
+    :class:`~._beyond_kernels.BeyondPartials` (per-item sums and per-user
+    sums, additive over chunks of users), and ``finalize`` turns them into
+    the value.  The accuracy metrics of lists are the ranking metrics of
+    :data:`METRICS` on the long layout the lists define.
+
+    Attributes
+    ----------
+    name : str
+        The name; always written with its cutoff, ``name@K``.
+    label : str
+        Short name in messages.
+    finalize : callable
+        ``finalize(parts, label, options, popularity) -> value``: a float (a
+        value of the catalog) or the per-user
+        :class:`~sklearn_rankeval._stats.Partials` (averaged over the users
+        where they are defined: ``"macro"``).
+    statistics : tuple of str
+        The statistics it reads: fields of ``BeyondPartials`` (per-item
+        vectors) or rows of its ``user_stats`` (per-user sums).
+    level : {"catalog", "user"}
+        A value of the whole catalog (no per-user value, no bootstrap over
+        users), or the mean of per-user values.
+    options : tuple of (name, default, check)
+        ``k`` first (required: the list length), then the metric's own.
+    needs : tuple of str
+        Inputs it needs besides the lists: ``"train"`` (the training
+        popularity), ``"item_features"``.
+    option_needs : tuple of (option, value, need)
+        A need that an option's value adds (MS Recommenders' coverage of
+        the training items needs ``train``).
+    catalog_options : tuple of (option, value)
+        An option value that makes a per-user metric a value of the catalog
+        (novelty pooled over all recommendations).
+    """
+
+    name: str
+    label: str
+    finalize: object
+    statistics: tuple
+    level: str = "user"
+    options: tuple = ()
+    needs: tuple = ()
+    option_needs: tuple = ()
+    catalog_options: tuple = ()
+    input: str = "lists"
+    # what the statistics contract reads of a per-user metric (as MetricSpec)
+    query_weighted: bool = True
+    needs_negative: bool = False
+    pools_undefined: bool = False
+    default_average: str = "macro"
+    averages: tuple = ("macro",)
+    scores: str = "order"
+    has_k = True
+    k_default = None
+
+    @property
+    def option_names(self):
+        return tuple(name for name, _, _ in self.options)
+
+    def check_options(self, **options):
+        """Checked options, defaults filled in; unknown names are a TypeError."""
+        unknown = set(options) - set(self.option_names)
+        if unknown:
+            raise TypeError(f"{self.name}@K got unexpected option(s) "
+                            f"{', '.join(sorted(unknown))}.")
+        return {name: check(options.get(name, default))
+                for name, default, check in self.options}
+
+    def needs_of(self, options):
+        """The inputs this metric needs under ``options`` (checked)."""
+        extra = tuple(need for option, value, need in self.option_needs
+                      if options.get(option) == value)
+        return tuple(dict.fromkeys(self.needs + extra))
+
+    def per_user(self, options):
+        """Whether the value is a mean of per-user values under ``options``."""
+        return self.level == "user" and not any(
+            options.get(option) == value for option, value in self.catalog_options)
 
 
+def check_head_share(value):
+    return _beyond.check_head_share(value)
+
+
+_K_LIST = ("k", None, lambda k: check_k(k, allow_none=False))
+
+#: The beyond-accuracy metrics of top-N lists, in their order in messages.
+LIST_METRICS = {
+    spec.name: spec
+    for spec in [
+        ListMetricSpec(
+            "coverage", "item coverage", _beyond.coverage,
+            ("item_sure", "item_log_miss"), level="catalog",
+            options=(_K_LIST, ("denominator", "catalog",
+                               _choice("denominator", _beyond.COVERAGE))),
+            option_needs=(("denominator", "train_items", "train"),)),
+        ListMetricSpec(
+            "gini", "Gini index", _beyond.gini, ("item_count",),
+            level="catalog",
+            options=(_K_LIST, ("form", "equality_0",
+                               _choice("form", _beyond.GINI)))),
+        ListMetricSpec(
+            "entropy", "Shannon entropy", _beyond.entropy,
+            ("item_count", "item_sure", "item_log_miss"), level="catalog",
+            options=(_K_LIST, ("unit", "bits", _choice("unit", _beyond.ENTROPY)))),
+        ListMetricSpec(
+            "novelty", "novelty", _beyond.novelty, ("size", "novelty"),
+            options=(_K_LIST, ("variant", "users",
+                               _choice("variant", _beyond.NOVELTY))),
+            needs=("train",), catalog_options=(("variant", "interactions"),)),
+        ListMetricSpec("arp", "ARP", _beyond.arp, ("size", "arp"),
+                       options=(_K_LIST,), needs=("train",)),
+        ListMetricSpec(
+            "long_tail", "long-tail share", _beyond.long_tail,
+            ("size", "long_tail"),
+            options=(_K_LIST, ("head_share", 0.8, check_head_share)),
+            needs=("train",)),
+        ListMetricSpec("ild", "ILD", _beyond.ild, ("size", "ild_pairs"),
+                       options=(_K_LIST,), needs=("item_features",)),
+    ]
+}

@@ -1,28 +1,27 @@
 """``recommendation_report(convention=...)``: a peer library's numbers by name.
 
-One :class:`Peer` record per library (:data:`PEERS`) holds, field by field,
-the rules on which the libraries differ: which users are averaged, the
-precision denominator, the order of tied items at the cut, the MAP
-normaliser, the NDCG ideal, the coverage denominator, the novelty variant,
-the entropy variant, the Gini direction, the long-tail split and whether
-every list must hold K items; and, metric by metric, the peer's call that
-gives the number or the reason it cannot be reproduced.  Asking for a metric
-the peer lacks is a ``ValueError`` naming the metric and the convention:
-never a number computed with another rule.
+One :class:`Peer` record per library (:data:`PEERS`) holds, as data, the
+rules on which the libraries differ, and nothing else:
 
-The accuracy metrics reuse a ranking convention of ``_conventions``
-(``Peer.ranking``, or ``Peer.ranking_of`` for one metric: its MAP
-normaliser, precision denominator, NDCG gain and the order of tied items);
-the beyond-accuracy variants are options of ``_beyond.finalize``
-(``Peer.coverage``, ``Peer.novelty``, ``Peer.entropy``, ``Peer.gini``).
-What is left here is what a ranking convention cannot say: the users of
-each metric, that every held-out row is relevant, a tie order the peer
-leaves to its caller (refused), lists shorter than K where the peer reads a
-full list for every user (refused), inputs on which the peer fails or reads
-ratings (``Peer.need_held_out``, ``uniform_relevance``, ``train_users``:
-refused), and RecTools' NDCG ideal.  :func:`report` runs
-``recommendation_report``'s own computation (``_recommend._report``) once
-per set of users and ranking convention and joins the values.
+- the accuracy metrics follow a ranking convention of ``_metrics``
+  (``Peer.ranking``, or ``Peer.ranking_of`` for one metric), referenced by
+  name: its MAP normaliser, precision denominator, NDCG gain, tie order and
+  the value of a user without relevant items are that preset's, never copied
+  here;
+- the beyond-accuracy metrics take the registry options of
+  ``Peer.options`` (``LIST_METRICS``: coverage's denominator, novelty's
+  variant, entropy's unit, Gini's form);
+- which users each metric averages (``Peer.users``), RecTools' NDCG ideal
+  (``ndcg_ideal``), and what a ranking convention cannot say: a tie order
+  the peer leaves to its caller, lists shorter than K where the peer reads a
+  full list, inputs on which the peer fails or reads ratings (refused by
+  :func:`apply`).
+
+:func:`metric_rule` turns a record into the rule of one metric, which
+``recommendation_report``'s one pipeline applies; asking for a metric the
+peer lacks is a ``ValueError`` naming the metric and the convention: never
+a number computed with another rule.  The documentation's blocks per library
+are generated from the records (:func:`conventions_table`).
 """
 
 import math
@@ -30,34 +29,40 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._core import check_k, check_option
-from .._metrics import parse_metrics, tie_free_scores
-from . import _beyond
+from .._core import InvalidArgumentError, check_option
+from .._metrics import (
+    LIST_METRICS,
+    distinct_pairs,
+    parse_metrics,
+    resolved_metrics,
+    tie_free_scores,
+)
+from ._inputs import label
+from ._lists import list_rank, tie_blocks
 
-__all__ = ["NAMES", "PEERS", "Peer", "convention_doc", "conventions_table",
-           "report"]
+__all__ = ["NAMES", "PEERS", "Peer", "apply", "check_peer", "convention_doc",
+           "conventions_table", "metric_rule"]
 
 #: Every name ``convention=`` knows; those without a record raise.
 NAMES = ("ms_recommenders", "recbole", "rectools", "lenskit", "elliot")
 #: Accuracy metrics that only count the items above the cut (a tie inside
 #: the top ``k`` does not change them).
 _CUT_ONLY = ("precision", "recall", "success", "hit_rate")
-_BEYOND_KINDS = _beyond.METRICS
 
 
 class Peer(NamedTuple):
     """The rules of one library, one field per rule on which peers differ.
 
-    A rule field that the peer has no metric for holds None; ``refused``
-    says why.  ``calls``: for each metric the peer gives, the peer's call
-    that gives our number (``K``: the cutoff).
+    ``refused`` says why a metric the peer lacks is refused; ``calls``: for
+    each metric the peer gives, the peer's call that gives our number
+    (``K``: the cutoff).
     """
 
     name: str
     library: str
     version: str
     source: str
-    #: the ranking convention of ``_conventions`` used for the accuracy metrics
+    #: the ranking convention of ``_metrics`` used for the accuracy metrics
     ranking: str
     #: {metric name or "accuracy" / "beyond": "both" (users with a list and a
     #: held-out item), "held_out" or "recommended"}
@@ -68,24 +73,6 @@ class Peer(NamedTuple):
     #: reads ranks its caller assigns, so a tie that can change a number raises
     ties: str
     ties_note: str
-    #: hits / ``"k"`` or / ``"retrieved"``
-    precision: str
-    #: ``k_denominator`` of AP@k
-    map: str
-    #: NDCG: ``"achievable"`` ideal (min(R, k) relevant items) or ``"k"`` (k
-    #: relevant items for every user); gains are binary, the log base cancels
-    ndcg: str
-    #: ``_beyond.finalize(coverage=...)``
-    coverage: str
-    #: ``_beyond.finalize(novelty=...)``
-    novelty: str
-    #: ``_beyond.finalize(entropy=...)`` (None: no such metric)
-    entropy: str
-    #: the Gini index: ``"equality_0"``, ours (0: equal exposure); None: none
-    gini: str
-    long_tail: str
-    #: intra-list diversity: the item similarity (None: no such metric)
-    ild: str
     #: the metrics (our names) that need ``train`` (the peer's call takes it)
     needs_train: tuple
     #: the metrics (our names) refused because the peer refuses the input:
@@ -96,6 +83,14 @@ class Peer(NamedTuple):
     calls: dict
     refused: dict
     missing: str
+    #: {beyond-accuracy metric: its registry options under the peer}
+    options: dict = {}
+    #: NDCG's ideal: ``"achievable"`` (min(R, k) relevant items, the ranking
+    #: preset's NDCG) or ``"k"`` (k relevant items for every user: DCG@k
+    #: over the DCG of k relevant items)
+    ndcg_ideal: str = "achievable"
+    #: intra-list diversity: the item similarity (None: the registry's)
+    ild: str = None
     #: the metrics (our names) that read a full list of K items for every
     #: evaluated user (the peer's input is an ``(n_users, K)`` matrix): a
     #: shorter list is a ValueError naming the user
@@ -147,9 +142,8 @@ PEERS = {
         ties_note=("its get_top_k_items sorts by user and score with pandas' "
                    "multi-key sort_values, a stable lexsort: tied items stay "
                    "in row order"),
-        precision="k", map="min", ndcg="achievable",
-        coverage="train_items", novelty="interactions", entropy="bits",
-        gini=None, long_tail=None,
+        options={"coverage": {"denominator": "train_items"},
+                 "novelty": {"variant": "interactions"}},
         ild="cosine of the item_features rows (item_sim_measure="
             "'item_feature_vector'; a zero row has similarity 0)",
         needs_train=("coverage", "entropy", "novelty", "ild"),
@@ -191,9 +185,7 @@ PEERS = {
                    "of tied scores is unspecified: a tie that can change a "
                    "number is a ValueError (lists given in order have no tie)"),
         # Precision divides by arange(1, K + 1): K, its lists always full
-        precision="k", map="min", ndcg="achievable",
-        coverage="catalog", novelty=None, entropy="nats_per_item",
-        gini="equality_0", long_tail=None, ild=None,
+        options={"entropy": {"unit": "nats_per_item"}},
         needs_train=("arp",), train_disjoint=(),
         no_users=math.nan,  # the mean of an empty (0, K) matrix
         calls={
@@ -244,9 +236,7 @@ PEERS = {
                    "builds (ordered=True), and tied scores have no order: a "
                    "tie that can change a number is a ValueError (lists given "
                    "in order have no tie)"),
-        precision="retrieved", map="min", ndcg=None,
-        coverage=None, novelty=None, entropy=None, gini="equality_0",
-        long_tail=None, ild=None, needs_train=(), train_disjoint=(),
+        needs_train=(), train_disjoint=(),
         no_users=math.nan,  # the mean of an empty list-metric frame
         calls={
             "precision": "Precision(n=K)",
@@ -300,9 +290,9 @@ PEERS = {
         ties_note=("its metrics read the recommendation lists in the order "
                    "its models write them: a tie that can change a number is "
                    "a ValueError (lists given in order have no tie)"),
-        precision="k", map=None, ndcg="achievable",
-        coverage="items", novelty=None, entropy="bits", gini="diversity",
-        long_tail=None, ild=None, needs_train=("arp",), train_disjoint=(),
+        options={"coverage": {"denominator": "items"},
+                 "gini": {"form": "diversity"}},
+        needs_train=("arp",), train_disjoint=(),
         no_users=math.nan,  # np.average of no user
         calls={
             "precision": "Precision (cutoff K)",
@@ -349,9 +339,7 @@ PEERS = {
                    "assigns, and tied scores have no rank: a tie that can "
                    "change a number is a ValueError (lists given in order have "
                    "no tie)"),
-        precision="k", map="relevant", ndcg="k",
-        coverage="catalog", novelty="users", entropy=None, gini=None,
-        long_tail=None, ild=None, needs_train=("novelty", "arp"),
+        ndcg_ideal="k", needs_train=("novelty", "arp"),
         train_disjoint=(), no_users=math.nan,  # the mean of an empty Series
         calls={
             "precision": "Precision(k=K)",
@@ -382,6 +370,8 @@ PEERS = {
 }
 
 
+
+
 PEERS = {name: PEERS[name] for name in NAMES if name in PEERS}  # NAMES' order
 
 
@@ -396,32 +386,8 @@ def check_peer(convention):
     return PEERS[convention]
 
 
-def _refuse(peer, label, why):
-    raise ValueError(f"convention={peer.name!r} cannot give {label!r}: {why}.")
-
-
-def _plan(peer, accuracy, beyond):
-    """``[(label, our name, users set, kind, k)]`` of the requested metrics."""
-    plan = []
-    for name in accuracy:
-        (_, spec, options), = parse_metrics([name])
-        if spec.name not in peer.calls:
-            _refuse(peer, name, peer.refused.get(spec.name, peer.missing))
-        k = options.get("k")
-        if k is None:
-            _refuse(peer, name, f"{peer.library} computes {spec.name} at a "
-                                "cutoff K only: ask for "
-                                f"'{spec.name}@K'")
-        compute = name
-        if spec.name == "ndcg" and peer.ndcg == "k":
-            compute = f"dcg@{k}"  # divided by the ideal DCG of k items
-        plan.append((name, compute, peer.users_of(spec.name, False),
-                     spec.name, k))
-    for name, base, kk in beyond:
-        if base not in peer.calls:
-            _refuse(peer, name, peer.refused.get(base, peer.missing))
-        plan.append((name, name, peer.users_of(base, True), base, kk))
-    return plan
+def _refuse(peer, name, why):
+    raise ValueError(f"convention={peer.name!r} cannot give {name!r}: {why}.")
 
 
 def _ideal_dcg(k):
@@ -429,19 +395,77 @@ def _ideal_dcg(k):
     return float((1 / np.log2(np.arange(2, k + 2))).sum())
 
 
-def _in_train(r_key, tu, ti, n_codes):
-    """Whether each recommended (user, item) key is a training pair: a sort
-    of the distinct training pairs and a binary search (NumPy 2's hash-based
-    ``np.isin`` is many times slower on int64 keys)."""
-    pair_user, pair_item = _beyond._distinct_pairs(tu, ti)
-    keys = pair_user * n_codes + pair_item  # sorted, as the pairs are
-    if keys.shape[0] == 0:
-        return np.zeros(r_key.shape[0], dtype=bool)
-    pos = np.minimum(np.searchsorted(keys, r_key), keys.shape[0] - 1)
-    return keys[pos] == r_key
+def metric_rule(peer, name, spec, options):
+    """The rule of one metric under ``peer``: ``(users, ranking convention,
+    metric computed, scale, options)``; a metric it lacks raises."""
+    if spec.name not in peer.calls:
+        _refuse(peer, name, peer.refused.get(spec.name, peer.missing))
+    if spec.input == "lists":
+        opts = spec.check_options(**{**options, **peer.options.get(spec.name, {})})
+        return peer.users_of(spec.name, True), None, name, 1.0, opts
+    k = options.get("k")
+    if k is None:
+        _refuse(peer, name, f"{peer.library} computes {spec.name} at a cutoff K "
+                            f"only: ask for '{spec.name}@K'")
+    if spec.name == "ndcg" and peer.ndcg_ideal == "k":
+        # DCG@k over the DCG of k relevant items
+        return (peer.users_of("ndcg", False), peer.ranking_for("ndcg"),
+                f"dcg@{k}", 1.0 / _ideal_dcg(k), options)
+    return (peer.users_of(spec.name, False), peer.ranking_for(spec.name), name,
+            1.0, options)
 
 
-def _check_ties(peer, plan, ru, score, relevant, user_labels):
+# ---------------------------------------------------------------------------
+# what the peers refuse in the data
+# ---------------------------------------------------------------------------
+def apply(peer, metrics, inp, sets):
+    """The inputs as the peer reads them: raise where they would give the
+    peer another rule; else the scores made tie-free in row order (the
+    peer's stable sort, or, for a peer that refuses ties, ties that change
+    no number).
+
+    ``metrics``: the report's :class:`~._plan.Metric` s; ``inp``: the
+    :class:`~._inputs.Inputs`; ``sets``: ``{users: mask}`` of the users
+    each set holds.
+    """
+    for m in metrics:
+        if m.spec.name in peer.needs_train and not inp.has_train:
+            why = (f"{peer.library} computes it with {peer.calls[m.spec.name]}, "
+                   f"which needs the training interactions")
+            raise InvalidArgumentError(
+                "train", f"is needed by {m.label!r} under the {peer.name!r} "
+                f"convention: {why}.",
+                message=f"convention={peer.name!r} cannot give {m.label!r}: "
+                        f"{why}: pass train=.")
+    if peer.ties == "refuse" and inp.rec_score is not None:
+        _check_ties(peer, metrics, inp)
+    kinds = {m.spec.name for m in metrics}
+    if kinds & set(peer.train_disjoint):
+        _check_train_disjoint(peer, metrics, inp)
+    list_size = np.bincount(inp.rec_user, minlength=inp.n_users)
+    lone = (list_size > 0) & ~(np.bincount(inp.held_user, minlength=inp.n_users) > 0)
+    for m in metrics:
+        short = sets[m.users] & (list_size < m.options["k"]) if "k" in m.options \
+            else None
+        if m.spec.name in peer.full_lists and short.any():
+            u = np.flatnonzero(short)[0]
+            _refuse(peer, m.label,
+                    f"{peer.library} reads a list of {m.options['k']} items for "
+                    f"every evaluated user and user {label(inp.user_labels[u])!r} "
+                    f"has {list_size[u]}")
+        if m.spec.name in peer.need_held_out and lone.any():
+            u = np.flatnonzero(lone)[0]
+            _refuse(peer, m.label,
+                    f"user {label(inp.user_labels[u])!r} has a list and no "
+                    f"held-out item: {peer.need_held_out_note}")
+    _check_relevance(peer, metrics, inp)
+    if inp.rec_score is not None and inp.rec_score.shape[0]:
+        inp = inp._replace(rec_score=tie_free_scores(inp.rec_score, "input"))
+    _check_train_users(peer, metrics, inp, sets)
+    return inp
+
+
+def _check_ties(peer, metrics, inp):
     """Under ``ties="refuse"``: raise where a tie can change a number.
 
     A rank-sensitive accuracy metric at ``k``: a tie of items that differ in
@@ -449,233 +473,108 @@ def _check_ties(peer, plan, ru, score, relevant, user_labels):
     recall, success): such a tie across the cut; a beyond-accuracy metric at
     ``K``: any tie across the cut.
     """
+    ru = inp.rec_user
     if ru.shape[0] == 0:
         return
-    order, block, start, size = _beyond.tie_blocks(ru, score,
-                                                   no_tie_shortcut=False)
+    order, block, start, size = tie_blocks(ru, inp.rec_score, no_tie_shortcut=False)
     end = start + size
-    rel = relevant[order].astype(np.int64)
+    rel = (inp.held_row >= 0)[order].astype(np.int64)
     n_blocks = start.shape[0]
     mixed = (np.bincount(block, weights=rel, minlength=n_blocks) % size) != 0
     first_row = order[np.flatnonzero(np.r_[True, block[1:] != block[:-1]])]
-    for label, _, _, kind, k in plan:
+    for m in metrics:
+        k = m.options["k"]
         across = (start < k) & (end > k)
-        if kind in _BEYOND_KINDS:
+        if m.spec.input == "lists":
             bad = across
-        elif kind in _CUT_ONLY:
+        elif m.spec.name in _CUT_ONLY:
             bad = across & mixed
         else:
             bad = (start < k) & (size > 1) & mixed
         if bad.any():
             b = np.flatnonzero(bad)[0]
-            what = "" if kind in _BEYOND_KINDS else " that differ in relevance"
-            _refuse(peer, label,
-                    f"user {_label(user_labels[ru[first_row[b]]])!r} has "
+            what = "" if m.spec.input == "lists" else " that differ in relevance"
+            _refuse(peer, m.label,
+                    f"user {label(inp.user_labels[ru[first_row[b]]])!r} has "
                     f"{size[b]} items tied at ranks {start[b] + 1}-{end[b]}"
                     f"{what}, and {peer.library} reads the ranks its caller "
                     "assigns (a tie has none); pass the lists in order or "
                     "untied scores")
 
 
-def _check_peer_inputs(peer, plan, users_in, hu, h_gain, ru, ri, y, tu, ti,
-                       n_codes, user_labels, item_labels, *, graded):
-    """``Peer.uniform_relevance`` and ``Peer.train_users``: raise where the
-    input would give the peer another rule (``y``: tie-free scores)."""
-    kinds = {kind: label for label, _, _, kind, _ in plan}
-    for kind in peer.uniform_relevance:
-        if kind in kinds and graded and hu.shape[0]:
-            n = user_labels.shape[0]
-            low, high = np.full(n, np.inf), np.full(n, -np.inf)
-            np.minimum.at(low, hu, h_gain)
-            np.maximum.at(high, hu, h_gain)
-            if (low < high).any():
-                u = np.flatnonzero(low < high)[0]
-                _refuse(peer, kinds[kind],
-                        f"user {_label(user_labels[u])!r} has held-out items of "
-                        f"different relevance, and {peer.library}'s gains come "
-                        "from the ratings (2 ** (rating - threshold + 1) - 1); "
-                        "pass items of one rating or no relevance column")
-    for label, _, users, kind, k in plan:
-        if kind not in peer.train_users:
+def _in_train(inp):
+    """Whether each recommended (user, item) pair is a training pair: a sort
+    of the distinct training pairs and a binary search (NumPy 2's hash-based
+    ``np.isin`` is many times slower on int64 keys)."""
+    width = max(inp.item_labels.shape[0], 1)
+    r_key = inp.rec_user * width + inp.rec_item
+    pair_user, pair_item = distinct_pairs(inp.train_user, inp.train_item)
+    keys = pair_user * width + pair_item  # sorted, as the pairs are
+    if keys.shape[0] == 0:
+        return np.zeros(r_key.shape[0], dtype=bool)
+    pos = np.minimum(np.searchsorted(keys, r_key), keys.shape[0] - 1)
+    return keys[pos] == r_key
+
+
+def _check_train_disjoint(peer, metrics, inp):
+    seen = _in_train(inp)
+    if not seen.any():
+        return
+    for m in metrics:
+        if m.spec.name in peer.train_disjoint:
+            _refuse(peer, m.label,
+                    f"{peer.library} refuses recommendations of items the user "
+                    "has in train (\"reco_df should not contain any user_item "
+                    "pairs that are already shown in train_df\"): user "
+                    f"{label(inp.user_labels[inp.rec_user[seen][0]])!r} gets "
+                    f"item {label(inp.item_labels[inp.rec_item[seen][0]])!r}")
+
+
+def _check_relevance(peer, metrics, inp):
+    """``Peer.uniform_relevance``: a gain that varies within a user."""
+    hu, gain = inp.held_user, inp.held_gain
+    for m in metrics:
+        if m.spec.name not in peer.uniform_relevance or not inp.graded \
+                or not hu.shape[0]:
             continue
-        order = np.lexsort((-y, ru))
-        first = np.r_[0, np.flatnonzero(ru[order][1:] != ru[order][:-1]) + 1]
-        rank = np.empty(ru.shape[0], dtype=np.int64)
-        rank[order] = np.arange(ru.shape[0]) - np.repeat(
-            first, np.diff(np.r_[first, ru.shape[0]]))
-        listed = ri[(rank < k) & users_in[users][ru]]
-        trained = np.bincount(ti, minlength=n_codes) > 0
+        low, high = np.full(inp.n_users, np.inf), np.full(inp.n_users, -np.inf)
+        np.minimum.at(low, hu, gain)
+        np.maximum.at(high, hu, gain)
+        if (low < high).any():
+            u = np.flatnonzero(low < high)[0]
+            _refuse(peer, m.label,
+                    f"user {label(inp.user_labels[u])!r} has held-out items of "
+                    f"different relevance, and {peer.library}'s gains come "
+                    "from the ratings (2 ** (rating - threshold + 1) - 1); "
+                    "pass items of one rating or no relevance column")
+
+
+def _check_train_users(peer, metrics, inp, sets):
+    """``Peer.train_users``: popularity as distinct training users of the
+    training items only."""
+    wanted = [m for m in metrics if m.spec.name in peer.train_users]
+    if not wanted:
+        return
+    ru, ri = inp.rec_user, inp.rec_item
+    rank = inp.rec_rank
+    if inp.rec_score is not None:
+        rank = list_rank(ru, inp.rec_score)
+    n_codes = max(inp.item_labels.shape[0], 1)
+    trained = np.bincount(inp.train_item, minlength=n_codes) > 0
+    for m in wanted:
+        listed = ri[(rank < m.options["k"]) & sets[m.users][ru]]
         if not trained[listed].all():
             i = listed[~trained[listed]][0]
-            _refuse(peer, label,
-                    f"item {_label(item_labels[i])!r} is recommended and has no "
-                    f"training interaction ({peer.library}'s popularity holds "
-                    "the training items only: a KeyError)")
-        pairs = np.unique(tu * n_codes + ti)
-        if pairs.shape[0] != tu.shape[0]:
-            _refuse(peer, label,
+            _refuse(peer, m.label,
+                    f"item {label(inp.item_labels[i])!r} is recommended and has "
+                    f"no training interaction ({peer.library}'s popularity "
+                    "holds the training items only: a KeyError)")
+        if distinct_pairs(inp.train_user, inp.train_item)[0].shape[0] != \
+                inp.train_user.shape[0]:
+            _refuse(peer, m.label,
                     f"train repeats a (user, item) pair: {peer.library} counts "
                     "the distinct training users of an item, this library its "
                     "training rows")
-
-
-def _label(x):
-    """A user / item id as the user wrote it (no NumPy scalar repr)."""
-    return x.item() if isinstance(x, np.generic) else x
-
-
-def _scale(value, factor):
-    if isinstance(value, dict):
-        return {key: v * factor for key, v in value.items()}
-    return value * factor
-
-
-def report(run, convention, recommended, held_out, **kwargs):
-    """``recommendation_report(..., convention=convention)``.
-
-    ``run`` is ``_recommend._report`` and ``kwargs`` the report's arguments.
-    """
-    from . import _report as rec
-
-    peer = check_peer(convention)
-    k = check_k(kwargs["k"], allow_none=False)
-    output = kwargs["output"]
-    check_option(output, "output", rec.OUTPUTS)
-    check_option(kwargs["users"], "users", rec.USERS)
-    if kwargs["users"] != "held_out":
-        raise ValueError(
-            f"users={kwargs['users']!r} with convention={convention!r}: the "
-            f"convention sets the users of each metric ({peer.library}'s); "
-            "leave users at its default.")
-    accuracy, beyond, order = rec._split_metrics(kwargs["metrics"], k)
-    per_user = [b[0] for b in beyond if b[1] not in _beyond.CATALOG]
-    if output == "per_user" and (per_user or not accuracy):
-        raise ValueError(
-            f"output='per_user' with convention={convention!r}: the per-user "
-            "frame holds the accuracy metrics only (coverage, gini and entropy "
-            "are catalog-level; the others follow the peer's own rules with "
-            f"output='dict'): {', '.join(per_user) or 'no accuracy metric'}.")
-    if output == "per_user":
-        beyond = []  # catalog-level: no per-user value
-    plan = _plan(peer, accuracy, beyond)
-    user, item = kwargs["user"], kwargs["item"]
-
-    r_user, r_item, r_score, r_rank = rec._read_lists(
-        recommended, user=user, item=item, score=kwargs["score"])
-    h_user, h_item, h_gain, _ = rec._read(
-        held_out, "held_out", user=user, item=item, value=kwargs["relevance"],
-        value_default="relevance", gains=True)
-    graded = h_gain is not None
-    h_gain = rec._check_gains(h_gain, h_user.shape[0])  # then every row counts
-    train = kwargs["train"]
-    t_user, t_item = rec._read_train(train, user=user, item=item)
-    (ru, hu, tu), user_labels = rec._encode([r_user, h_user, t_user], "user")
-    (ri, hi, ti), item_labels = rec._encode([r_item, h_item, t_item], "item")
-    n_codes = max(item_labels.shape[0], 1)
-    held_row, _ = rec._match_pairs(ru, ri, hu, hi, n_codes, user_labels,
-                                   item_labels)  # repeats: errors
-    r_key = ru * n_codes + ri
-
-    # the rank order of the lists, tie-free in row order where allowed
-    if r_score is None:
-        rank = r_rank if r_rank is not None else _beyond.row_rank(ru)
-        y = -(rank.astype(np.float64) + 1)
-    else:
-        y = r_score
-        if peer.ties == "refuse":
-            _check_ties(peer, plan, ru, y, held_row >= 0, user_labels)
-    y = tie_free_scores(y, "input")
-
-    for label, _, _, kind, _ in plan:
-        if kind in peer.needs_train and train is None:
-            _refuse(peer, label, f"{peer.library} computes it with "
-                                 f"{peer.calls[kind]}, which needs the training "
-                                 "interactions: pass train=")
-        if kind in peer.train_disjoint:
-            seen = _in_train(r_key, tu, ti, n_codes)
-            if seen.any():
-                _refuse(peer, label,
-                        f"{peer.library} refuses recommendations of items the "
-                        "user has in train (\"reco_df should not contain any "
-                        "user_item pairs that are already shown in train_df\"): "
-                        f"user {_label(user_labels[ru[seen][0]])!r} gets item "
-                        f"{_label(item_labels[ri[seen][0]])!r}")
-
-    n_items = kwargs["n_items"]
-    if n_items is None:
-        n_items = n_codes
-    list_size = np.bincount(ru, minlength=user_labels.shape[0])
-    has_list = list_size > 0
-    has_held = np.bincount(hu, minlength=user_labels.shape[0]) > 0
-    users_in = {"both": has_held & has_list, "held_out": has_held,
-                "recommended": has_list}
-    _check_peer_inputs(peer, plan, users_in, hu, h_gain, ru, ri, y, tu, ti,
-                       n_codes, user_labels, item_labels,
-                       graded=graded)
-    for label, _, users, kind, kk in plan:
-        short = users_in[users] & (list_size < kk)
-        if kind in peer.full_lists and short.any():
-            u = np.flatnonzero(short)[0]
-            _refuse(peer, label,
-                    f"{peer.library} reads a list of {kk} items for every "
-                    f"evaluated user and user {_label(user_labels[u])!r} has "
-                    f"{list_size[u]}")
-        lone = has_list & ~has_held
-        if kind in peer.need_held_out and lone.any():
-            u = np.flatnonzero(lone)[0]
-            _refuse(peer, label,
-                    f"user {_label(user_labels[u])!r} has a list and no "
-                    f"held-out item: {peer.need_held_out_note}")
-    score_col = next(c for c in ("score", "__score", "__score__")
-                     if c not in (user, item))
-    groups = {}
-    for label, compute, users, kind, _ in plan:
-        groups.setdefault((users, peer.ranking_for(kind)), []).append(
-            (label, compute, kind))
-    anyone = {key: value.any() for key, value in users_in.items()}
-    base = {key: kwargs[key] for key in ("train", "item_features", "user",
-                                         "item", "confidence", "n_resamples",
-                                         "random_state", "head_share")}
-    options = {name: value for name, value, default in (
-        ("coverage", peer.coverage, "catalog"), ("novelty", peer.novelty, "users"),
-        ("entropy", peer.entropy, "bits"), ("gini", peer.gini, "equality_0"))
-        if value not in (default, None)} or None
-    values, frames = {}, []
-    for (users, ranking), names in groups.items():
-        if not anyone[users] and all(kind not in _BEYOND_KINDS
-                                     for *_, kind in names):
-            for label, _, _ in names:  # no user to average
-                values[label] = peer.no_users
-            continue
-        keep_r = has_held[ru] if users == "both" else slice(None)
-        keep_h = has_list[hu] if users == "both" else slice(None)
-        out = run(
-            {user: r_user[keep_r], item: r_item[keep_r], score_col: y[keep_r]},
-            {user: h_user[keep_h], item: h_item[keep_h]},
-            k=k, metrics=[c for _, c, _ in names], n_items=n_items,
-            users="recommended" if users == "recommended" else "held_out",
-            score=score_col, relevance=None,
-            output="per_user" if output == "per_user" else "dict",
-            ranking_convention=ranking,
-            beyond_options=options,
-            **base)
-        for label, compute, _ in names:
-            factor = 1.0
-            if compute != label:  # RecTools' NDCG: DCG over the ideal DCG of k
-                factor = 1.0 / _ideal_dcg(int(compute.split("@")[1]))
-            if output == "per_user":
-                frames.append(out[compute].rename(label) * factor)
-            else:
-                values[label] = _scale(out[compute], factor)
-    if output == "per_user":
-        import pandas as pd
-
-        frame = (pd.concat(frames, axis=1) if frames else pd.DataFrame(
-            index=pd.Index([], dtype=object))).reindex(columns=accuracy)
-        frame.index.name = user
-        return frame
-    values = {name: values[name] for name in order}
-    return rec._format(values, output, n_items if beyond else None)
 
 
 # ---------------------------------------------------------------------------
@@ -706,58 +605,70 @@ def convention_doc():
         break_on_hyphens=False)
 
 
-# ---------------------------------------------------------------------------
-# the documentation's table (doc/conf.py writes it for doc/conventions.rst)
-# ---------------------------------------------------------------------------
 _USERS_TEXT = {"both": "users with a list and a held-out item",
                "held_out": "users with a held-out item (no list: 0 on an "
                            "accuracy metric)",
                "recommended": "users with a list"}
-_RULES = (
-    ("precision", "P@K divides by", {"k": "K", "retrieved": "min(K, n)"}),
-    ("map", "AP@K divides by", {"min": "min(R, K)", "relevant": "R",
+#: The text of each value of the rules (ranking presets' switches, the
+#: registry options of the beyond-accuracy metrics, the peers' own fields).
+_TEXTS = {
+    ("precision", "k_denominator"): ("P@K divides by",
+                                     {"k": "K", "retrieved": "min(K, n)"}),
+    ("map", "k_denominator"): ("AP@K divides by",
+                               {"min": "min(R, K)", "relevant": "R",
                                 "hits": "the hits"}),
-    ("ndcg", "NDCG's ideal", {"achievable": "min(R, K) relevant items (binary "
-                                            "gain)",
-                              "k": "K relevant items for every user (binary "
-                                   "gain)"}),
-    ("coverage", "coverage@K divides by", {"catalog": "n_items",
-                                           "train_items": "the distinct "
-                                                          "training items",
-                                           "items": "1 (the number of "
-                                                    "covered items)"}),
-    ("novelty", "novelty@K", {"users": "mean over users of the mean "
+    ("coverage", "denominator"): ("coverage@K divides by",
+                                  {"catalog": "n_items",
+                                   "train_items": "the distinct training items",
+                                   "items": "1 (the number of covered items)"}),
+    ("novelty", "variant"): ("novelty@K",
+                             {"users": "mean over users of the mean "
                                        "-log2(training users of i / training "
                                        "users)",
                               "interactions": "pooled over all recommendations: "
                                               "-log2(training rows of i / "
                                               "training rows), 0 for an item "
                                               "without any"}),
-    ("entropy", "entropy@K", {"bits": "-sum p_i log2 p_i, p_i = c_i / sum c "
-                                       "(bits)",
-                              "nats_per_item": "-sum p_i ln p_i over the "
-                                               "distinct recommended items, "
-                                               "divided by their number"}),
-    ("gini", "gini@K", {"equality_0": "sum_j (2j - n - 1) c_(j) / (n sum c), "
-                                      "c ascending over the n_items catalog "
-                                      "items (0: equal exposure)",
-                        "diversity": "1 - G n / (n - 1), G the Gini index "
-                                     "of the n_items catalog items (1: equal "
+    ("entropy", "unit"): ("entropy@K",
+                          {"bits": "-sum p_i log2 p_i, p_i = c_i / sum c (bits)",
+                           "nats_per_item": "-sum p_i ln p_i over the distinct "
+                                            "recommended items, divided by their "
+                                            "number"}),
+    ("gini", "form"): ("gini@K",
+                       {"equality_0": "sum_j (2j - n - 1) c_(j) / (n sum c), c "
+                                      "ascending over the n_items catalog items "
+                                      "(0: equal exposure)",
+                        "diversity": "1 - G n / (n - 1), G the Gini index of "
+                                     "the n_items catalog items (1: equal "
                                      "exposure)"}),
-    ("full_lists", "Lists of K items for every evaluated user, for", None),
-    ("need_held_out", "A list without held-out items is refused for", None),
-    ("uniform_relevance", "Held-out items of one rating per user, for", None),
+}
+_IDEAL = {"achievable": "min(R, K) relevant items (binary gain)",
+          "k": "K relevant items for every user (binary gain)"}
+_LISTS = (
+    ("full_lists", "Lists of K items for every evaluated user, for"),
+    ("need_held_out", "A list without held-out items is refused for"),
+    ("uniform_relevance", "Held-out items of one rating per user, for"),
     ("train_users", "Popularity: distinct training users; recommended items "
-                    "in train and no repeated training pair, for", None),
-    ("ild", "ild@K", None),
+                    "in train and no repeated training pair, for"),
 )
+
+
+def _option(peer, metric, option):
+    """The value of a rule of ``peer`` for ``metric``: the ranking preset's
+    (accuracy), or the registry option under the peer (beyond accuracy)."""
+    if metric in LIST_METRICS:
+        spec = LIST_METRICS[metric]
+        return spec.check_options(k=1, **peer.options.get(metric, {}))[option]
+    (_, _, opts), = resolved_metrics(parse_metrics([f"{metric}@10"]),
+                                     peer.ranking_for(metric))
+    return opts[option]
 
 
 def _rules_text(peer):
     lines = []
     users = {}
     for name in peer.calls:
-        value = peer.users_of(name, name in _BEYOND_KINDS)
+        value = peer.users_of(name, name in LIST_METRICS)
         users.setdefault(value, []).append(name)
     lines.append("Users: " + "; ".join(
         f"{', '.join(metrics)}: {_USERS_TEXT[value]}"
@@ -767,12 +678,17 @@ def _rules_text(peer):
     lines.append(f"Accuracy rules of ``convention={peer.ranking!r}``" + "".join(
         f"; {name}: of ``convention={value!r}``"
         for name, value in peer.ranking_of.items()) + ".")
-    for field, label, texts in _RULES:
+    for (metric, option), (text, values) in _TEXTS.items():
+        if metric in peer.calls:
+            lines.append(f"{text}: {values[_option(peer, metric, option)]}.")
+        if metric == "map" and "ndcg" in peer.calls:
+            lines.append(f"NDCG's ideal: {_IDEAL[peer.ndcg_ideal]}.")
+    for field, text in _LISTS:
         value = getattr(peer, field)
-        if isinstance(value, tuple):
-            value = ", ".join(value) if value else None
-        if value is not None:
-            lines.append(f"{label}: {texts[value] if texts else value}.")
+        if value:
+            lines.append(f"{text}: {', '.join(value)}.")
+    if peer.ild is not None:
+        lines.append(f"ild@K: {peer.ild}.")
     return lines
 
 

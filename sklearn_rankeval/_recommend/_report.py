@@ -1,387 +1,99 @@
-"""Metrics of top-N recommendation lists: ``recommendation_report``.
+"""``recommendation_report``: metrics of top-N recommendation lists.
 
-The lists (``recommended``) and the held-out interactions are read into
-flat arrays of integer codes (users and items encoded once, with the
-package's group-id encoder).  Accuracy metrics are computed by
-``ranking_report`` / ``per_group_scores`` on the long layout that the lists
-define (API.md, "Top-N recommendation lists"): one row per recommended item
-(its score, or minus its rank) with its held-out gain (0 if absent), and one
-row scored ``-inf`` for every held-out item the list misses.  The
-beyond-accuracy metrics come from ``_beyond``.
+One pipeline: the arguments become a plan (:mod:`._plan`: every metric with
+its rule, this library's or a peer's); the lists, the held-out and the
+training interactions are read and encoded once (:mod:`._inputs`); a peer's
+refusals are checked on them (:mod:`._peers`); the long layout, the
+memberships at the cut and the partials of every metric are computed once
+(:mod:`._evaluate`, on the ``_metrics`` pipeline and the registry's
+beyond-accuracy statistics); the partials become the values, formatted here
+once.  ``sklearn_rankeval.spark.recommendation_report`` runs the same plan,
+partials and finalize over the partitions of Spark frames.
 """
 
 import math
-import re
-from collections.abc import Mapping
 
 import numpy as np
 
-from .._core import InvalidArgumentError, check_k, check_option, check_positive_int
-from .._engine import encode_rows
-from .._metrics import parse_metrics, substitute_doc
-from .._reports import per_group_scores, ranking_report
-from .._stats import (
-    check_confidence,
-    check_n_resamples,
-    check_random_state,
-    percentile_interval,
+from .._core import check_k
+from .._metrics import (
+    LIST_METRICS,
+    METRICS,
+    list_partials,
+    substitute_doc,
+    train_popularity,
 )
-from . import _beyond
-from . import _peers as _recommend_conventions
+from . import _peers
+from ._evaluate import chunk_partials, finalize, user_sets
+from ._inputs import item_feature_rows, read_inputs
+from ._lists import list_membership, row_rank
+from ._plan import make_plan
 
-__all__ = ["recommendation_report"]
+__all__ = ["BEYOND", "RecommendationReport", "exposure_counts", "format_report",
+           "recommendation_report"]
 
-#: The beyond-accuracy metric names (each with ``@K``).
-BEYOND = _beyond.METRICS
-_BEYOND_RE = re.compile(rf"^({'|'.join(BEYOND)})@(\d+)$")
-#: The default metrics; ``{k}`` is the call's ``k``.
-DEFAULT = ("precision@{k}", "recall@{k}", "ndcg@{k}", "map@{k}", "coverage@{k}")
-USERS = ("held_out", "recommended", "union")
-OUTPUTS = ("text", "dict", "frame", "per_user")
-
-
-# ---------------------------------------------------------------------------
-# input forms
-# ---------------------------------------------------------------------------
-def _column(frame, col, name):
-    try:
-        values = frame[col]
-    except (KeyError, IndexError, TypeError):
-        values = None
-    if values is None or (isinstance(frame, Mapping) and col not in frame):
-        raise ValueError(f"{name} has no column {col!r}.")
-    if hasattr(values, "to_numpy"):
-        values = values.to_numpy()
-    arr = np.asarray(values)
-    if arr.ndim > 1 and isinstance(values, (list, tuple)):
-        arr = _ids(values)  # ids that are sequences: unhashable, rejected later
-    if arr.ndim != 1:
-        raise ValueError(f"{name}[{col!r}] must be 1-D, got shape {arr.shape}.")
-    return arr
+#: The beyond-accuracy metric names (each written with ``@K``), the
+#: registry's ``LIST_METRICS``.
+BEYOND = tuple(LIST_METRICS)
 
 
-def _is_columns(obj, user, item):
-    if hasattr(obj, "columns") and not isinstance(obj, Mapping):
-        return True
-    if not isinstance(obj, Mapping) or any(isinstance(v, Mapping)
-                                           for v in obj.values()):
-        return False
-    # a mapping naming one of the two columns is a mapping of columns with the
-    # other misnamed (a ValueError naming it), not lists of users so named
-    return user in obj or item in obj
+class RecommendationReport(dict):
+    """``{metric: value}`` of ``recommendation_report(output="dict")``, with
+    what it counted: ``n_items``, the catalog size (given, or counted), and
+    ``n_users``, the users evaluated (those of the metrics' sets of users
+    together); ``n_users_of`` gives each metric's own number of users."""
+
+    def __init__(self, values, n_items, n_users, n_users_of):
+        super().__init__(values)
+        self.n_items = n_items
+        self.n_users = n_users
+        self.n_users_of = n_users_of
 
 
-def _read(obj, name, *, user, item, value, value_default, gains):
-    """``(users, items, values or None, rank or None)`` of one input.
-
-    ``values``: the ``value`` column (scores or relevance) when named or
-    present; ``rank``: 0-based positions of ``{user: [items]}`` lists.
-    """
-    if obj is None:
-        raise TypeError(f"{name} must be a DataFrame, a mapping of columns or a "
-                        "mapping {user: [items]}, got None.")
-    if _is_sparse(obj):
-        if name == "recommended":
-            raise TypeError("recommended must be a DataFrame, a mapping of columns "
-                            "or a mapping {user: [items]}: a sparse matrix has no "
-                            "order (use top_k_items on a score matrix).")
-        if value is not None:
-            raise ValueError(f"{name} is a sparse matrix: its stored values are the "
-                             f"gains, it has no column {value!r}.")
-        coo = obj.tocoo()
-        keep = coo.data != 0  # stored zeros are not interactions
-        return (coo.row[keep].astype(np.int64), coo.col[keep].astype(np.int64),
-                np.asarray(coo.data[keep], dtype=np.float64) if gains else None,
-                None)
-    if _is_columns(obj, user, item):
-        columns = list(obj.columns) if hasattr(obj, "columns") else list(obj)
-        users = _column(obj, user, name)
-        items = _column(obj, item, name)
-        if users.shape != items.shape:
-            raise ValueError(f"{name}: the columns {user!r} and {item!r} differ in "
-                             "length.")
-        col = value if value is not None else (
-            value_default if value_default in columns else None)
-        values = None if col is None else _column(obj, col, name)
-        if values is not None and values.shape != users.shape:
-            raise ValueError(f"{name}: the column {col!r} differs in length.")
-        return users, items, values, None
-    if not isinstance(obj, Mapping):
-        raise TypeError(
-            f"{name} must be a DataFrame, a mapping of columns or a mapping "
-            f"{{user: [items]}}, got {type(obj).__name__}.")
-    if value is not None:
-        raise ValueError(f"{name} is a mapping {{user: items}}: it has no column "
-                         f"{value!r}.")
-    users, items, values, rank = [], [], [], []
-    for u, lst in obj.items():  # the input's own Python structure, read once
-        if isinstance(lst, Mapping):
-            if not gains:
-                raise TypeError(f"{name}: a mapping {{user: {{item: gain}}}} is only "
-                                "accepted for held_out.")
-            items.extend(lst.keys())
-            values.extend(lst.values())
-            n = len(lst)
+def format_report(values, output, n_items, n_users, n_users_of):
+    """The report of ``values`` as ``output`` asks: ``"dict"`` (a
+    :class:`RecommendationReport`), ``"frame"`` or ``"text"``."""
+    if output == "dict":
+        return RecommendationReport(values, n_items, n_users, n_users_of)
+    rows = []
+    for name, v in values.items():
+        if isinstance(v, dict):
+            rows.append((name, v["value"], v["ci_low"], v["ci_high"]))
         else:
-            if isinstance(lst, (str, bytes)) or not hasattr(lst, "__len__"):
-                raise TypeError(f"{name}: the items of user {u!r} must be a list, "
-                                f"got {type(lst).__name__}.")
-            if not gains and isinstance(lst, (set, frozenset)):
-                raise TypeError(f"{name}: the items of user {u!r} are a set, which "
-                                "has no order: the order of a list is its rank.")
-            lst = list(lst)
-            items.extend(lst)
-            values.extend([1] * len(lst))
-            n = len(lst)
-        users.extend([u] * n)
-        rank.extend(range(n))
-    users = _ids(users)
-    items = _ids(items)
-    return users, items, np.asarray(values, dtype=np.float64), np.asarray(
-        rank, dtype=np.int64)
+            rows.append((name, v, math.nan, math.nan))
+    with_ci = any(isinstance(v, dict) for v in values.values())
+    if output == "frame":
+        import pandas as pd
 
-
-def _is_sparse(obj):
-    from scipy import sparse
-
-    return sparse.issparse(obj)
-
-
-def _read_lists(recommended, *, user, item, score):
-    """``(users, items, scores or None, ranks or None)`` of ``recommended``:
-    the checked float64 scores, or the positions of lists given in order
-    (then no scores)."""
-    r_user, r_item, r_score, r_rank = _read(
-        recommended, "recommended", user=user, item=item, value=score,
-        value_default="score", gains=False)
-    if r_rank is not None:
-        return r_user, r_item, None, r_rank  # lists in order: the rank
-    return r_user, r_item, _check_scores(r_score), None
-
-
-def _read_train(train, *, user, item):
-    """``(users, items)`` of the training interactions (empty without)."""
-    if train is None:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty
-    t_user, t_item, _, _ = _read(train, "train", user=user, item=item,
-                                 value=None, value_default=None, gains=False)
-    return t_user, t_item
-
-
-def _ids(values):
-    arr = np.empty(len(values), dtype=object)
-    arr[:] = values
-    return arr
-
-
-def _encode(arrays, what):
-    """Codes of the ids of several arrays together, split back, and the labels."""
-    sizes = [a.shape[0] for a in arrays]
-    kinds = {a.dtype.kind for a in arrays if a.shape[0]}
-    if len(kinds) > 1 and kinds <= set("iub"):
-        # integers of several kinds (int64, uint32, bool): one integer dtype
-        # when no value is lost, not the much slower object arrays
-        big = any(a.dtype.kind == "u" and a.dtype.itemsize == 8 and a.shape[0]
-                  and a.max() >= 2**63 for a in arrays)
-        if not big:
-            arrays = [a.astype(np.int64) for a in arrays]
-            kinds = {"i"}
-    if len(kinds) > 1 or "O" in kinds:
-        arrays = [a.astype(object) for a in arrays]
-    else:  # empty arrays take the dtype of the others (no str/int promotion)
-        dtype = next((a.dtype for a in arrays if a.shape[0]), np.dtype(np.int64))
-        arrays = [a if a.shape[0] else a.astype(dtype) for a in arrays]
-    joined = np.concatenate(arrays) if arrays else np.zeros(0)
-    if joined.shape[0] == 0:
-        return [np.zeros(0, dtype=np.int64) for _ in arrays], joined
-    try:
-        codes, labels = encode_rows(joined, joined.shape[0])
-    except (TypeError, ValueError) as exc:
-        rule = " must be hashable" if "unhashable" in str(exc) else (
-            " must be of one comparable type across the inputs (such as all "
-            "strings or all integers)" if "comparable" in str(exc) or
-            "not supported between" in str(exc) else "")
-        raise type(exc)(f"{what} ids{rule}: {exc}") from None
-    return np.split(codes.astype(np.int64), np.cumsum(sizes)[:-1]), labels
-
-
-def _match_pairs(ru, ri, hu, hi, n_items, user_labels, item_labels):
-    """Each recommended row's held-out row (or -1), and whether each held-out
-    row is recommended: one sort of the (user, item) keys of both inputs,
-    each with its source bit and row index packed in (an ``argsort`` where
-    they do not fit in 63 bits).  A (user, item) pair repeated within one
-    input is a ``ValueError``."""
-    n_r, n_h = ru.shape[0], hu.shape[0]
-    n = n_r + n_h
-    pair = np.concatenate([ru * n_items + ri, hu * n_items + hi])
-    row_bits = max(int(n - 1).bit_length(), 1)
-    top = int(pair.max()) if n else 0
-    if top.bit_length() + 1 + row_bits <= 63:
-        key = pair << (1 + row_bits)
-        key[n_r:] |= 1 << row_bits  # the source bit: a recommended row first
-        key |= np.arange(n, dtype=np.int64)
-        key.sort()
-        order = key & ((1 << row_bits) - 1)
-        key >>= row_bits
-    else:
-        key = pair << 1
-        key[n_r:] |= 1
-        order = np.argsort(key)
-        key = key[order]
-    same = (key[1:] >> 1) == (key[:-1] >> 1)
-    repeated = same & ((key[1:] & 1) == (key[:-1] & 1))
-    if repeated.any():
-        first = int(key[1:][repeated][0])
-        name = "held_out" if first & 1 else "recommended"
-        u, i = divmod(first >> 1, n_items)
-        raise ValueError(f"{name} repeats the (user, item) pair "
-                         f"({_label(user_labels[u])!r}, {_label(item_labels[i])!r}).")
-    at = np.flatnonzero(same)
-    r_rows, h_rows = order[at], order[at + 1] - n_r
-    held_row = np.full(n_r, -1, dtype=np.int64)
-    held_row[r_rows] = h_rows
-    in_list = np.zeros(n_h, dtype=bool)
-    in_list[h_rows] = True
-    return held_row, in_list
-
-
-def _split_metrics(metrics, k):
-    if metrics is None:
-        metrics = [m.format(k=k) for m in DEFAULT]
-    elif isinstance(metrics, str):
-        metrics = [metrics]
-    if len(metrics) == 0:
-        raise ValueError("metrics is empty: name at least one metric (or None "
-                         "for the default ones).")
-    accuracy, beyond, order = [], [], []
-    for name in metrics:
-        if not isinstance(name, str):
-            raise TypeError(f"metrics must hold metric names, got {name!r}.")
-        match = _BEYOND_RE.match(name)
-        if match:
-            cut = match.group(2)
-            if cut != str(int(cut)) or int(cut) == 0:
-                raise ValueError(f"metrics: {name!r}: the cutoff must be a "
-                                 "positive integer without leading zeros.")
-            beyond.append((name, match.group(1), int(cut)))
-        elif name.split("@")[0] in BEYOND:
-            raise ValueError(f"metrics: {name!r} needs a cutoff, e.g. "
-                             f"'{name.split('@')[0]}@10'.")
-        else:
-            accuracy.append(name)
-        order.append(name)
-    for name, spec, _ in parse_metrics(accuracy) if accuracy else ():
-        if spec.scores != "order":  # unknown names: a ValueError naming metrics
-            raise ValueError(
-                f"metrics: {name!r} ({spec.label}) reads the scores as "
-                "probabilities; a recommendation list gives an order only.")
-    return accuracy, beyond, list(dict.fromkeys(order))
-
-
-def _label(value):
-    """An id as the user wrote it (a NumPy scalar as its Python value)."""
-    return value.item() if isinstance(value, np.generic) else value
-
-
-def _features(item_features, labels, n_items, used):
-    """``(n_items, d)`` feature rows: those of the items ``used`` (codes of
-    recommended items) from ``item_features``, zero rows for the others."""
-    from scipy import sparse
-
-    present = np.flatnonzero(np.bincount(used, minlength=n_items))
-    wanted = labels[present]
-    if hasattr(item_features, "index") and hasattr(item_features, "loc"):
-        missing = ~np.isin(wanted, np.asarray(item_features.index, dtype=object))
-        if missing.any():
-            raise ValueError(f"item_features has no row for the item "
-                             f"{_label(wanted[missing][0])!r}.")
-        rows = item_features.loc[list(wanted)].to_numpy(dtype=np.float64)
-    else:
-        if not sparse.issparse(item_features):
-            item_features = np.asarray(item_features, dtype=np.float64)
-        n_rows = item_features.shape[0]
-        try:
-            idx = wanted.astype(np.int64)
-            ok = np.array_equal(idx, wanted) and (
-                idx.size == 0 or (idx.min() >= 0 and idx.max() < n_rows))
-        except (TypeError, ValueError):
-            ok = False
-        if not ok:
-            raise ValueError(
-                f"item_features has {n_rows} rows: the recommended item ids must "
-                "be integers 0 .. n_rows - 1 (or pass a DataFrame indexed by item "
-                "id).")
-        rows = item_features[idx]
-    if sparse.issparse(rows):
-        place = sparse.csr_matrix(
-            (np.ones(present.shape[0]), (present, np.arange(present.shape[0]))),
-            shape=(n_items, present.shape[0]))
-        return place @ sparse.csr_matrix(rows)
-    out = np.zeros((n_items, rows.shape[1]))
-    out[present] = rows
-    return out
-
-
-def _membership(ru, score, rank, k):
-    """Each row's membership of its user's top-``k`` list (``_beyond``)."""
-    if score is not None:
-        return _beyond.membership(ru, score, k=k)
-    return _beyond.membership_from_rank(ru, k=k, rank=rank)
-
-
-def _beyond_values(beyond, ru, ri, score, rank, n_items, train_pop, features, *,
-                   head_share, evaluated, confidence, n_resamples, random_state,
-                   options=None):
-    """``({name: value}, [per-user frames])`` of the beyond-accuracy metrics.
-
-    With ``confidence``, each value is ``{"value", "ci_low", "ci_high"}``
-    from :func:`_beyond.bootstrap` over the evaluated users.  ``options``:
-    a peer's variants of ``_beyond.finalize`` (``convention=``).
-    """
-    if options and confidence is not None:
-        raise ValueError(
-            "confidence= with a convention: the intervals of the beyond-accuracy "
-            "metrics follow this library's definitions only; pass "
-            "convention=None or leave confidence=None.")
-    import pandas as pd
-
-    out, frames = {}, []
-    index = np.cumsum(evaluated) - 1  # evaluated users, coded 0 .. n - 1
-    n_evaluated = int(evaluated.sum())
-    rng = None if confidence is None else check_random_state(random_state)
-    for kk in sorted({b[2] for b in beyond}):
-        names = {b[1] for b in beyond if b[2] == kk}
-        m = _membership(ru, score, rank, kk)
-        parts = _beyond.partials(
-            ru, ri, m, n_items=n_items,
-            popularity=train_pop if names & set(_beyond.NEEDS_POPULARITY) else None,
-            item_features=features if "ild" in names else None,
-            head_share=head_share)
-        values = _beyond.finalize(parts, k=kk, popularity=train_pop,
-                                  **(options or {}))
-        if rng is not None:
-            parts_e = parts._replace(user=index[parts.user])
-            dist = _beyond.bootstrap(parts_e, n_users=n_evaluated,
-                                     n_resamples=n_resamples, rng=rng)
-            for name in dist:
-                key = f"{name}@{kk}"
-                low, high = percentile_interval(dist[name], confidence)
-                values[key] = {"value": values[key], "ci_low": low, "ci_high": high}
-        out.update(values)
-        per_user = _beyond.per_user_values(parts)
-        columns = {f"{name}@{kk}": per_user[name] for name in names
-                   if name in _beyond.user_metrics(parts)}
-        if columns:
-            frames.append(pd.DataFrame(columns, index=per_user["user"]))
-    return out, frames
+        frame = pd.DataFrame(rows, columns=["metric", "value", "ci_low", "ci_high"])
+        frame = frame if with_ci else frame[["metric", "value"]]
+        frame["n_users"] = [n_users_of[name] for name in values]
+        frame.attrs.update(n_items=n_items, n_users=n_users)
+        return frame
+    cells = [(name, f"{v:.4f}", "" if math.isnan(lo) else f"{lo:.4f}",
+              "" if math.isnan(hi) else f"{hi:.4f}") for name, v, lo, hi in rows]
+    head = ("metric", "value") + (("ci_low", "ci_high") if with_ci else ())
+    # right-aligned columns at least 7 / 9 wide, wider for large values
+    widths = [max(len(c[0]) for c in [head, *cells]) + 2] + [
+        max(least, *(len(c[j]) + 1 for c in cells))
+        for j, least in zip(range(1, len(head)), (7, 9, 9))]
+    users = [str(n_users_of[name]) for name in values]
+    uw = max(len("users"), *(len(u) for u in users)) + 2
+    lines = [f"{head[0]:<{widths[0]}}" + "".join(
+        f"{h:>{w}}" for h, w in zip(head[1:], widths[1:])) + f"{'users':>{uw}}"]
+    for cell, n in zip(cells, users):
+        shown = cell if with_ci else cell[:2]  # (no interval: blank cells)
+        lines.append(f"{cell[0]:<{widths[0]}}" + "".join(
+            f"{x:>{w}}" for x, w in zip(shown[1:], widths[1:])) + f"{n:>{uw}}")
+    lines.append(f"(catalog: {n_items} items)")
+    return "\n".join(lines)
 
 
 def recommendation_report(recommended, held_out, *, k=10, metrics=None, train=None,
                           n_items=None, item_features=None, users="held_out",
                           user="user", item="item", score=None, relevance=None,
                           convention=None, confidence=None, n_resamples=1000,
-                          random_state=None, output="text", head_share=0.8):
+                          random_state=None, output="text", head_share=None):
     """Accuracy and beyond-accuracy metrics of top-N recommendation lists.
 
     The lists are read as the long layout they define: one row per
@@ -430,10 +142,7 @@ sparse matrix, default=None
     item_features : array, sparse matrix or DataFrame, default=None
         For ``ild@K``: row ``i`` describes item ``i`` (integer item ids), or
         a DataFrame indexed by item id.
-    users : {'held_out', 'recommended', 'union'}, default='held_out'
-        The users averaged: those with a held-out item, those with a list, or
-        both.  An evaluated user with no list gets only ``-inf`` rows (recall
-        0).
+    %(users_param)s
     user : str, default='user'
         Column name of the user ids (any hashable ids).
     item : str, default='item'
@@ -457,24 +166,35 @@ sparse matrix, default=None
     random_state : int, Generator, RandomState or None, default=None
         Seed of the resampling.
     output : {'text', 'dict', 'frame', 'per_user'}, default='text'
-        A text table; ``{metric: value}`` (with ``confidence``, the values
-        with an interval are ``{"value", "ci_low", "ci_high"}``); a tidy DataFrame
-        (``metric``, ``value``); or a DataFrame indexed by the evaluated user
+        A text table (each metric's value and number of users, then the
+        catalog size); ``{metric: value}`` (with ``confidence``, the values
+        with an interval are ``{"value", "ci_low", "ci_high"}``), a dict whose
+        attributes ``n_items`` (the catalog size, given or counted) and
+        ``n_users`` (the users evaluated) say what it counted; a tidy
+        DataFrame (``metric``, ``value``, ``n_users``; its ``attrs`` hold
+        ``n_items`` and ``n_users``); or a DataFrame indexed by the evaluated user
         ids (sorted by code) with one column per per-user metric: the
         accuracy metrics and ``novelty@K``, ``arp@K``, ``long_tail@K``,
         ``ild@K`` (NaN where undefined: no list, fewer than 2 items for
         ILD).  ``coverage@K``, ``gini@K`` and ``entropy@K`` describe the
         whole catalog and have no per-user column.
-    head_share : float, default=0.8
-        ``long_tail@K``: the short head is the fewest most popular training
-        items holding this share of the training interactions (plus the
-        items as popular as the last of them); the tail is the rest.
+    %(head_share_param)s
 
     Returns
     -------
     report : str, dict or pandas.DataFrame
         The text table, the dict of values, the tidy frame or the per-user
         frame, by ``output``.
+
+    Warns
+    -----
+    UserWarning
+        When the lists and the held-out interactions share no user or no
+        item (ids of two types, ``1`` and ``"u1"``, or written two ways,
+        ``"001"`` and ``"1"``): the warning names both id types when they
+        differ.
+    UndefinedMetricWarning
+        A metric without any user or item to define it: NaN.
 
     See Also
     --------
@@ -502,225 +222,123 @@ sparse matrix, default=None
     >>> # Microsoft Recommenders: recall over ann only, NDCG over ann and cy
     >>> print(recommendation_report(recommended, {"ann": ["b"], "cy": ["a"]},
     ...     metrics=["recall@2", "ndcg@2"], convention="ms_recommenders"))
-    metric      value
-    recall@2   1.0000
-    ndcg@2     0.3155
+    metric      value  users
+    recall@2   1.0000      1
+    ndcg@2     0.3155      2
+    (catalog: 4 items)
     >>> print(recommendation_report(recommended, held_out, k=3,
     ...                             metrics=["recall@3", "mrr"]))
-    metric      value
-    recall@3   0.7500
-    mrr        0.4167
+    metric      value  users
+    recall@3   0.7500      2
+    mrr        0.4167      2
+    (catalog: 5 items)
+    >>> report = recommendation_report(recommended, held_out, k=2, output="dict")
+    >>> report.n_items, report.n_users
+    (5, 2)
     """
-    kwargs = dict(k=k, metrics=metrics, train=train, n_items=n_items,
-                  item_features=item_features, users=users, user=user, item=item,
-                  score=score, relevance=relevance, confidence=confidence,
-                  n_resamples=n_resamples, random_state=random_state, output=output,
-                  head_share=head_share)
-    if convention is not None:
-        return _recommend_conventions.report(_report, convention, recommended,
-                                             held_out, **kwargs)
-    return _report(recommended, held_out, **kwargs)
-
-
-substitute_doc(recommendation_report,
-               {"recommend_convention": _recommend_conventions.convention_doc()})
-
-
-def _report(recommended, held_out, *, k, metrics, train, n_items, item_features,
-            users, user, item, score, relevance, confidence, n_resamples,
-            random_state, output, head_share=0.8, ranking_convention=None,
-            beyond_options=None):
-    """``recommendation_report`` under this library's rules, or under the
-    ranking convention and ``_beyond.finalize`` options of a peer (given by
-    ``_recommend_conventions``)."""
-    k = check_k(k, allow_none=False)
-    check_option(users, "users", USERS)
-    check_option(output, "output", OUTPUTS)
-    accuracy, beyond, order = _split_metrics(metrics, k)
-    if output == "per_user" and not accuracy and not {
-            b[1] for b in beyond} - set(_beyond.CATALOG):
-        raise ValueError(
-            "output='per_user' needs a per-user metric: an accuracy metric or one "
-            f"of {', '.join(n + '@K' for n in BEYOND if n not in _beyond.CATALOG)}"
-            f" ({', '.join(n + '@K' for n in _beyond.CATALOG)} are catalog-level).")
-    _beyond.check_head_share(head_share)
-    if confidence is not None:
-        if output == "per_user":
-            raise ValueError("confidence= gives intervals of the averages: it has "
-                             "no meaning with output='per_user'.")
-        check_confidence(confidence)
-        check_n_resamples(n_resamples)
-
-    r_user, r_item, r_score, r_rank = _read_lists(recommended, user=user,
-                                                  item=item, score=score)
-    h_user, h_item, h_gain, _ = _read(
-        held_out, "held_out", user=user, item=item, value=relevance,
-        value_default="relevance", gains=True)
-    t_user, t_item = _read_train(train, user=user, item=item)
-    h_gain = _check_gains(h_gain, h_user.shape[0])
-
-    (ru, hu), user_labels = _encode([r_user, h_user], "user")
-    (ri, hi, ti), item_labels = _encode([r_item, h_item, t_item], "item")
-    n_items = _catalog_size(n_items, item_labels.shape[0], (held_out, train),
-                            "recommended, held_out and train")
-    n_users = user_labels.shape[0]
-    held_row, in_list = _match_pairs(ru, ri, hu, hi, n_items, user_labels,
-                                     item_labels)
-    r_gain = np.where(held_row >= 0, h_gain[held_row] if h_gain.shape[0] else 0.0,
-                      0.0)
-
-    has_list = np.bincount(ru, minlength=n_users) > 0
-    has_held = np.bincount(hu, minlength=n_users) > 0
-    evaluated = {"held_out": has_held, "recommended": has_list,
-                 "union": has_list | has_held}[users]
-    if not evaluated.any():
+    plan = make_plan(metrics, k=k, users=users, convention=convention,
+                     output=output, confidence=confidence, n_resamples=n_resamples,
+                     random_state=random_state, head_share=head_share)
+    inp = read_inputs(recommended, held_out, train, user=user, item=item,
+                      score=score, relevance=relevance, n_items=n_items,
+                      accuracy=any(not m.on_lists for m in plan.metrics),
+                      train_users="own" if plan.peer is None else "joint")
+    sets = user_sets(inp)
+    if plan.peer is None and not sets[users].any():
+        has_held, has_list = sets["held_out"].any(), sets["recommended"].any()
         raise ValueError(f"users={users!r}: no user to evaluate (held_out holds "
-                         f"{'no item' if not has_held.any() else 'items'}, "
-                         f"recommended {'no list' if not has_list.any() else 'lists'}"
-                         ").")
-
-    keep_r = evaluated[ru]
-    keep_h = evaluated[hu]
-    ru, ri, r_gain = ru[keep_r], ri[keep_r], r_gain[keep_r]
-    if r_score is not None:
-        r_score = r_score[keep_r]
-    if r_rank is not None:
-        r_rank = r_rank[keep_r]
-    missed = ~in_list[keep_h]
-    hu, h_gain = hu[keep_h][missed], h_gain[keep_h][missed]
-    if r_score is None and r_rank is None:  # columns without a score: row order
-        r_rank = _beyond.row_rank(ru)
-
-    out, per_user = {}, []
-    if accuracy:
-        y_true, y_score, groups = _long_layout(ru, r_gain, r_score, r_rank, hu,
-                                               h_gain)
-        if output == "per_user":
-            frame = per_group_scores(y_true, y_score, groups=groups,
-                                     metrics=accuracy, convention=ranking_convention)
-            per_user.append(frame[accuracy])
-        else:
-            out.update(ranking_report(
-                y_true, y_score, groups=groups, metrics=accuracy, output="dict",
-                confidence=confidence, n_resamples=n_resamples,
-                random_state=random_state, convention=ranking_convention))
-    if beyond:
-        names = {b[1] for b in beyond}
-        train_pop = features = None
-        if names & set(_beyond.NEEDS_POPULARITY) or \
-                _beyond.variants_need_popularity(**(beyond_options or {})):
-            if train is None:
-                raise InvalidArgumentError(
-                    "train", "is needed by novelty@K, arp@K and long_tail@K "
-                    "(the popularity of the items in the training interactions).",
-                    message="novelty@K, arp@K and long_tail@K need train= (the "
-                            "training interactions).")
-            (tu,), _ = _encode([t_user], "train user")
-            train_pop = _beyond.popularity(tu, ti, n_items=n_items)
-        if "ild" in names:
-            if item_features is None:
-                raise InvalidArgumentError(
-                    "item_features", "is needed by ild@K.",
-                    message="ild@K needs item_features=.")
-            features = _features(item_features, item_labels, n_items, ri)
-        values, users_k = _beyond_values(
-            beyond, ru, ri, r_score, r_rank, n_items, train_pop, features,
-            head_share=head_share, evaluated=evaluated, confidence=confidence,
-            n_resamples=n_resamples, random_state=random_state,
-            options=beyond_options)
-        out.update(values)
-        if output == "per_user":
-            per_user.extend(users_k)
-    if output == "per_user":
-        return _per_user_frame(per_user, order, user_labels, user,
-                               np.flatnonzero(evaluated))
-    out = {name: out[name] for name in order}
-    return _format(out, output, n_items if beyond else None)
+                         f"{'items' if has_held else 'no item'}, recommended "
+                         f"{'lists' if has_list else 'no list'}).")
+    if plan.peer is not None:
+        inp = _peers.apply(plan.peer, plan.metrics, inp, sets)
+    plan.check_needs(train=inp.has_train, item_features=item_features is not None)
+    popularity = features = None
+    if plan.needs("train"):
+        popularity = train_popularity(inp.train_user, inp.train_item,
+                                      n_items=inp.n_items)
+    if plan.needs("item_features"):
+        features = item_feature_rows(item_features, inp.item_labels, inp.n_items,
+                                     inp.rec_item[sets["union"][inp.rec_user]])
+    partials = chunk_partials(plan, inp, popularity, features)
+    if plan.output == "per_user":
+        return _per_user_frame(plan, partials, user)
+    values, n_users_of = finalize(plan, partials, popularity)
+    evaluated = np.zeros(inp.n_users, dtype=bool)
+    for users_set in plan.user_sets:
+        evaluated |= sets[users_set]
+    return format_report(values, plan.output, inp.n_items, int(evaluated.sum()),
+                         n_users_of)
 
 
-def _long_layout(ru, r_gain, r_score, r_rank, hu, h_gain):
-    """``(y_true, y_score, groups)`` of the lists: the recommended rows with
-    their held-out gain (0 if absent), then one ``-inf`` row per held-out item
-    missed (``hu``, ``h_gain``: those items' rows)."""
-    if r_score is not None:
-        dense = _sorted_dense_rank(ru, r_score)
-        # lists in rank order (as top_k_items gives them): the same order and
-        # ties as small integers, which the engine ranks without an argsort
-        y_score_r = r_score if dense is None else np.where(
-            r_score == -np.inf, -np.inf, -(dense + 1.0))  # -inf: not retrieved
-    else:
-        y_score_r = -(r_rank.astype(np.float64) + 1)
-    y_true = np.concatenate([r_gain, h_gain])
-    y_score = np.concatenate([y_score_r, np.full(hu.shape[0], -np.inf)])
-    return y_true, y_score, np.concatenate([ru, hu])
+def _param(header, body):
+    import textwrap
+
+    return header + "\n" + textwrap.fill(
+        body, width=76, initial_indent="    ", subsequent_indent="    ",
+        break_on_hyphens=False)
 
 
-def _sorted_dense_rank(user, score):
-    """Each row's dense descending rank of its score within its user, when the
-    lists are in rank order (:func:`_beyond.grouped_descending`); else None."""
-    grouped = _beyond.grouped_descending(user, score)
-    if grouped is None:
-        return None
-    starts, step = grouped
-    new = starts.copy()
-    new[1:] |= (step != 0) & ~np.isnan(step)  # -inf - -inf: NaN, a tie
-    dense = np.cumsum(new)
-    first = np.flatnonzero(starts)
-    return dense - np.repeat(dense[first], np.diff(np.append(first, user.shape[0])))
+def _users_param():
+    """The ``users`` parameter, with the metrics that count a user without
+    held-out items (read from the registry)."""
+    zero = [name for name, spec in METRICS.items()
+            if spec.scores == "order" and spec.empty_value is not None]
+    left = [name for name, spec in METRICS.items()
+            if spec.scores == "order" and spec.empty_value is None
+            and not spec.always_defined]
+    return _param(
+        "users : {'held_out', 'recommended', 'union'}, default='held_out'",
+        "The users averaged: those with a held-out item, those with a list, or "
+        "both.  An evaluated user with no list gets only ``-inf`` rows (recall "
+        "0).  An evaluated user with a list and no held-out item (with "
+        "``'recommended'`` or ``'union'``) counts with the value the metric's "
+        "formula gives a user without relevant items, 0, in "
+        + ", ".join(f"``{n}``" for n in zero) + " (and ``dcg``, defined for "
+        "every user); " + ", ".join(f"``{n}``" for n in left) + " divide by "
+        "the relevant items and leave that user out, as the metric functions "
+        "leave out a group without relevant items.  The beyond-accuracy "
+        "metrics read the lists of the evaluated users.")
 
 
-def _per_user_frame(frames, order, user_labels, user, evaluated):
-    """One row per evaluated user (codes ``evaluated``), NaN where a user has
-    no value of a metric."""
+def _head_share_param():
+    default = dict((n, d) for n, d, _ in LIST_METRICS["long_tail"].options)
+    return _param(
+        "head_share : float, default=None",
+        "``long_tail@K``: the short head is the fewest most popular training "
+        "items holding this share of the training interactions (plus the items "
+        "as popular as the last of them); the tail is the rest.  None: "
+        f"{default['head_share']}, the registry's default.")
+
+
+substitute_doc(recommendation_report, {
+    "recommend_convention": _peers.convention_doc(),
+    "users_param": _users_param(),
+    "head_share_param": _head_share_param(),
+})
+
+
+def _per_user_frame(plan, partials, user):
+    """One row per evaluated user (sorted by code), one column per per-user
+    metric, NaN where a user has no value of it."""
     import pandas as pd
 
-    frame = pd.concat(frames, axis=1) if len(frames) > 1 else frames[0]
-    frame = frame.reindex(evaluated)
-    frame = frame[[name for name in order if name in frame.columns]]
-    frame.index = pd.Index(user_labels[frame.index.to_numpy()], name=user)
-    return frame
-
-
-def _check_scores(r_score):
-    """The score column of ``recommended`` as float64 (None stays None)."""
-    if r_score is None:
-        return None
-    try:
-        r_score = np.asarray(r_score, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError("recommended: the score column must hold numbers.") \
-            from None
-    if np.isnan(r_score).any() or (r_score == np.inf).any():
-        raise ValueError("recommended: the score column contains NaN or +inf.")
-    return r_score
-
-
-def _check_gains(h_gain, n):
-    """The held-out gains as float64 (None: 1 each); negative, NaN: ValueError."""
-    if h_gain is None:
-        return np.ones(n)
-    try:
-        h_gain = np.asarray(h_gain, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError("held_out: the relevance must hold numbers.") from None
-    if not np.all(np.isfinite(h_gain)) or (h_gain < 0).any():
-        raise ValueError("held_out: the relevance must be finite and >= 0 "
-                         "(negative or NaN found).")
-    return h_gain
-
-
-def _catalog_size(n_items, n_distinct, matrices, inputs):
-    """``n_items``, or the number of distinct items of ``inputs`` or the width
-    of a sparse matrix among ``matrices`` if larger (at least 1)."""
-    width = max([m.shape[1] for m in matrices if _is_sparse(m)], default=0)
-    least = max(n_distinct, width)
-    if n_items is None:
-        return max(least, 1)
-    n_items = check_positive_int(n_items, "n_items", allow_none=False)
-    if n_items < least:
-        raise ValueError(f"n_items={n_items} is smaller than the {least} "
-                         f"items of {inputs}.")
-    return n_items
+    columns, codes, labels = {}, [], []
+    for users in dict.fromkeys(m.users for m in plan.metrics if m.per_user):
+        codes.append(partials.tables[users].codes)
+        labels.append(partials.tables[users].labels)
+    codes = np.concatenate(codes)
+    order = np.unique(codes, return_index=True)[1]
+    all_codes, all_labels = codes[order], np.concatenate(labels)[order]
+    for m in plan.metrics:
+        if not m.per_user:
+            continue
+        table = partials.tables[m.users]
+        p, _ = table.values[m.label]
+        column = np.full(all_codes.shape[0], np.nan)
+        column[np.searchsorted(all_codes, table.codes)] = np.where(
+            p.defined, p.value, np.nan)
+        columns[m.label] = column
+    return pd.DataFrame(columns, index=pd.Index(all_labels, name=user))
 
 
 def exposure_counts(recommended, *, k, train=None, n_items=None, user="user",
@@ -736,54 +354,18 @@ def exposure_counts(recommended, *, k, train=None, n_items=None, user="user",
     codes; the codes after them are catalog items absent from the inputs.
     """
     k = check_k(k, allow_none=False)
-    r_user, r_item, r_score, r_rank = _read_lists(recommended, user=user,
-                                                  item=item, score=score)
-    t_user, t_item = _read_train(train, user=user, item=item)
-    if r_user.shape[0] == 0:
+    inp = read_inputs(recommended, None, train, user=user,
+                      item=item, score=score, relevance=None, n_items=n_items)
+    if inp.rec_user.shape[0] == 0:
         raise ValueError("recommended holds no recommended item.")
-    (ru,), user_labels = _encode([r_user], "user")
-    (ri, ti), item_labels = _encode([r_item, t_item], "item")
-    n_items = _catalog_size(n_items, item_labels.shape[0], (train,),
-                            "recommended and train")
-    _match_pairs(ru, ri, ru[:0], ri[:0], n_items, user_labels,
-                 item_labels)  # a repeated pair: an error
-    m = _membership(ru, r_score, r_rank, k)
-    counts = _beyond.partials(ru, ri, m, n_items=n_items).item_count
+    rank = inp.rec_rank
+    if inp.rec_score is None and rank is None:
+        rank = row_rank(inp.rec_user)
+    m = list_membership(inp.rec_user, inp.rec_score, rank, k)
+    counts = list_partials(inp.rec_user, inp.rec_item, m,
+                           n_items=inp.n_items).item_count
     train_counts = None
     if train is not None:
-        (tu,), _ = _encode([t_user], "train user")
-        train_counts = _beyond.popularity(tu, ti, n_items=n_items).interactions
-    return counts, train_counts, item_labels
-
-
-def _format(out, output, n_items):
-    if output == "dict":
-        return out
-    rows = []
-    for name, v in out.items():
-        if isinstance(v, dict):
-            rows.append((name, v["value"], v["ci_low"], v["ci_high"]))
-        else:
-            rows.append((name, v, math.nan, math.nan))
-    with_ci = any(isinstance(v, dict) for v in out.values())
-    if output == "frame":
-        import pandas as pd
-
-        frame = pd.DataFrame(rows, columns=["metric", "value", "ci_low", "ci_high"])
-        return frame if with_ci else frame[["metric", "value"]]
-    cells = [(name, f"{v:.4f}", "" if math.isnan(lo) else f"{lo:.4f}",
-              "" if math.isnan(hi) else f"{hi:.4f}") for name, v, lo, hi in rows]
-    head = ("metric", "value") + (("ci_low", "ci_high") if with_ci else ())
-    # right-aligned columns at least 7 / 9 wide, wider for large values
-    widths = [max(len(c[0]) for c in [head, *cells]) + 2] + [
-        max(least, *(len(c[j]) + 1 for c in cells))
-        for j, least in zip(range(1, len(head)), (7, 9, 9))]
-    lines = [f"{head[0]:<{widths[0]}}" + "".join(
-        f"{h:>{w}}" for h, w in zip(head[1:], widths[1:]))]
-    for cell in cells:
-        shown = cell if with_ci and cell[2] else cell[:2]
-        lines.append(f"{cell[0]:<{widths[0]}}" + "".join(
-            f"{x:>{w}}" for x, w in zip(shown[1:], widths[1:])))
-    if n_items is not None:
-        lines.append(f"(catalog: {n_items} items)")
-    return "\n".join(lines)
+        train_counts = train_popularity(inp.train_user, inp.train_item,
+                                        n_items=inp.n_items).interactions
+    return counts, train_counts, inp.item_labels

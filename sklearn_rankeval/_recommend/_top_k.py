@@ -230,10 +230,12 @@ def top_k_items(scores, *, k, exclude=None, batch_size=None):
 
     Parameters
     ----------
-    scores : array-like of shape (n_users, n_items)
+    scores : array-like or DataFrame of shape (n_users, n_items)
         Scores of every item for every user, higher is better; a NumPy array
         (or anything ``np.asarray`` takes), or under ``array_api_dispatch`` an
-        array of any Array API library.  ``-inf`` marks an item never to
+        array of any Array API library.  A pandas DataFrame gives its index
+        labels as the users and its column labels as the items (a polars
+        DataFrame its column names as the items).  ``-inf`` marks an item never to
         recommend to that user; NaN is an error.  Integer scores are compared
         as float64.
     k : int
@@ -254,9 +256,10 @@ default=None
     -------
     top_k : dict of ndarray
         ``{"user": (m,), "item": (m,), "score": (m,)}``: the users' (row)
-        and items' (column) indices (int64) and the scores, in the float
-        dtype of ``scores`` (float64 for integers).  Users in order, each
-        user's items by decreasing score, tied items by increasing index.
+        and items' (column) indices (int64), or a DataFrame's labels, and
+        the scores, in the float dtype of ``scores`` (float64 for
+        integers).  Users in order, each user's items by decreasing score,
+        tied items by increasing index.
         A user with no eligible item has no entry.
 
     See Also
@@ -290,9 +293,17 @@ default=None
     [0, 1, 2, 3, 2]
     >>> top["score"].tolist()
     [0.9, 0.5, 0.5, 0.6, 0.4]
+    >>> # a DataFrame: its index labels are the users, its columns the items
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame(scores, index=["ann", "bob"],
+    ...                      columns=["a", "b", "c", "d"])
+    >>> top = top_k_items(frame, k=1)
+    >>> top["user"].tolist(), top["item"].tolist()
+    (['ann', 'bob'], ['a', 'b'])
     """
     k = check_positive_int(k, "k", allow_none=False)
     batch_size = check_positive_int(batch_size, "batch_size")
+    users_of, items_of = _frame_labels(scores)
     xp, device = get_namespace(scores)
     scores = _check_scores(scores, xp)
     shape = tuple(scores.shape)
@@ -311,6 +322,20 @@ default=None
         pieces = [(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64),
                    np.zeros(0, dtype=np_dtype))]
     users, items, values = (np.concatenate(p) for p in zip(*pieces))
-    return {"user": users.astype(np.int64, copy=False),
-            "item": items.astype(np.int64, copy=False),
+    users, items = users.astype(np.int64, copy=False), items.astype(np.int64,
+                                                                     copy=False)
+    return {"user": users if users_of is None else users_of[users],
+            "item": items if items_of is None else items_of[items],
             "score": values.astype(np_dtype, copy=False)}
+
+
+def _frame_labels(scores):
+    """``(user labels, item labels)`` of a DataFrame of scores (the index and
+    the columns of a pandas one; the columns of a polars one), else None."""
+    columns = getattr(scores, "columns", None)
+    if columns is None or isinstance(scores, np.ndarray):
+        return None, None
+    index = getattr(scores, "index", None)
+    users = None if index is None else np.asarray(index)
+    return users, np.asarray(list(columns) if not hasattr(columns, "to_numpy")
+                             else columns.to_numpy())

@@ -123,7 +123,7 @@ def test_errors(tmp_path, capsys):
     status, _, err = _run(capsys, *files, "--relevance-col", "gain")
     assert status == 2 and "held.csv, line 1: no column 'gain'" in err
     status, _, err = _run(capsys, *files, "-m", "ndcg@x")
-    assert status == 2 and "'ndcg@x' is not a ranking metric name" in err
+    assert status == 2 and "'ndcg@x' is not a recommendation metric name" in err
     pd.concat([rec, rec.iloc[:1]]).to_csv(tmp_path / "twice.csv", index=False)
     status, _, err = _run(capsys, tmp_path / "twice.csv", files[1])
     first = rec.iloc[0]

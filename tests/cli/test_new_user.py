@@ -151,15 +151,9 @@ def test_a_list_row_with_a_field_too_many_is_an_error(tmp_path, capsys):
 @pytest.mark.parametrize("args, message", [
     (["-m", "novelty@5"], "--train FILE is needed by novelty@K, arp@K and "
                           "long_tail@K"),
-    pytest.param(
-        ["-m", "coverage@5", "--convention", "ms_recommenders"],
-        "--train FILE is needed by 'coverage@5' under the 'ms_recommenders' "
-        "convention: Microsoft Recommenders computes it with",
-        marks=pytest.mark.xfail(
-            strict=True, reason="the conventions' refusal for want of train is "
-            "a plain ValueError until _recommend/_peers.py raises "
-            "InvalidArgumentError('train', ...) (its rewrite on the recommend "
-            "branch)")),
+    (["-m", "coverage@5", "--convention", "ms_recommenders"],
+     "--train FILE is needed by 'coverage@5' under the 'ms_recommenders' "
+     "convention: Microsoft Recommenders computes it with"),
     (["-m", "ild@5"],
      "an item-features table is needed by ild@K. The command line reads none"),
 ])

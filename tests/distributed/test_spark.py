@@ -236,21 +236,24 @@ def test_recommendation_report_equals_in_memory(spark, small_calls, ids, users,
     df_rec = spark.createDataFrame(rec)
     if score is not None:
         df_rec = df_rec.repartition(3)
+    # Spark's default output is the in-memory default, the text table
     got = rk_spark.recommendation_report(
         df_rec, _sdf(spark, held, 2), train=_sdf(spark, train, 2), metrics=metrics,
-        users=users, output=output)
+        users=users, **({} if output == "text" else {"output": output}))
     expected = sr_recommendation_report(rec, held, train=train, metrics=metrics,
                                         users=users, output=output)
     if output == "text":
         assert got == expected  # the values to 4 places, the catalog size
         got = rk_spark.recommendation_report(
             df_rec, _sdf(spark, held, 2), metrics=["ndcg@3", "coverage@5"],
-            users=users, n_items=40)
+            users=users, n_items=40, output="dict")
         expected = sr_recommendation_report(rec, held, metrics=["ndcg@3",
                                             "coverage@5"], users=users,
                                             n_items=40, output="dict")
     elif output == "frame":
-        assert list(got.columns) == ["metric", "value"]
+        assert list(got.columns) == ["metric", "value", "n_users"]
+        assert list(got["n_users"]) == list(expected["n_users"])
+        assert got.attrs == expected.attrs  # n_items, n_users as counted
         got = dict(zip(got["metric"], got["value"]))
         expected = dict(zip(expected["metric"], expected["value"]))
     assert_report_equal(got, expected)
@@ -273,7 +276,31 @@ def test_recommendation_report_bad_input(spark):
         rk_spark.recommendation_report(df_rec, df_held, score="user")
     with pytest.raises(ValueError, match="output must be one of"):
         rk_spark.recommendation_report(df_rec, df_held, output="per_user")
-    # one Spark job: the repeated pair is found before any metric
+    # the in-memory message, from the partition that holds the pair
     twice = spark.createDataFrame(pd.concat([rec, rec.iloc[:1]]))
-    with pytest.raises(ValueError, match=r"df_rec repeats a \(user, item\) pair"):
+    user, item = rec.iloc[0][["user", "item"]]
+    with pytest.raises(ValueError, match=rf"recommended repeats the \(user, item\) "
+                                         rf"pair \('{user}', '{item}'\)"):
         rk_spark.recommendation_report(twice, df_held)
+    with pytest.raises(ValueError, match="the user ids of df_rec are string, "
+                                         "df_held are bigint"):
+        rk_spark.recommendation_report(
+            df_rec, spark.createDataFrame(held.assign(user=range(len(held)))))
+
+
+def test_the_spark_extra_pins_a_pandas_pyspark_does_not_warn_about():
+    # PySpark (3.4 to 4.x) warns "does not yet fully support pandas >= 3.0.0"
+    # on every call: `pip install "sklearn-rankeval[spark]"` resolves pandas < 3
+    from pathlib import Path
+
+    tomllib = pytest.importorskip("tomllib")  # Python >= 3.11
+
+    from packaging.requirements import Requirement
+
+    root = Path(__file__).resolve().parents[2]
+    extras = tomllib.loads((root / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    (pandas,) = [Requirement(r) for r in extras["spark"]
+                 if Requirement(r).name == "pandas"]
+    assert "2.3.3" in pandas.specifier and "3.0.0" not in pandas.specifier
+    assert "3.1.1" not in pandas.specifier

@@ -208,8 +208,9 @@ def test_a_threshold_needs_grades():
 
 
 def test_unknown_names_suggest_the_closest():
-    with pytest.raises(ValueError, match="'ndgc@10' is not a ranking metric "
-                                         "name; Did you mean 'ndcg@10'"):
+    with pytest.raises(ValueError, match=r"'ndgc@10' is not a ranking metric "
+                                         r"name; valid names are .* Did you mean "
+                                         r"'ndcg@10'\?$"):
         ranking_report([1, 0], [1, 0], metrics=["ndgc@10"])
     with pytest.raises(ValueError, match="Did you mean 'success@5'"):
         ranking_report([1, 0], [1, 0], metrics=["Sucess@5"])

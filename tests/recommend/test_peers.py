@@ -725,6 +725,7 @@ LK_CASES = [
 
 
 @pytest.mark.parametrize("case", LK_CASES, ids=[c[0] for c in LK_CASES])
+@pytest.mark.filterwarnings("ignore:recommended and held_out have no:UserWarning")
 def test_lenskit_hand_cases(case):
     _, items, relevant, metric, value = case
     assert _report({"u": items}, {"u": relevant}, [metric], "lenskit") == \
@@ -845,7 +846,7 @@ def test_inputs_not_modified_and_outputs():
     text = recommendation_report(rec, held, k=3, train=train,
                                  metrics=["ndcg@3", "coverage@3"],
                                  convention="ms_recommenders")
-    assert text.splitlines()[0].split() == ["metric", "value"]
+    assert text.splitlines()[0].split() == ["metric", "value", "users"]
     frame = recommendation_report(rec, held, k=3, train=train,
                                   metrics=["ndcg@3", "coverage@3"],
                                   convention="ms_recommenders", output="frame")
@@ -869,6 +870,7 @@ def test_confidence_under_a_convention():
         assert got["ndcg@5"][key] == pytest.approx(dcg[key] / ideal)
 
 
+@pytest.mark.filterwarnings("ignore:recommended and held_out have no:UserWarning")
 def test_ms_recommenders_no_hit_and_no_common_user():
     # test_python_evaluation.py (precision/recall/ndcg/map_at_k with the
     # rating_nohit fixture, every prediction item 100): 0.0; here items
@@ -915,33 +917,23 @@ def test_per_user_holds_the_accuracy_metrics():
                                   convention="rectools", output="per_user")
 
 
-def test_peer_fields_agree_with_the_ranking_presets():
-    # the MAP normaliser and the precision denominator come from the ranking
-    # preset each peer reuses; the record's fields must say the same
+def test_peer_records_reference_the_presets_instead_of_copying_them():
+    # the MAP normaliser, the precision denominator, the NDCG gain and the tie
+    # order of the accuracy metrics are the ranking preset's (by name): no
+    # record field holds a switch of a preset, and every accuracy metric a
+    # peer gives has a preset entry
     from sklearn_rankeval._metrics._conventions import PRESETS
-    from sklearn_rankeval._metrics._registry import METRICS
+    from sklearn_rankeval._metrics._registry import LIST_METRICS
+    from sklearn_rankeval._recommend._peers import Peer
 
+    assert not set(Peer._fields) & {"k_denominator", "gain", "undefined",
+                                    "precision", "map", "ndcg"}
     for peer in PEERS.values():
-        for metric, field in (("map", peer.map), ("precision", peer.precision)):
-            if metric not in peer.calls:
-                continue
-            preset = PRESETS[peer.ranking_for(metric)]
-            default = dict((o[0], o[1]) for o in METRICS[metric].options)
-            assert preset[metric].get("k_denominator",
-                                      default["k_denominator"]) == field
-        if "ndcg" in peer.calls:
-            # every held-out row has gain 1: a binary or linear gain reads it
-            # as 1
-            ndcg = PRESETS[peer.ranking_for("ndcg")][
-                "dcg" if peer.ndcg == "k" else "ndcg"]
-            assert ndcg["gain"] in ("binary", "linear")
-        else:
-            assert peer.ndcg is None
         for metric in peer.calls:
-            if metric not in ("coverage", "gini", "entropy", "novelty", "arp",
-                              "long_tail", "ild"):
-                assert isinstance(PRESETS[peer.ranking_for(metric)][metric],
-                                  dict)
+            if metric in LIST_METRICS:
+                LIST_METRICS[metric].check_options(k=1, **peer.options.get(metric, {}))
+            else:
+                assert isinstance(PRESETS[peer.ranking_for(metric)][metric], dict)
 
 
 def test_the_docs_are_generated_from_the_records():

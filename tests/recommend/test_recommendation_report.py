@@ -65,11 +65,23 @@ def _long_layout(rec, held, users):
     return y_true, y_score, groups
 
 
-def _by_hand(name, layout):
+#: The metrics whose formula gives a user without relevant items a value, 0
+#: (API.md: a user with a list and no held-out item counts with it).
+ZERO_WITHOUT_HELD_OUT = ("precision", "mrr", "success")
+
+
+def _by_hand(name, layout, lone=0):
+    """The metric function on the layout; with ``lone`` users that have a
+    list and no held-out item, their zeros averaged in where the metric's
+    formula gives them 0 (the others leave them out)."""
     base, _, cut = name.partition("@")
     kwargs = {"k": int(cut)} if cut else {}
     y_true, y_score, groups = layout
-    return FUNCS[base](y_true, y_score, groups=groups, **kwargs)
+    if not lone or base not in ZERO_WITHOUT_HELD_OUT:
+        return FUNCS[base](y_true, y_score, groups=groups, **kwargs)
+    per_user = FUNCS[base](y_true, y_score, groups=groups, average=None, **kwargs)
+    defined = [v for v in per_user if not math.isnan(v)]  # the lone ones: NaN
+    return sum(defined) / (len(defined) + lone)
 
 
 def _frame(rec, held):
@@ -89,8 +101,10 @@ def test_accuracy_equals_the_long_layout(seed, users):
         got = recommendation_report(recommended, held_out, metrics=ACCURACY,
                                     users=users, output="dict")
         layout = _long_layout(rec, held, users)
+        lone = 0 if users == "held_out" else len(
+            {u for u, _, _ in rec} - {u for u, _ in held})
         for name in ACCURACY:
-            want = _by_hand(name, layout)
+            want = _by_hand(name, layout, lone)
             assert got[name] == pytest.approx(want, rel=1e-12, nan_ok=True), name
 
 
@@ -224,8 +238,13 @@ def test_outputs():
     d = recommendation_report(recommended, held_out, k=3, output="dict")
     assert list(d) == ["precision@3", "recall@3", "ndcg@3", "map@3", "coverage@3"]
     frame = recommendation_report(recommended, held_out, k=3, output="frame")
-    assert list(frame.columns) == ["metric", "value"]
+    assert list(frame.columns) == ["metric", "value", "n_users"]
     assert dict(zip(frame.metric, frame.value)) == pytest.approx(d)
+    # held-out users u1..u5; catalog i0..i11 of the two inputs
+    n_items = len({i for _, i, _ in rec} | {i for _, i in held})
+    assert list(frame.n_users) == [5] * 5
+    assert frame.attrs == {"n_items": n_items, "n_users": 5}
+    assert (d.n_items, d.n_users) == (n_items, 5)
     text = recommendation_report(recommended, held_out, k=3)
     assert "recall@3" in text and f"{d['recall@3']:.4f}" in text
     per_user = recommendation_report(recommended, held_out, k=3, output="per_user")
@@ -528,7 +547,7 @@ def test_more_bad_input_is_named():
         recommendation_report({"a": {"x", "z"}}, held)
     with pytest.raises(ValueError, match="head_share"):
         recommendation_report(rec, held, metrics=["recall@2"], head_share=2)
-    with pytest.raises(TypeError, match="one comparable type"):
+    with pytest.warns(UserWarning, match="no user in common"):
         recommendation_report(rec, {"user": [1, 2], "item": ["x", "y"]})
     with pytest.raises(ValueError, match="confidence.*per_user"):
         recommendation_report(rec, held, metrics=["recall@2"], confidence=0.9,
@@ -575,3 +594,113 @@ def test_integer_ids_of_several_dtypes():
         recommended.astype({"user": np.uint32, "item": np.int16}), held_out,
         output="dict")
     assert got == pytest.approx(want)
+
+
+# ---------------------------------------------------------------------------
+# what a new user hit (the calls and what they see)
+# ---------------------------------------------------------------------------
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
+@pytest.mark.parametrize("held_users, types", [
+    (["u1", "u2"], "recommended's user ids are integers, held_out's strings"),
+    (["001", "002"], "recommended's user ids are integers, held_out's strings"),
+    ([1.5, 2.5], "recommended's user ids are integers, held_out's floats"),
+    ([3, 4], None),  # the same type, other users
+])
+def test_ids_that_do_not_overlap_warn_with_both_types(held_users, types):
+    rec = {"user": [1, 1, 2, 2], "item": ["a", "b", "b", "c"]}
+    held = {"user": held_users, "item": ["b", "c"]}
+    with pytest.warns(UserWarning, match="have no user in common") as record:
+        got = recommendation_report(rec, held, k=2, output="dict",
+                                    metrics=["recall@2", "gini@2", "coverage@2"])
+    text = str(record[0].message)
+    assert (types in text) if types else "ids are" not in text
+    assert f"such as {held_users[0]!r}, {held_users[1]!r}" in text
+    assert got["recall@2"] == 0.0  # the held-out users have no list
+    # gini and entropy were not asked for: no word of them; coverage is 0
+    assert got["coverage@2"] == 0.0
+    messages = [str(w.message) for w in record]
+    assert not any("entropy" in m for m in messages)
+    assert any(m.startswith("gini@2 is undefined: no evaluated user has an item")
+               for m in messages)
+
+
+def test_items_that_do_not_overlap_warn():
+    rec = {"user": [1, 1, 2], "item": [10, 11, 10]}
+    with pytest.warns(UserWarning, match="no item in common.*item ids are "
+                                         "integers, held_out's strings"):
+        recommendation_report(rec, {"user": [1, 2], "item": ["10", "11"]},
+                              metrics=["recall@2"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no accuracy metric: nothing to warn of
+        recommendation_report(rec, {"user": [1, 2], "item": ["10", "11"]},
+                              metrics=["coverage@2"])
+
+
+def test_users_with_a_list_and_no_held_out_item():
+    # ann: a hit at rank 2; bob: a list, no held-out item; cy: no list
+    rec = {"ann": ["x", "y"], "bob": ["x", "z"]}
+    held = {"ann": ["y"], "cy": ["x"]}
+    names = ["precision@2", "mrr", "success@2", "recall@2", "ndcg@2", "map@2"]
+    held_out = recommendation_report(rec, held, metrics=names, output="dict")
+    recommended = recommendation_report(rec, held, metrics=names, output="dict",
+                                        users="recommended")
+    union = recommendation_report(rec, held, metrics=names, output="dict",
+                                  users="union")
+    # held_out: ann and cy (no list: 0 everywhere)
+    assert held_out == pytest.approx({"precision@2": 0.25, "mrr": 0.25,
+                                      "success@2": 0.5, "recall@2": 0.5,
+                                      "ndcg@2": (1 / math.log2(3)) / 2,
+                                      "map@2": 0.25})
+    # recommended: ann and bob; bob counts 0 where the formula gives 0 and is
+    # left out of the metrics that divide by the relevant items
+    assert recommended == pytest.approx({"precision@2": 0.25, "mrr": 0.25,
+                                         "success@2": 0.5, "recall@2": 1.0,
+                                         "ndcg@2": 1 / math.log2(3),
+                                         "map@2": 0.5})
+    assert union == pytest.approx({"precision@2": 1 / 6, "mrr": 1 / 6,
+                                   "success@2": 1 / 3, "recall@2": 0.5,
+                                   "ndcg@2": (1 / math.log2(3)) / 2,
+                                   "map@2": 0.25})
+    assert (held_out.n_users, recommended.n_users, union.n_users) == (2, 2, 3)
+    assert union.n_users_of == {"precision@2": 3, "mrr": 3, "success@2": 3,
+                                "recall@2": 3, "ndcg@2": 3, "map@2": 3}
+    frame = recommendation_report(rec, held, metrics=names, users="union",
+                                  output="per_user")
+    assert frame.loc["bob", "precision@2"] == 0.0
+    assert math.isnan(frame.loc["bob", "recall@2"])
+
+
+def test_an_unknown_metric_lists_the_list_metrics_and_says_did_you_mean():
+    rec, held = {"a": ["x"]}, {"a": ["x"]}
+    for name, suggestion in [("covrage@10", "coverage@10"), ("coverage", "coverage@10"),
+                             ("ndgc@5", "ndcg@5"), ("long_tial@3", "long_tail@3")]:
+        with pytest.raises(ValueError) as info:
+            recommendation_report(rec, held, metrics=[name])
+        text = str(info.value)
+        assert f"metrics: {name!r} is not a recommendation metric name" in text
+        assert "coverage@K, gini@K, entropy@K, novelty@K, arp@K, long_tail@K, " \
+               "ild@K" in text
+        assert "log_loss" not in text  # probabilities: not for lists
+        assert text.endswith(f"Did you mean {suggestion!r}?")
+
+
+def test_outputs_count_the_catalog_and_the_users():
+    rec = {"a": ["x", "y"], "b": ["z"]}
+    held = {"a": ["y"], "c": ["w"]}
+    train = {"t": ["v"]}  # item v only in train: in the catalog
+    d = recommendation_report(rec, held, train=train, metrics=["recall@2"],
+                              output="dict")
+    assert (d.n_items, d.n_users) == (5, 2)  # v, w, x, y, z; users a and c
+    assert d == {"recall@2": 0.5}
+    d = recommendation_report(rec, held, metrics=["recall@2"], output="dict",
+                              n_items=9)
+    assert d.n_items == 9
+    text = recommendation_report(rec, held, train=train, metrics=["recall@2"])
+    assert text.splitlines() == ["metric      value  users",
+                                 "recall@2   0.5000      2",
+                                 "(catalog: 5 items)"]
+    frame = recommendation_report(rec, held, train=train, metrics=["recall@2"],
+                                  output="frame", users="union")
+    assert frame.attrs == {"n_items": 5, "n_users": 3}
+    assert frame.to_dict("list") == {"metric": ["recall@2"], "value": [0.5],
+                                     "n_users": [3]}

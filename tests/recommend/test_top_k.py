@@ -375,3 +375,20 @@ def test_non_canonical_sparse_masks():
     expected = reference(scores, mask, 3)
     for exclude in (coo, csr):
         assert_same(top_k_items(scores, k=3, exclude=exclude, batch_size=4), expected)
+
+
+def test_a_dataframe_gives_its_labels():
+    pd = pytest.importorskip("pandas")
+    scores = np.array([[0.1, 0.9, 0.5], [0.7, 0.7, 0.2]])
+    frame = pd.DataFrame(scores, index=pd.Index(["ann", "bob"], name="user"),
+                         columns=[101, 102, 103])
+    top = top_k_items(frame, k=1)
+    # ann: item 102; bob: 101 and 102 tie at the top, both kept
+    assert top["user"].tolist() == ["ann", "bob", "bob"]
+    assert top["item"].tolist() == [102, 101, 102]
+    assert top["score"].tolist() == [0.9, 0.7, 0.7]
+    # the same lists as the positions of the array
+    plain = top_k_items(scores, k=1)
+    assert frame.index[plain["user"]].tolist() == top["user"].tolist()
+    exclude = pd.DataFrame(scores > 0.8, index=frame.index, columns=frame.columns)
+    assert top_k_items(frame, k=1, exclude=exclude)["item"].tolist() == [103, 101, 102]

@@ -1,8 +1,11 @@
-"""Beyond-accuracy metrics of top-N lists, as additive statistics.
+"""Beyond-accuracy metrics of top-N lists: their additive statistics and finalize.
 
-The computational core of ``coverage@K``, ``gini@K``, ``entropy@K``,
+The statistics core of ``coverage@K``, ``gini@K``, ``entropy@K``,
 ``novelty@K``, ``arp@K``, ``long_tail@K`` and ``ild@K`` (API.md, "Top-N
-recommendation lists"); ``recommendation_report`` is built on it.
+recommendation lists"), declared in :data:`._registry.LIST_METRICS` (their
+options, defaults, statistics, finalize and needs).  Reading the lists and
+each row's membership of its user's top-K list belong to
+:mod:`sklearn_rankeval._recommend`; what is here starts from codes.
 
 Input: the long layout
 ----------------------
@@ -14,17 +17,15 @@ The recommended lists are flat arrays, one row per (user, item) pair:
 - ``membership``: each row's probability of being in the user's top-K list
   ``L_u``: 1 for an item strictly above the cut, ``(free places) / (tie
   size)`` for an item of the tie block at the K-th place, 0 below.
-  :func:`membership` computes it from scores (ties included),
-  :func:`membership_from_rank` from positions in lists given in order.
 
 Training interactions are ``train_user``, ``train_item`` codes; they give
 each item's :class:`Popularity` (its number of training interactions and of
 distinct training users).  ``item_features`` is a dense ``(n_items, d)``
 array or a SciPy sparse matrix whose row ``i`` describes item ``i``.
 
-Statistics contract (as ``_averages``)
---------------------------------------
-Every metric is ``finalize`` of sums that add across chunks of users,
+Statistics contract (as ``_stats``)
+-----------------------------------
+Every metric is a ``finalize`` of sums that add across chunks of users,
 batches of ``top_k_items`` and Spark/Dask partitions:
 
 1. :func:`partials` returns :class:`BeyondPartials`: per-item vectors (the
@@ -33,10 +34,12 @@ batches of ``top_k_items`` and Spark/Dask partitions:
    column of per-user sums per user present in the chunk;
 2. :func:`merge` adds the per-item vectors and concatenates the per-user
    columns (a user's rows must all be in one chunk, as for every grouped
-   metric of the package: partitions are by user; a user found in two
-   chunks is a ``ValueError`` in :func:`finalize`);
-3. :func:`finalize` turns the sums into the metric values
-   (:func:`per_user_values` into one value per user).
+   metric of the package: partitions are by user);
+3. each metric's finalize (:func:`coverage`, :func:`gini`, :func:`entropy`:
+   a value of the catalog; :func:`novelty`, :func:`arp`, :func:`long_tail`,
+   :func:`ild`: one :class:`~sklearn_rankeval._stats.Partials` value per
+   user, averaged over the users where it is defined by the statistics
+   contract, which also bootstraps them).
 
 Ties at the K-th place
 ----------------------
@@ -79,6 +82,11 @@ References
 .. [4] C.-N. Ziegler, S. M. McNee, J. A. Konstan and G. Lausen, "Improving
    Recommendation Lists Through Topic Diversification", WWW 2005
    (intra-list diversity).
+.. [5] RecBole 1.2.1, ``recbole/evaluator/metrics.py`` (ShannonEntropy);
+   Elliot 1.0.0 (Gini as a diversity, ItemCoverage); Microsoft Recommenders
+   1.2.1, ``recommenders/evaluation/python_evaluation.py`` (catalog_coverage,
+   novelty): the variants of :data:`COVERAGE`, :data:`NOVELTY`,
+   :data:`ENTROPY` and :data:`GINI`.
 """
 
 import math
@@ -88,42 +96,45 @@ from typing import NamedTuple
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
-from .._core import check_k, validate_scores, warn
+from .._core import warn
+from .._stats import Partials
 
 __all__ = [
-    "CATALOG",
-    "METRICS",
-    "NEEDS_POPULARITY",
+    "COVERAGE",
+    "ENTROPY",
+    "GINI",
+    "NOVELTY",
+    "USER_STATS",
     "BeyondPartials",
     "Popularity",
-    "bootstrap",
-    "catalog_values",
+    "arp",
     "check_head_share",
-    "finalize",
+    "coverage",
+    "distinct_pairs",
+    "entropy",
+    "gini",
     "gini_index",
-    "grouped_descending",
+    "ild",
+    "long_tail",
     "lorenz_curve",
-    "membership",
-    "membership_from_rank",
     "merge",
+    "novelty",
     "partials",
-    "per_user_values",
     "popularity",
-    "row_rank",
     "short_head",
-    "tie_blocks",
-    "user_metrics",
 ]
-
-#: The metrics that are a function of the per-item sums only.
-CATALOG = ("coverage", "gini", "entropy")
-#: The metrics computed from the training popularity (they need ``train``).
-NEEDS_POPULARITY = ("novelty", "arp", "long_tail")
-#: Every beyond-accuracy metric (``ild`` needs item features).
-METRICS = CATALOG + NEEDS_POPULARITY + ("ild",)
 
 #: Per-user statistics, the rows of ``BeyondPartials.user_stats``.
 USER_STATS = ("size", "novelty", "arp", "long_tail", "ild_pairs")
+#: ``coverage@K``'s ``denominator``: n_items, the training items, or 1.
+COVERAGE = ("catalog", "train_items", "items")
+#: ``novelty@K``'s ``variant``: per user (-log2 of the share of training
+#: users), or pooled over all recommendations (of training interactions).
+NOVELTY = ("users", "interactions")
+#: ``entropy@K``'s ``unit``: bits, or nats over the number of covered items.
+ENTROPY = ("bits", "nats_per_item")
+#: ``gini@K``'s ``form``: the Gini index (0: equal exposure) or 1 - G n/(n-1).
+GINI = ("equality_0", "diversity")
 
 #: Relative slack of the short-head threshold (so that 0.3 x 10 is 3).
 _HEAD_RTOL = 1e-12
@@ -189,65 +200,8 @@ def _check_membership(m, n):
     return m
 
 
-# ---------------------------------------------------------------------------
-# membership in the top-K lists
-# ---------------------------------------------------------------------------
-def grouped_descending(user, score):
-    """``(starts, step)`` if each user's rows are contiguous and their scores
-    non-increasing (lists in rank order, as :func:`~._top_k.top_k_items`
-    gives them), else None: one pass, no sort.  ``starts``: True at the first
-    row of each user's run; ``step``: ``score[1:] - score[:-1]``."""
-    n = user.shape[0]
-    if n == 0:
-        return None
-    starts = np.empty(n, dtype=bool)
-    starts[0] = True
-    np.not_equal(user[1:], user[:-1], out=starts[1:])
-    runs = user[starts]
-    if int(runs.max()) < 4 * n:
-        distinct = np.count_nonzero(np.bincount(runs))
-    else:
-        ordered = np.sort(runs)
-        distinct = 1 + np.count_nonzero(ordered[1:] != ordered[:-1])
-    if distinct != runs.shape[0]:
-        return None  # a user's rows are not contiguous
-    with np.errstate(invalid="ignore"):  # -inf - -inf: NaN, a tie
-        step = score[1:] - score[:-1]
-    if np.any((step > 0) & ~starts[1:]):
-        return None  # a score above the previous one of the same user
-    return starts, step
 
-
-def _sort_by_user(user, score, grouped=None):
-    """Permutation by (user ascending, score descending) and the sorted users.
-
-    Rows already grouped by user in descending score order stay as they are
-    (:func:`grouped_descending`).
-
-    One ``argsort`` of the scores gives each row its descending position
-    ``p``; the key ``user << shift | p`` is unique, so a plain ``np.sort`` of
-    the keys orders the rows, and the row is recovered from ``p``.
-    """
-    n = user.shape[0]
-    if grouped is None:
-        grouped = grouped_descending(user, score) is not None
-    if grouped:
-        return np.arange(n), user
-    shift = max(int(n - 1).bit_length(), 1)
-    if int(user.max()) >= (1 << (62 - shift)):
-        perm = np.lexsort((-score.astype(np.float64), user))
-        return perm, user[perm]
-    asc = np.argsort(score)
-    key = user[asc].astype(np.int64)
-    key <<= shift
-    key |= np.arange(n - 1, -1, -1, dtype=np.int64)
-    key.sort()
-    perm = asc[(n - 1) - (key & ((1 << shift) - 1))]
-    key >>= shift
-    return perm, key
-
-
-def _distinct_pairs(a, b):
+def distinct_pairs(a, b):
     """Sorted distinct (a, b) pairs of two code arrays, as two arrays.
 
     A sort of packed keys (or ``np.lexsort``) and a comparison with the
@@ -265,135 +219,6 @@ def _distinct_pairs(a, b):
     first = np.ones(a.shape[0], dtype=bool)
     first[1:] = (a[1:] != a[:-1]) | (b[1:] != b[:-1])
     return a[first], b[first]
-
-
-def _starts(flags):
-    """Indices where ``flags`` is True, and for every row its segment start."""
-    starts = np.flatnonzero(flags)
-    seg = np.cumsum(flags) - 1
-    return starts, starts[seg]
-
-
-def membership(user, score, *, k):
-    """Each row's probability of being in its user's top-``k`` list.
-
-    Rows of a user are ranked by ``score`` (higher first).  A tie block
-    starting at 0-based position ``p`` with ``t`` items gets ``clip((k - p) /
-    t, 0, 1)``: 1 above the cut, the share of free places in the block tied
-    at the K-th place, 0 below.  Items scored ``-inf`` are not recommended
-    (0).  No Python loop: one sort of (user, -score).
-
-    Parameters
-    ----------
-    user : array-like of shape (n_rows,)
-        User codes (integers >= 0).
-    score : array-like of shape (n_rows,)
-        Scores; NaN and +inf are errors.
-    k : int
-        List length.
-
-    Returns
-    -------
-    membership : ndarray of shape (n_rows,), float64
-        In the order of the input rows.
-    """
-    k = check_k(k, allow_none=False)
-    user = _codes(user, "user")
-    n = user.shape[0]
-    if n == 0:
-        return np.zeros(0)
-    score = validate_scores(score, name="score")
-    if score.ndim != 1:
-        raise ValueError(f"score must be 1-D, got an array of shape {score.shape}.")
-    _same_length(user=user, score=score)
-    perm, block, position, size = tie_blocks(user, score)
-    if block is None:  # no tie: each row its own block, in the input order
-        out = (position < k).astype(np.float64)
-        out[score == -np.inf] = 0.0
-        return out
-    m_block = np.clip((k - position) / size, 0.0, 1.0)
-    m_block[score[perm[np.cumsum(size) - size]] == -np.inf] = 0.0
-    out = np.empty(n)
-    out[perm] = m_block[block]
-    return out
-
-
-def tie_blocks(user, score, no_tie_shortcut=True):
-    """The tie blocks of each user's ranking: ``(perm, block, start, size)``.
-
-    ``perm`` orders the rows by user, then score descending (rows already
-    in that order stay: :func:`grouped_descending`); ``block[j]`` is the block
-    of sorted row ``j`` (equal user and score); ``start[b]`` the 0-based rank
-    of block ``b``'s first row within its user and ``size[b]`` its number of
-    rows.  The rule of ties at a cut, for :func:`membership` and for the
-    peers' tie checks.  Rows already in that order without any tie (no
-    block of two rows) give ``(arange(n), None, rank, None)``: each row's
-    rank within its user, in the input order (``no_tie_shortcut=False``
-    always gives the blocks).
-    """
-    n = user.shape[0]
-    grouped = grouped_descending(user, score)
-    if grouped is not None and no_tie_shortcut:
-        starts, step = grouped
-        if not np.any((step == 0) & ~starts[1:]) and not np.any(
-                np.isnan(step) & ~starts[1:]):
-            _, user_start = _starts(starts)
-            return np.arange(n), None, np.arange(n) - user_start, None
-    perm, u = _sort_by_user(user, score, grouped is not None)
-    s = score[perm]
-    new_user = np.empty(n, dtype=bool)
-    new_user[:1] = True
-    np.not_equal(u[1:], u[:-1], out=new_user[1:])
-    new_block = new_user.copy()
-    new_block[1:] |= s[1:] != s[:-1]
-    _, user_start = _starts(new_user)
-    bstarts = np.flatnonzero(new_block)
-    size = np.diff(bstarts, append=n)
-    return perm, np.cumsum(new_block) - 1, bstarts - user_start[bstarts], size
-
-
-def row_rank(user):
-    """0-based position of each row among its user's rows, in input order."""
-    n = user.shape[0]
-    order = np.argsort(user, kind="stable")
-    u = user[order]
-    new_user = np.ones(n, dtype=bool)
-    new_user[1:] = u[1:] != u[:-1]
-    _, start = _starts(new_user)
-    rank = np.empty(n, dtype=np.int64)
-    rank[order] = np.arange(n) - start
-    return rank
-
-
-def membership_from_rank(user, *, k, rank=None):
-    """Membership of lists given in order: 1 where ``rank < k``, else 0.
-
-    Parameters
-    ----------
-    user : array-like of shape (n_rows,)
-        User codes (integers >= 0).
-    k : int
-        List length.
-    rank : array-like of shape (n_rows,), default=None
-        0-based position of each row in its user's list (distinct within a
-        user).  None: the order of the user's rows in the input.
-
-    Returns
-    -------
-    membership : ndarray of shape (n_rows,), float64
-    """
-    k = check_k(k, allow_none=False)
-    user = _codes(user, "user")
-    n = user.shape[0]
-    if rank is None:
-        rank = row_rank(user)
-    else:
-        rank = _codes(rank, "rank")
-        _same_length(user=user, rank=rank)
-        if n:
-            if _distinct_pairs(user, rank)[0].shape[0] != n:
-                raise ValueError("rank repeats a position within a user.")
-    return (rank < k).astype(np.float64)
 
 
 # ---------------------------------------------------------------------------
@@ -433,7 +258,7 @@ def popularity(train_user, train_item, *, n_items):
     interactions = np.bincount(train_item, minlength=n_items)
     if train_user.size == 0:
         return Popularity(interactions, np.zeros(n_items, dtype=np.int64), 0)
-    pair_user, pair_item = _distinct_pairs(train_user, train_item)
+    pair_user, pair_item = distinct_pairs(train_user, train_item)
     users = np.bincount(pair_item, minlength=n_items)
     # the pairs are sorted by user: one more user at each change
     n_users = 1 + int(np.count_nonzero(pair_user[1:] != pair_user[:-1]))
@@ -609,7 +434,7 @@ def _ild_pair_sums(row_user, item, m, n_users, features, n_items):
 
 
 def partials(user, item, membership, *, n_items, popularity=None,
-             item_features=None, head_share=0.8):
+             item_features=None, head_share=0.8, tail=None):
     """The :class:`BeyondPartials` of one chunk of complete user lists.
 
     Parameters
@@ -626,6 +451,11 @@ def partials(user, item, membership, *, n_items, popularity=None,
         For ``ild@K``.
     head_share : float, default=0.8
         Share of the training interactions held by the short head.
+    tail : ndarray of bool of shape (n_items,), default=None
+        The long-tail items, when ``popularity`` covers a part of the
+        catalog only (a partition's items): the complement of the
+        :func:`short_head` of the whole training set.  None: from
+        ``popularity`` and ``head_share``.
 
     Returns
     -------
@@ -658,7 +488,8 @@ def partials(user, item, membership, *, n_items, popularity=None,
             novelty = -np.log2(np.maximum(popularity.users, 1) / popularity.n_users)
         else:  # no training user: novelty is undefined
             novelty = np.full(n_items, np.nan)
-        tail = ~short_head(popularity.interactions, head_share)
+        if tail is None:
+            tail = ~short_head(popularity.interactions, head_share)
         for row, x in ((1, novelty), (2, popularity.interactions), (3, tail)):
             stats[row] = np.bincount(row_user, weights=m * x[item], minlength=n_users)
     if item_features is not None:
@@ -691,7 +522,8 @@ def merge(parts):
 
 
 # ---------------------------------------------------------------------------
-# finalize
+# finalize: one function per metric, ``finalize(parts, label, options,
+# popularity)`` (declared in ``_registry.LIST_METRICS``)
 # ---------------------------------------------------------------------------
 def gini_index(counts):
     """``sum_j (2j - n - 1) c_(j) / (n sum c)``, c sorted ascending (``gini@K``).
@@ -720,213 +552,138 @@ def lorenz_curve(counts):
     return np.arange(n + 1) / n, cum / cum[-1]
 
 
-def per_user_values(parts):
-    """Per-user ``novelty``, ``arp``, ``long_tail`` and ``ild`` values.
-
-    Returns ``{"user": codes, name: values}``, NaN where a user's value is
-    undefined (empty list; fewer than 2 items for ``ild``) or the statistic
-    was not computed.  A user present in two merged chunks is a ValueError.
-    """
-    user = parts.user
-    ordered = np.sort(user)
-    if np.any(ordered[1:] == ordered[:-1]):
-        raise ValueError(
-            "a user has rows in several chunks: the rows of one user must be in "
-            "one chunk (partition by user)."
-        )
-    size, nov, arp, tail, pairs = parts.user_stats
-    with np.errstate(invalid="ignore", divide="ignore"):
-        nonempty = size > 0
-        out = {"user": user}
-        for name, x in (("novelty", nov), ("arp", arp), ("long_tail", tail)):
-            out[name] = np.where(nonempty, x / size, np.nan)
-        two = size >= 2 - 1e-9
-        out["ild"] = np.where(two, 1 - pairs / (size * (size - 1)), np.nan)
-    return out
+#: Why a catalog metric has no value when no evaluated user's list holds an
+#: item.
+NOTHING_RECOMMENDED = ("no evaluated user has an item in their top-K list "
+                       "(no list, or only items scored -inf)")
 
 
-def _mean(values, name):
-    ok = ~np.isnan(values)
-    if not ok.any():
-        warn(f"{name} is undefined: no user has a list it applies to; "
-             "returning nan.", UndefinedMetricWarning)
-        return math.nan
-    return float(values[ok].mean())
+def _undefined(label, why):
+    warn(f"{label} is undefined: {why}; returning nan.", UndefinedMetricWarning)
+    return math.nan
 
 
-def catalog_values(count, sure, log_miss):
-    """``(coverage, gini, entropy)`` of the per-item sums of
-    :class:`BeyondPartials`; ``gini`` and ``entropy`` are NaN when nothing
-    was recommended."""
-    c = np.asarray(count, dtype=np.float64)
-    covered = np.where(sure > 0, 1.0, -np.expm1(log_miss))
-    coverage = float(covered.sum() / c.shape[0])
+def _covered(parts):
+    """The expected number of covered items, ``sum_i 1 - prod_u (1 - m_ui)``."""
+    return float(np.where(parts.item_sure > 0, 1.0,
+                          -np.expm1(parts.item_log_miss)).sum())
+
+
+def coverage(parts, label, options, popularity=None):
+    """``coverage@K``: the expected number of covered items over the
+    ``denominator``: ``"catalog"`` (``n_items``), ``"train_items"`` (the
+    items with a training interaction: Microsoft Recommenders'
+    ``catalog_coverage``, which can exceed 1) or ``"items"`` (1: the number
+    of covered items, Elliot's ``ItemCoverage``)."""
+    _check_popularity(parts, popularity)
+    covered = _covered(parts)
+    denominator = options.get("denominator", "catalog")
+    if denominator == "items":
+        return covered
+    if denominator == "train_items":
+        n_train = int(np.count_nonzero(popularity.interactions))
+        if n_train == 0:
+            return _undefined(label, "no training interaction, so no training "
+                                     "item to cover")
+        return covered / n_train
+    return covered / parts.item_count.shape[0]
+
+
+def gini(parts, label, options, popularity=None):
+    """``gini@K``: :func:`gini_index` of the expected counts (``form=
+    "equality_0"``, 0 for equal exposure), or ``1 - G n / (n - 1)``
+    (``"diversity"``, 1 for equal exposure: Elliot's ``Gini``)."""
+    c = parts.item_count
+    if c.sum() == 0:
+        return _undefined(label, NOTHING_RECOMMENDED)
+    value = gini_index(c)
+    if options.get("form", "equality_0") == "diversity":
+        n = c.shape[0]
+        if n < 2:
+            return _undefined(label, "as a diversity, for a catalog of one item "
+                                     "(n - 1 = 0)")
+        value = 1.0 - value * n / (n - 1)
+    return value
+
+
+def entropy(parts, label, options, popularity=None):
+    """``entropy@K``: ``-sum_i p_i log2 p_i``, ``p_i = c_i / sum c`` (``unit=
+    "bits"``), or ``-sum_i p_i ln p_i`` over the (expected) number of covered
+    items (``"nats_per_item"``: RecBole's ``ShannonEntropy``)."""
+    c = parts.item_count
     total = c.sum()
     if total == 0:
-        return coverage, math.nan, math.nan
+        return _undefined(label, NOTHING_RECOMMENDED)
     p = c[c > 0] / total
-    return coverage, gini_index(c), float(-(p * np.log2(p)).sum())
+    value = float(-(p * np.log2(p)).sum())
+    if options.get("unit", "bits") == "nats_per_item":
+        value *= math.log(2) / _covered(parts)
+    return value
 
 
-#: ``finalize(coverage=...)``: the denominator of ``coverage@K``.
-COVERAGE = ("catalog", "train_items", "items")
-#: ``finalize(novelty=...)``: the variant of ``novelty@K``.
-NOVELTY = ("users", "interactions")
-#: ``finalize(entropy=...)``: the variant of ``entropy@K``.
-ENTROPY = ("bits", "nats_per_item")
-#: ``finalize(gini=...)``: the variant of ``gini@K``.
-GINI = ("equality_0", "diversity")
-
-
-def _check_variant(value, name, choices):
-    if not isinstance(value, str) or value not in choices:
-        raise ValueError(f"{name} must be one of {choices}, got {value!r}.")
-
-
-def variants_need_popularity(coverage="catalog", novelty="users", **_):
-    """Whether these ``finalize`` variants read the training popularity."""
-    return coverage == "train_items" or novelty == "interactions"
-
-
-def finalize(parts, *, k, coverage="catalog", novelty="users", entropy="bits",
-             gini="equality_0", popularity=None):
-    """The metric values, ``{"coverage@K": ..., ...}``, of summed partials.
-
-    ``k`` only names the metrics.  ``novelty@K``, ``arp@K`` and
-    ``long_tail@K`` are present when the partials were computed with
-    ``popularity``, ``ild@K`` with ``item_features``; each is the mean over
-    the users where it is defined.  ``gini@K`` and ``entropy@K`` are nan (with
-    an UndefinedMetricWarning) when no item was recommended.
-
-    Two variants of other libraries (``convention=`` of
-    ``recommendation_report``) take the training :class:`Popularity` of the
-    whole training set as ``popularity``:
-
-    - ``coverage="train_items"``: the number of covered items over the
-      number of items with a training interaction, instead of ``n_items``
-      (Microsoft Recommenders' ``catalog_coverage``; it can exceed 1 when
-      items without training interactions are recommended);
-    - ``novelty="interactions"``: ``sum_i c_i nov_i / sum_i c_i``, pooled over
-      all recommendations instead of averaged per user, with ``nov_i =
-      -log2(interactions_i / total interactions)`` and ``nov_i = 0`` for an
-      item without training interactions, which still counts in the
-      denominator (Microsoft Recommenders' ``novelty``).  A function of the
-      expected counts ``c_i``: under ties, its value at the expected counts.
-
-    and others without ``popularity``:
-
-    - ``entropy="nats_per_item"``: ``-sum_i p_i ln p_i`` (natural log) divided
-      by the number of distinct recommended items (RecBole's
-      ``ShannonEntropy``); under ties, the entropy at the expected counts over
-      the expected number of covered items;
-    - ``coverage="items"``: the number of covered items, not their share
-      (Elliot's ``ItemCoverage``); under ties, its expected value;
-    - ``gini="diversity"``: ``1 - G n / (n - 1)`` for the Gini index ``G`` of
-      the ``n`` catalog items, 1 for equal exposure (Elliot's ``Gini``); nan
-      with an UndefinedMetricWarning for a catalog of one item.
-    """
-    k = check_k(k, allow_none=False)
-    _check_variant(coverage, "coverage", COVERAGE)
-    _check_variant(novelty, "novelty", NOVELTY)
-    _check_variant(entropy, "entropy", ENTROPY)
-    _check_variant(gini, "gini", GINI)
-    if popularity is None and variants_need_popularity(coverage, novelty):
-        raise ValueError("coverage='train_items' and novelty='interactions' need "
-                         "popularity= (of the training interactions).")
+def _check_popularity(parts, popularity):
     if popularity is not None and popularity.interactions.shape[0] != \
             parts.item_count.shape[0]:
         raise ValueError(
             f"popularity covers {popularity.interactions.shape[0]} items but "
             f"the partials {parts.item_count.shape[0]}.")
-    covered, gini_value, entropy_value = catalog_values(
-        parts.item_count, parts.item_sure, parts.item_log_miss)
-    n = parts.item_count.shape[0]
-    if entropy == "nats_per_item" and not math.isnan(entropy_value):
-        entropy_value *= math.log(2) / (covered * n)
-    if gini == "diversity":
-        if n < 2:
-            warn(f"gini@{k} as a diversity is undefined for a catalog of one "
-                 "item (n - 1 = 0); returning nan.", UndefinedMetricWarning)
-            gini_value = math.nan
-        else:
-            gini_value = 1.0 - gini_value * n / (n - 1)
-    if coverage == "train_items":
-        n_train = int(np.count_nonzero(popularity.interactions))
-        if n_train == 0:
-            warn(f"coverage@{k} over the training items is undefined: no "
-                 "training interaction; returning nan.", UndefinedMetricWarning)
-            covered = math.nan
-        else:
-            covered *= n / n_train
-    elif coverage == "items":
-        covered *= n
-    if math.isnan(entropy_value):
-        warn("gini and entropy are undefined: no item was recommended; "
-             "returning nan.", UndefinedMetricWarning)
-    out = {f"coverage@{k}": covered, f"gini@{k}": gini_value,
-           f"entropy@{k}": entropy_value}
-    values = per_user_values(parts)
-    for name in user_metrics(parts):
-        out[f"{name}@{k}"] = _mean(values[name], f"{name}@{k}")
-    if novelty == "interactions" and parts.has_popularity:
-        out[f"novelty@{k}"] = _pooled_novelty(parts.item_count,
-                                              popularity.interactions,
-                                              f"novelty@{k}")
-    return out
 
 
-def user_metrics(parts):
-    """The names of the per-user metrics that ``parts`` can give."""
-    return (NEEDS_POPULARITY if parts.has_popularity else ()) + (
-        ("ild",) if parts.has_features else ())
+def _per_user(parts, row, label, least=1.0):
+    """Per-user means ``user_stats[row] / size`` as :class:`Partials` over
+    ``parts.user``, defined for the users with at least ``least`` items.  A
+    user present in two merged chunks is a ValueError."""
+    ordered = np.sort(parts.user)
+    if np.any(ordered[1:] == ordered[:-1]):
+        raise ValueError(
+            "a user has rows in several chunks: the rows of one user must be in "
+            "one chunk (partition by user).")
+    if not (parts.has_features if row == 4 else parts.has_popularity):
+        raise ValueError(f"{label}: its statistics were not computed (the "
+                         "partials lack popularity or item features).")
+    size = parts.user_stats[0]
+    # (novelty without any training user: NaN statistics, undefined)
+    defined = (size >= least - 1e-9) & ~np.isnan(parts.user_stats[row])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        value = np.where(defined, parts.user_stats[row] / size, np.nan)
+    return Partials(value, defined)
 
 
-
-def bootstrap(parts, *, n_users, n_resamples, rng):
-    """Bootstrap distributions of the per-user metrics over users,
-    ``{name: (n_resamples,) array}`` (``novelty``, ``arp``, ``long_tail``,
-    ``ild``: those ``parts`` can give).
-
-    ``parts.user`` holds codes ``0 .. n_users - 1`` of the users resampled
-    (users without a list among them count as drawn, with no value).  A
-    resample draws ``n_users`` users with replacement
-    (:func:`~._bootstrap.resample_counts`); a user drawn ``c`` times counts
-    ``c`` times in the mean: ``(C @ v) / (C @ d)`` for each chunk of resample
-    counts ``C``, per-user values ``v`` and defined flags ``d``, no loop over
-    users.
-
-    ``coverage``, ``gini`` and ``entropy`` have none: a resample repeats
-    users, which never adds an item to the union of the lists, so their
-    bootstrap over users is biased downwards (its percentile interval can
-    miss the value itself).
-    """
-    from .._stats import resample_counts
-
-    values = per_user_values(parts)
-    names = user_metrics(parts)
-    sums = np.zeros((len(names), n_users))
-    defined = np.zeros((len(names), n_users))
-    for row, name in enumerate(names):
-        ok = ~np.isnan(values[name])
-        sums[row, parts.user[ok]] = values[name][ok]
-        defined[row, parts.user[ok]] = 1.0
-    out = np.empty((len(names), n_resamples))
-    for start, counts in resample_counts(n_users, n_resamples, rng):
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out[:, start:start + counts.shape[0]] = (sums @ counts.T) / (
-                defined @ counts.T)
-    return dict(zip(names, out))
-
-
-def _pooled_novelty(count, interactions, name):
-    """``sum_i c_i nov_i / sum_i c_i``, ``nov_i = -log2(share of interactions)``."""
-    total = count.sum()
-    n_rows = interactions.sum()
+def novelty(parts, label, options, popularity=None):
+    """``novelty@K``: per user the mean ``-log2(u_i / n_users_train)``
+    (``variant="users"``); or pooled over all recommendations, ``sum_i c_i
+    nov_i / sum_i c_i`` with ``nov_i = -log2(interactions_i / total
+    interactions)`` and 0 for an item without any (``"interactions"``:
+    Microsoft Recommenders' ``novelty``; a value of the catalog)."""
+    if options.get("variant", "users") == "users":
+        return _per_user(parts, 1, label)
+    _check_popularity(parts, popularity)
+    count, interactions = parts.item_count, popularity.interactions
+    total, n_rows = count.sum(), interactions.sum()
     if total == 0 or n_rows == 0:
-        warn(f"{name} is undefined: no recommendation or no training "
-             "interaction; returning nan.", UndefinedMetricWarning)
-        return math.nan
+        return _undefined(label, "no recommendation or no training interaction")
     seen = interactions > 0
     nov = np.zeros(interactions.shape[0])
     nov[seen] = -np.log2(interactions[seen] / n_rows)
     return float((count * nov).sum() / total)
+
+
+def arp(parts, label, options, popularity=None):
+    """``arp@K``: per user the mean training interactions of ``L_u``."""
+    return _per_user(parts, 2, label)
+
+
+def long_tail(parts, label, options, popularity=None):
+    """``long_tail@K``: per user the share of ``L_u`` outside the short head
+    (the head of ``head_share``, applied in :func:`partials`)."""
+    return _per_user(parts, 3, label)
+
+
+def ild(parts, label, options, popularity=None):
+    """``ild@K``: per user ``1 - E[sum of pairwise cosines] / (|L_u| (|L_u| -
+    1))``, defined for lists of at least 2 items."""
+    p = _per_user(parts, 4, label, least=2.0)  # pairs / |L_u|
+    size = parts.user_stats[0]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        value = np.where(p.defined, 1 - p.value / (size - 1), np.nan)
+    return p._replace(value=value)
