@@ -8,12 +8,11 @@ averages and the intervals are the statistics contract's
 (:mod:`sklearn_rankeval._stats`).
 """
 
-import re
 
 import numpy as np
 
-from .._core import check_k, check_option, validate_scores
-from .._metrics import GAIN_METRICS, METRICS, evaluate_chunked
+from .._core import check_option, validate_scores
+from .._metrics import GAIN_METRICS, METRICS, evaluate_chunked, parse_metrics
 from .._stats import (
     bootstrap_intervals,
     check_confidence,
@@ -39,49 +38,26 @@ REPORT_METRICS = {
 }
 
 
-def _valid_names():
-    names = []
-    for name, (spec, _) in REPORT_METRICS.items():
-        if not spec.has_k:
-            names.append(name)
-        elif spec.k_default is None:  # an optional cutoff
-            names += [name, f"{name}@K"]
-        else:
-            names.append(f"{name}@K")
-    return ", ".join(names)
+#: The report's names as a table of the one name reader.
+_TABLE = {name: spec for name, (spec, _) in REPORT_METRICS.items()}
 
 
 def parse_report_metrics(metrics, estimator):
-    """``metrics`` -> ``[(name, spec, options)]`` for ``estimator``."""
-    if isinstance(metrics, str):
-        metrics = [metrics]
-    try:
-        metrics = list(metrics)
-    except TypeError:
-        raise TypeError(f"metrics must be a metric name or a list of names, got "
-                        f"{type(metrics).__name__}.") from None
-    if not metrics:
-        raise ValueError("metrics must name at least one metric.")
-    parsed = []
-    for name in dict.fromkeys(metrics):
-        match = re.fullmatch(r"([a-z]+)(?:@([0-9]+))?", name) \
-            if isinstance(name, str) else None
-        entry = None if match is None else REPORT_METRICS.get(match.group(1))
-        k = None if match is None or match.group(2) is None else int(match.group(2))
-        if entry is None or k == 0 or (k is not None and not entry[0].has_k) or (
-                k is None and entry[0].has_k and entry[0].k_default is not None):
-            raise ValueError(f"metrics: {name!r} is not a metric of the "
-                             f"counterfactual report; valid names are "
-                             f"{_valid_names()} for any positive integer K.")
-        spec, estimators = entry
+    """``metrics`` -> ``[(name, spec, options)]`` for ``estimator``, read by
+    the package's one name reader over the report's own table."""
+    if metrics is None:
+        raise TypeError("metrics must be a metric name or a list of names, got "
+                        "None.")
+    parsed = parse_metrics(metrics, inputs=(_TABLE,),
+                           what="counterfactual report")
+    for name, _, _ in parsed:
+        estimators = REPORT_METRICS[name.partition("@")[0]][1]
         if estimator not in estimators:
             kind = ("a ratio of IPS sums within each group: estimator='snips'"
                     if "snips" in estimators else
                     "a sum of IPS gains: estimator='ips'")
             raise ValueError(f"metrics: {name!r} is {kind} (or 'naive'), not "
                              f"estimator={estimator!r}.")
-        options = {"k": check_k(k, allow_none=False)} if k is not None else {}
-        parsed.append((name, spec, spec.check_options(**options)))
     return parsed
 
 

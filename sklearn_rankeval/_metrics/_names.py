@@ -107,9 +107,16 @@ NAME_SWITCHES = ("undefined",)
 TABLES = {"rows": METRICS, "lists": LIST_METRICS}
 
 
+def _table(table):
+    """A table of :data:`TABLES` by its name, or a report's own table (a
+    mapping of its names to registry entries, e.g. the counterfactual
+    report's ``"precision"``: the registry's precision of gains)."""
+    return TABLES[table] if isinstance(table, str) else table
+
+
 def _lookup(name, inputs):
     for table in inputs:
-        spec = TABLES[table].get(name)
+        spec = _table(table).get(name)
         if spec is not None:
             return spec
     return None
@@ -164,16 +171,19 @@ def metric_options(spec, k):
     return {"k": k if k is not None else spec.k_default} if spec.has_k else {}
 
 
-def parse_metrics(metrics, argument="metrics", inputs=("rows",), scores=None):
+def parse_metrics(metrics, argument="metrics", inputs=("rows",), scores=None,
+                  what=None):
     """Metric names -> list of ``(name, spec, options)`` (options checked).
 
     None gives :data:`DEFAULT_METRICS`; a single string is one metric.
     Repeated names are kept once.  ``options`` are the metric's options,
     every one filled in (:meth:`~._registry.MetricSpec.check_options`), plus
     the switches the name carries (ir_measures' ``undefined=0``).
-    ``inputs``: the tables of :data:`TABLES` whose names are accepted;
+    ``inputs``: the tables whose names are accepted (names of
+    :data:`TABLES`, or a report's own mapping of names to registry entries);
     ``scores``: the metrics that an unknown name's message lists
-    (:func:`valid_names_text`).
+    (:func:`valid_names_text`); ``what``: the kind of metric an unknown name
+    is said not to be (``"ranking"``, ``"recommendation"`` by default).
     """
     if metrics is None:
         metrics = DEFAULT_METRICS
@@ -193,7 +203,8 @@ def parse_metrics(metrics, argument="metrics", inputs=("rows",), scores=None):
         except ValueError as exc:
             raise ValueError(f"{argument}: {exc}") from None
         if read is None:
-            what = "ranking" if tuple(inputs) == ("rows",) else "recommendation"
+            what = what or ("ranking" if tuple(inputs) == ("rows",)
+                            else "recommendation")
             suggestion = (did_you_mean(name, _registry_names(inputs, scores))
                           if isinstance(name, str) else "")
             raise ValueError(
@@ -214,7 +225,7 @@ def parse_metrics(metrics, argument="metrics", inputs=("rows",), scores=None):
 
 
 def _specs(inputs, scores):
-    return {name: spec for table in inputs for name, spec in TABLES[table].items()
+    return {name: spec for table in inputs for name, spec in _table(table).items()
             if scores is None or spec.scores == scores}
 
 

@@ -301,3 +301,14 @@ def test_bad_input_names_the_argument_and_is_not_modified(argument, bad):
                               kwargs.pop("positions"), **kwargs)
     for name, value in arrays.items():
         assert_array_equal(value, copies[name])
+
+
+def test_a_misspelt_metric_is_read_by_the_one_name_reader():
+    from sklearn_rankeval import counterfactual_report
+
+    with pytest.raises(ValueError, match=r"^metrics: 'precison@10' is not a "
+                                         r"counterfactual report metric name; "
+                                         r"valid names are .* Did you mean "
+                                         r"'precision@10'\?$"):
+        counterfactual_report([1, 0], [0.2, 0.1], [1, 2], groups=[0, 0],
+                              propensities=[1.0, 0.5], metrics=["precison@10"])
