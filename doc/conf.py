@@ -130,3 +130,15 @@ html_show_sourcelink = True
 html_copy_source = True
 
 os.environ.setdefault("MPLBACKEND", "Agg")
+
+
+def _skip_metadata_requests(app, what, name, obj, skip, options):
+    """scikit-learn's generated ``set_fit_request``-style methods of an
+    estimator are its documentation (they cite its glossary), not ours."""
+    if name.startswith("set_") and name.endswith("_request"):
+        return True
+    return None
+
+
+def setup(app):
+    app.connect("autodoc-skip-member", _skip_metadata_requests)
