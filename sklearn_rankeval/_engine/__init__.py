@@ -5,17 +5,24 @@
 * :mod:`._checks` -- :func:`check_inputs`, the one input check (any Array
   API namespace), which reads the layout from the shapes and encodes
   multiclass labels;
-* :mod:`._group_ids` -- group ids to integer codes in the sorted order of
-  the ids (hashing strings once), and back;
+* :mod:`._group_ids` -- group ids to slots in the sorted order of the ids
+  (integer ids by offset, Categorical codes as they are, other ids hashed
+  once), and back;
 * :mod:`._ranked` -- :class:`RankedGroups`, the canonical form (the tie
   blocks of every group, in rank order), built once and complete;
 * the rankers that build it:
 
-  - :mod:`._numpy_path` -- NumPy arrays, long and 2-D layouts: one
-    ``np.sort`` of packed int64 keys, no argsort;
+  - :mod:`._compiled` -- NumPy input of every layout: the compiled grouped
+    pass (``_grouped.pyx``, Cython with OpenMP): a counting sort by group,
+    then per group its relevant rows sorted and the others counted, the
+    merged blocks and the statistics of the metrics asked for
+    (:mod:`._native`); :mod:`._multiclass` builds the multiclass blocks from
+    its counts;
   - :mod:`._generic` -- any Array API namespace (the namespace's own sorts);
-  - :mod:`._multiclass` -- multiclass NumPy input: comparisons, no sort
-    (O(n_samples * n_classes), against a sort of every score).
+
+* :mod:`._chunks` -- chunks of whole groups (``working_memory``);
+* :mod:`._rows` -- :class:`GroupedRows`, the rows of each group unranked
+  (the CTR metrics), from the same counting sort.
 
 Any of the four input layouts (grouped rows with ``groups``, one row per
 query, multiclass probabilities, one ranking) becomes one
@@ -25,9 +32,10 @@ with no Python loop over groups or rows.
 
 import numpy as np
 
-from .._core import _array_api as xpx
+from .._core import xpx
 from ._checks import check_inputs, encode_classes
 from ._chunks import chunk_rows, ranked_chunks
+from ._compiled import rank_compiled
 from ._generic import rank_generic
 from ._group_ids import (
     check_group_ids,
@@ -37,7 +45,7 @@ from ._group_ids import (
     group_ids_array,
 )
 from ._multiclass import rank_multiclass
-from ._numpy_path import rank_numpy
+from ._native import supported as native_supported
 from ._ranked import RankedGroups, discount_cumsum, discounts
 from ._rows import GroupedRows, grouped_rows
 
@@ -55,17 +63,16 @@ __all__ = [
     "encode_rows",
     "group_ids_array",
     "grouped_rows",
+    "native_supported",
     "rank",
     "rank_checked",
     "rank_groups",
     "ranked_chunks",
 ]
 
-#: The ranker of NumPy input in the long and 2-D layouts: ``"numpy"`` (the
-#: fast path), ``"numpy-dense"`` (the fast path's fallbacks forced: the score's
-#: dense rank by argsort, the row index as payload) or ``"generic"`` (the
-#: Array API ranker on NumPy).  The tests run each.
-ENGINE_PATH = "numpy"
+#: The ranker of NumPy input: ``"compiled"`` (the compiled grouped pass) or
+#: ``"generic"`` (the Array API ranker on NumPy).  The tests run each.
+ENGINE_PATH = "compiled"
 
 # names kept for the modules that import them
 _check_length = check_length
@@ -87,19 +94,25 @@ def rank_groups(y_true, y_score, *, groups=None, sample_weight=None, labels=None
                 merge=merge)
 
 
-def rank(layout, y_true, y_score, groups, w, *, relabel=None, merge=False):
+def rank(layout, y_true, y_score, groups, w, *, relabel=None, merge=False,
+         native=()):
     """:class:`RankedGroups` of inputs checked by :func:`check_inputs`.
 
     ``relabel`` maps the labels the ranking gives its groups (sorted ids;
     row indices of 2-D input) to the labels to report (the ids of a chunk,
-    :mod:`.._chunked`).  ``merge`` merges the consecutive blocks of a group
+    :mod:`._chunks`).  ``merge`` merges the consecutive blocks of a group
     that hold no relevant item (:func:`._generic.from_rows`): the registry's
-    metrics give the same values on fewer blocks.
+    metrics give the same values on fewer blocks.  ``native``: statistics
+    for the compiled pass to compute itself (``(name, options)`` pairs,
+    :mod:`._native`; NumPy input).
     """
     xp = xpx.namespace_of(y_score)
-    path = ENGINE_PATH if xp is np else "generic"
-    if layout == "multiclass" and xp is np:
+    compiled = xp is np and ENGINE_PATH == "compiled"
+    if layout == "multiclass" and compiled:
         return rank_multiclass(y_true, y_score, w, relabel=relabel)
+    if compiled:
+        return rank_compiled(layout, y_true, y_score, groups, w, relabel=relabel,
+                             merge=merge, native=native)
     if layout != "long":  # one query per row: rows of one size
         query_weights = w
         n_queries, n_items = y_score.shape
@@ -109,11 +122,6 @@ def rank(layout, y_true, y_score, groups, w, *, relabel=None, merge=False):
                                 == xp.reshape(cols, (1, -1)), xp.float64)
         y_true = xp.reshape(y_true, (-1,))
         y_score = xp.reshape(y_score, (-1,))
-        if path != "generic":
-            return rank_numpy(y_true, y_score, None, None, group_size=n_items,
-                              decode=relabel or (lambda c: c),
-                              query_weights=query_weights,
-                              dense=path == "numpy-dense", merge=merge)
         rows = xpx.arange(xp, n_queries, xpx.device_of(y_score))
         return rank_generic(y_true, y_score, xp.repeat(rows, n_items), None, xp=xp,
                             device=xpx.device_of(y_score), relabel=relabel,
@@ -123,23 +131,15 @@ def rank(layout, y_true, y_score, groups, w, *, relabel=None, merge=False):
                             device=xpx.device_of(y_score), relabel=relabel,
                             merge=merge)
     n = y_score.shape[0]
-    shift = max(int(n - 1).bit_length(), 1)
     if groups is None:
         codes = np.zeros(n, dtype=np.int64)
 
         def decode(c):
             return np.zeros(len(c), dtype=int)
     else:
-        codes, decode = encode_groups(groups, n, shift)
+        codes, decode = encode_groups(groups, n)
     if relabel is not None:
         decode = _compose(relabel, decode)
-    if path != "generic":
-        ranked = rank_numpy(y_true, y_score, codes, w, decode=decode,
-                            dense=path == "numpy-dense", merge=merge)
-        if ranked is not None:
-            return ranked
-        # no key fits (2**40 and more group codes beside 2**20 rows): the
-        # codes were left untouched
     return rank_generic(y_true, y_score, codes, w, xp=np, device=None,
                         relabel=decode, merge=merge)
 

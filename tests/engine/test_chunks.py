@@ -109,7 +109,7 @@ def long_inputs(draw):
 
 
 @given(data=long_inputs(), rows=st.integers(1, 12),
-       path=st.sampled_from(["numpy", "numpy-dense", "generic"]))
+       path=st.sampled_from(["compiled", "generic"]))
 def test_chunked_equals_one_ranking_for_every_metric(data, rows, path):
     y_true, y_score, groups, w, weights, grades = data
     names = ITEM_NAMES if weights == "item" else NAMES
