@@ -15,7 +15,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from .._core import check_average, check_k, check_n_points, check_option
-from .._stats import GroupInfo, aggregate
+from .._stats import GroupInfo, Partials, aggregate
 from . import _ctr_kernels as _ctr
 from . import _kernels
 from ._calibration import STRATEGIES, check_n_bins
@@ -207,6 +207,10 @@ class MetricSpec:
         What ``y_true`` holds: relevance grades (``> 0`` relevant), two
         classes only (0/1), or any real labels compared with each other (watch
         time, for xAUC).
+    native : str or None
+        The per-group statistic of the compiled engine that equals this
+        metric's kernel (``sklearn_rankeval._engine._native``), computed in
+        the engine's grouped pass on NumPy input; None: the kernel runs.
     pools_undefined : bool
         Whether the pooled average pools the statistics of every group, the
         groups where the metric's own value is undefined included (log loss,
@@ -236,6 +240,7 @@ class MetricSpec:
     ranked: bool = True
     scores: str = "order"
     labels_kind: str = "relevance"
+    native: str = None
 
     # -- capabilities read by callers ---------------------------------------
     @property
@@ -293,9 +298,14 @@ class MetricSpec:
         """The kernel's per-group :class:`~._kernels.Partials` (cached on ``rg``).
 
         ``options`` must be checked and complete (:meth:`check_options`).
+        Where the engine's compiled pass computed the metric's statistics
+        (:attr:`native`) they are used instead of running the kernel.
         """
         if self.weights == "query":
             rg.check_query_weights(self.func_name)
+        raw = rg.native_stat(self.native, options) if self.native else None
+        if raw is not None:
+            return Partials(*raw)
         key = (self.kernel, tuple(options.items()))
         return rg.cached(key, lambda: self.kernel(rg, **options))
 
@@ -339,15 +349,16 @@ METRICS = {
     for spec in [
         MetricSpec("gauc", "gauc_score", _kernels.gauc, "GAUC", has_labels=False,
                    weights="item", default_average="weighted", tie_rule="sklearn",
-                   needs_negative=True),
+                   needs_negative=True, native="auc"),
         MetricSpec("mrr", "mean_reciprocal_rank_score", _kernels.reciprocal_rank,
-                   "MRR", options=(_K_OPTIONAL,), averages=_GMEAN),
+                   "MRR", options=(_K_OPTIONAL,), averages=_GMEAN, native="rr"),
         MetricSpec("map", "mean_average_precision_score",
                    _kernels.average_precision, "MAP",
                    options=(_K_OPTIONAL, ("k_denominator", "min",
                                           _choice("k_denominator",
                                                   ("min", "relevant", "hits")))),
-                   weights="item", tie_rule="sklearn", averages=_GMEAN),
+                   weights="item", tie_rule="sklearn", averages=_GMEAN,
+                   native="ap"),
         MetricSpec("interpolated_ap", "interpolated_average_precision_score",
                    _kernels.interpolated_ap, "interpolated AP",
                    options=(("n_points", 11, check_n_points),
@@ -357,19 +368,20 @@ METRICS = {
                    averages=_GMEAN),
         MetricSpec("hit_rate", "hit_rate_score", _kernels.hit_rate, "HR@k",
                    options=(_K_REQUIRED,), averages=_POOLED,
-                   default_average="micro", perfect_score="min(R,k)/R"),
+                   default_average="micro", perfect_score="min(R,k)/R",
+                   native="recall"),
         MetricSpec("precision", "precision_at_k_score", _kernels.precision_at_k,
                    "P@k", options=(_K_REQUIRED, ("k_denominator", "k", _choice(
                        "k_denominator", ("k", "retrieved")))), averages=_POOLED,
-                   perfect_score="min(R,k)/k"),
+                   perfect_score="min(R,k)/k", native="precision"),
         MetricSpec("recall", "recall_at_k_score", _kernels.recall_at_k, "R@k",
                    options=(_K_REQUIRED,), averages=_POOLED,
-                   perfect_score="min(R,k)/R"),
+                   perfect_score="min(R,k)/R", native="recall"),
         MetricSpec("ndcg", "ndcg_score", _kernels.ndcg, "NDCG",
                    options=(_K_OPTIONAL, _GAIN), has_labels=False, graded=True,
-                   tie_rule="sklearn", averages=_GMEAN),
+                   tie_rule="sklearn", averages=_GMEAN, native="ndcg"),
         MetricSpec("success", "success_at_k_score", _kernels.success_at_k,
-                   "success@k", options=(_K_REQUIRED,)),
+                   "success@k", options=(_K_REQUIRED,), native="success"),
         MetricSpec("r_precision", "r_precision_score", _kernels.r_precision,
                    "R-precision", averages=_GMEAN),
         MetricSpec("dcg", "dcg_score", _kernels.dcg, "DCG",
@@ -397,7 +409,8 @@ METRICS = {
                    has_labels=False, weights="item", averages=_POOLED,
                    default_average="micro", pools_undefined=True, ranked=False,
                    scores="probability", labels_kind="binary", tie_rule="sklearn",
-                   perfect_score="loss", always_defined=True, scorer="neg"),
+                   perfect_score="loss", always_defined=True, scorer="neg",
+                   native="log_loss"),
         MetricSpec("ne", "normalized_entropy", _ctr.normalized_entropy,
                    "normalized entropy",
                    options=(("negative_sampling_rate", None,
@@ -406,12 +419,12 @@ METRICS = {
                    default_average="micro", needs_negative=True,
                    finalize=_ctr.ne_finalize, pools_undefined=True, ranked=False,
                    scores="probability", labels_kind="binary", tie_rule="sklearn",
-                   perfect_score="loss", scorer="neg"),
+                   perfect_score="loss", scorer="neg", native="ne"),
         MetricSpec("pcoc", "calibration_ratio", _ctr.calibration_ratio, "PCOC",
                    has_labels=False, weights="item", averages=_POOLED,
                    default_average="micro", pools_undefined=True, ranked=False,
                    scores="probability", labels_kind="binary", tie_rule="sklearn",
-                   perfect_score="calibration", scorer=False),
+                   perfect_score="calibration", scorer=False, native="pcoc"),
         MetricSpec("ece", "expected_calibration_error",
                    _ctr.expected_calibration_error, "ECE",
                    options=(("n_bins", 10, check_n_bins),
@@ -422,7 +435,7 @@ METRICS = {
                    default_average="micro", finalize=_ctr.ece_finalize,
                    pools_undefined=True, ranked=False, scores="probability",
                    labels_kind="binary", tie_rule="sklearn", perfect_score="loss",
-                   always_defined=True, scorer="neg"),
+                   always_defined=True, scorer="neg", native="ece"),
         MetricSpec("xauc", "xauc_score", _ctr.xauc, "xAUC", has_labels=False,
                    weights="item", default_average="weighted",
                    tie_rule="sklearn", needs_negative=True, ranked=False,
