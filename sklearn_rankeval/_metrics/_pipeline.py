@@ -51,6 +51,13 @@ def evaluate_ranked(rg, parsed):
                                        for name, spec, options in parsed}
 
 
+def _native(parsed):
+    """The statistics for the engine's compiled pass to compute itself (None
+    for a metric without one: the engine then builds the blocks its kernel
+    reads)."""
+    return [(spec.native, options) for _, spec, options in parsed]
+
+
 def evaluate_chunked(y_true, y_score, *, groups=None, sample_weight=None,
                      labels=None, parsed=()):
     """The per-group partials of ``parsed`` metrics, ranked chunk by chunk.
@@ -66,10 +73,11 @@ def evaluate_chunked(y_true, y_score, *, groups=None, sample_weight=None,
                 if not spec.ranked]
     if unranked:
         # the CTR metrics read the rows of each group as they come: no sort
-        rows = grouped_rows(layout, y_true, y_score, groups, w)
-        extra = {name: spec.kernel(rows, **options)
+        rows = grouped_rows(layout, y_true, y_score, groups, w,
+                            native=_native(unranked))
+        extra = {name: spec.partials(rows, **options)
                  for name, spec, options in unranked}
-        rows_info = GroupInfo.from_rows(rows)
+        rows_info = GroupInfo.from_ranked(rows)
         xp = namespace_of(y_score)
         if xp is not np:  # computed on the host, returned in the input's library
             device = device_of(y_score)
@@ -94,7 +102,8 @@ def _check_same_groups(info, rows):  # pragma: no cover - an internal invariant
 
 def _evaluate_ranked_chunks(layout, y_true, y_score, groups, w, parsed):
     pieces = []
-    for rg in ranked_chunks(layout, y_true, y_score, groups, w):
+    for rg in ranked_chunks(layout, y_true, y_score, groups, w,
+                            native=_native(parsed)):
         pieces.append(evaluate_ranked(rg, parsed))
     if len(pieces) == 1:
         return pieces[0]
