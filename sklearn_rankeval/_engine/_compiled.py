@@ -45,9 +45,13 @@ check_fresh(_grouped)
 __all__ = ["compiled_chunks", "compiled_rows", "index_dtype", "multiclass_counts",
            "n_threads", "natives_of_blocks", "rank_compiled"]
 
-#: Rows below which the per-group pass runs on one thread (starting threads
-#: costs more than it saves on small inputs).
-MIN_PARALLEL_ROWS = 200_000
+#: Rows below which the per-group pass runs on one thread.  Measured on the
+#: 2-core machines of this project (benchmarks/README.md): the pass over W1
+#: (3M and 10M rows) and W2 (2M) takes 5-40 ms on one thread, and a second
+#: thread gained nothing there and lost 2-4x whenever the machine was loaded
+#: (a parallel region waits for its slowest thread, and a busy machine
+#: delays one).  Above this size the threads OpenMP allows run.
+MIN_PARALLEL_ROWS = 16_000_000
 #: The largest number of rows whose row indices are int32 (then int64).
 INDEX32_MAX = 2**31 - 1
 #: Workspace bytes of a relevant row (score, grade, weight), of another row's
@@ -152,10 +156,11 @@ class _Input:
         weighted = self.w is not None
         counts = np.zeros((size, 3 if weighted else 2), dtype=np.int64)
         wstats = np.zeros((size, 3)) if weighted else np.zeros((0, 3))
+        self.runs = 0
         if self.n:
-            _grouped.count_rows(self.slots.codes, self.slots.lo, self.slots.slot,
-                                self.width, self.y, _or_empty(self.w), counts,
-                                wstats)
+            self.runs = _grouped.count_rows(
+                self.slots.codes, self.slots.lo, self.slots.slot, self.width,
+                self.y, _or_empty(self.w), counts, wstats)
         self.cnt, self.nrel = counts[:, 0].copy(), counts[:, 1].copy()
         if weighted:
             self.first = counts[:, 2].copy()
@@ -192,7 +197,8 @@ class _Input:
         rel, irr_s, irr_w = _workspace(int(rel_n.sum()), int(irr_n.sum()), weighted)
         _grouped.scatter(self.slots.codes, self.slots.lo, self.slots.slot,
                          self.width, self.y, self.s, _or_empty(self.w), slo, shi,
-                         np.stack([rstart, istart], axis=1), rel, irr_s, irr_w)
+                         np.stack([rstart, istart], axis=1), rel, irr_s, irr_w,
+                         self.runs * 4 > self.n)  # shuffled: prefetch
         if slots.shape[0] != shi - slo:  # slots without rows left out
             idx = slots - slo
             return (rel, irr_s, irr_w, rstart[idx], rel_n[idx], istart[idx],
@@ -227,7 +233,7 @@ def _run_pass(inp, slots, fill, the_plan, blocks):
     """:func:`_grouped.group_pass` over one chunk: ``(found, blocks, grades)``."""
     rel, irr_s, irr_w, rlo, rcnt, ilo, icnt = fill
     n_groups = slots.shape[0]
-    out = np.empty((the_plan.n_rows, n_groups))
+    out = the_plan.output(n_groups)
     weighted = inp.w is not None
     wdiv = _EMPTY_F
     if weighted:
@@ -381,8 +387,8 @@ def compiled_rows(layout, y_true, y_score, groups, w, *, native=(), budget=None)
             if slots.shape[0]:
                 pieces.append(_run_pass(inp, slots, inp.fill(slots), the_plan,
                                         False)[0])
-    found = {}
-    if pieces and all(p.keys() == pieces[0].keys() for p in pieces):
+    found = pieces[0] if len(pieces) == 1 else {}
+    if len(pieces) > 1 and all(p.keys() == pieces[0].keys() for p in pieces):
         for key in pieces[0]:
             parts = [p[key] for p in pieces]
             found[key] = (np.concatenate([v for v, _, _ in parts]),
@@ -409,7 +415,7 @@ def natives_of_blocks(rg, requests):
     :class:`RankedGroups` that keeps no rows (the multiclass layout:
     :func:`_grouped.block_stats`)."""
     the_plan = plan(requests, max(rg.max_group_size, 1) if rg.n_groups else 1)
-    out = np.empty((the_plan.n_rows, rg.n_groups))
+    out = the_plan.output(rg.n_groups)
     if rg.n_groups:
         n_rel = np.ascontiguousarray(rg.group_n_rel, dtype=np.int64)
         weighted = rg.item_weighted

@@ -102,12 +102,19 @@ def _sorted_codes(uniques):
 
 
 def _encode_categorical(categorical, n):
-    """A pandas Categorical: its codes as they are, its categories sorted."""
+    """A pandas Categorical: its codes as they are, its categories sorted
+    (no sort at all when they already are, as ``pd.Categorical(ids)`` makes
+    them)."""
     codes = np.asarray(categorical.codes)
     check_length(codes.shape, n)
-    if (codes < 0).any():
+    if codes.shape[0] and codes.min() < 0:
         raise ValueError("groups contains missing values (NaN/None).")
-    return _mapped(codes, np.asarray(categorical.categories))
+    categories = categorical.categories
+    if categories.is_monotonic_increasing:  # (and unique: categories are)
+        ids = np.asarray(categories)
+        return GroupSlots(_as_code_array(codes), 0, _IDENTITY, ids.shape[0],
+                          lambda s: ids[s])
+    return _mapped(codes, np.asarray(categories))
 
 
 def _encode_arrow(groups, n):

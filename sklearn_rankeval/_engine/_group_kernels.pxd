@@ -60,6 +60,7 @@ cdef struct Scratch:
     double* tw
     double* grades  # relevant grades, sorted (the ideal ordering)
     Block* blocks
+    double* acc     # the CTR sums of a group
     Group group
 
 
@@ -260,8 +261,10 @@ cdef inline void _block(Block* b, int64_t start, int64_t size, int64_t nrel,
 # ---------------------------------------------------------------------------
 cdef inline void _put(double* out, int64_t stride, int64_t row, int64_t g,
                       double value, bint defined) noexcept nogil:
-    out[row * stride + g] = value
-    out[(row + 1) * stride + g] = 1.0 if defined else 0.0
+    """A group's value and whether it is defined (``out`` is group-major:
+    each group's statistics side by side, ``stride`` numbers a group)."""
+    out[g * stride + row] = value
+    out[g * stride + row + 1] = 1.0 if defined else 0.0
 
 
 cdef inline double _frac(const Block* b, int64_t k) noexcept nogil:
@@ -390,8 +393,8 @@ cdef inline void stat_hits(const Group* G, const Request* q, double* out,
     else:
         den = <double>G.nrel
     _put(out, stride, q.row, g, hits / den if den > 0 else 0.0, G.nrel > 0)
-    out[(q.row + 2) * stride + g] = hits
-    out[(q.row + 3) * stride + g] = den
+    out[g * stride + q.row + 2] = hits
+    out[g * stride + q.row + 3] = den
 
 
 cdef inline double _gain(double y, int exponential) noexcept nogil:
@@ -466,19 +469,22 @@ cdef inline void ranked_stat(const Group* G, const Request* q, double* out,
 # ---------------------------------------------------------------------------
 # CTR statistics (the kernels of _metrics/_ctr_kernels.py), from the rows
 # ---------------------------------------------------------------------------
-cdef inline int ctr_stat(const Request* q, const Row* rel, int64_t R,
-                         const double* irr_s, const double* irr_w, int64_t I,
-                         bint weighted, double eps, bint single, double* out,
-                         int64_t stride, int64_t g) noexcept nogil:
-    """Sums of one CTR metric over a group's rows; 1 if a row is not a
-    binary label with a probability in [0, 1] (the kernel then says which)."""
-    cdef int64_t i, lo, hi, mid, nb = q.nparam + 1
-    cdef double y, p, w, ce = 0.0, wsum = 0.0, pos = 0.0, neg = 0.0
-    cdef double sp = 0.0, total, base, gap
-    cdef double* bins = out + (q.row + 2) * stride + g  # stat rows
-    if q.kind == K_ECE:
-        for i in range(3 * nb):
-            bins[i * stride] = 0.0
+cdef inline int ctr_stats(const Request* qs, Py_ssize_t nq, const Row* rel,
+                          int64_t R, const double* irr_s, const double* irr_w,
+                          int64_t I, bint weighted, double eps, bint single,
+                          double* acc, int64_t n_rows, double* out,
+                          int64_t stride, int64_t g) noexcept nogil:
+    """The sums of every CTR statistic of ``qs`` over a group's rows, in one
+    walk over them (one logarithm per row for log loss and NE), then their
+    values; ``acc`` is a thread's buffer of ``n_rows`` (the output rows).
+    Returns 1 if a row is not a binary label with a probability in [0, 1]
+    (the kernels then say which)."""
+    cdef int64_t i, j, r, lo, hi, mid, nb
+    cdef double y, p, w, q, ce, ce_plain, total, base, gap, pos, neg
+    cdef bint have_plain
+    cdef const Request* k
+    for j in range(n_rows):
+        acc[j] = 0.0
     for i in range(R + I):
         if i < R:
             y, p, w = 1.0, rel[i].s, rel[i].w
@@ -489,56 +495,80 @@ cdef inline int ctr_stat(const Request* q, const Row* rel, int64_t R,
             w = irr_w[i - R] if weighted else 1.0
         if not (p >= 0.0 and p <= 1.0):
             return 1
-        if q.kind == K_ECE:
-            lo, hi = 0, q.nparam  # the inner edges below p
-            while lo < hi:
-                mid = (lo + hi) >> 1
-                if q.param[mid] < p:
-                    lo = mid + 1
+        have_plain = False
+        ce_plain = 0.0
+        for j in range(nq):
+            k = qs + j
+            r = k.row + 2  # the first statistic's row
+            if k.kind == K_LOGLOSS or k.kind == K_NE:
+                if k.kind == K_NE and k.nparam == 1:
+                    if single:
+                        q = <float>(<float>p / (<float>p + (<float>1.0 - <float>p)
+                                                / <float>k.param[0]))
+                    else:
+                        q = p / (p + (1.0 - p) / k.param[0])
+                    q = eps if q < eps else (1.0 - eps if q > 1.0 - eps else q)
+                    ce = -log(q if y > 0 else 1.0 - q)
                 else:
-                    hi = mid
-            bins[lo * stride] += w
-            bins[(nb + lo) * stride] += w * p
-            bins[(2 * nb + lo) * stride] += w * y
-            continue
-        if q.kind == K_PCOC:
-            sp += w * p
-            pos += w * y
-            continue
-        if q.kind == K_NE and q.nparam == 1:
-            if single:
-                p = <float>(<float>p / (<float>p + (<float>1.0 - <float>p)
-                                        / <float>q.param[0]))
-            else:
-                p = p / (p + (1.0 - p) / q.param[0])
-        p = eps if p < eps else (1.0 - eps if p > 1.0 - eps else p)
-        ce += w * -log(p if y > 0 else 1.0 - p)
-        wsum += w
-        pos += w * y
-        neg += w * (1.0 - y)
-    if q.kind == K_LOGLOSS:
-        _put(out, stride, q.row, g, ce / wsum if wsum > 0 else 0.0, wsum > 0)
-        bins[0] = ce
-        bins[stride] = wsum
-    elif q.kind == K_NE:
-        total = pos + neg
-        if pos > 0 and neg > 0:
-            base = -(pos * log(pos / total) + neg * log(neg / total))
-            _put(out, stride, q.row, g, ce / base, True)
+                    if not have_plain:
+                        q = eps if p < eps else (1.0 - eps if p > 1.0 - eps else p)
+                        ce_plain = -log(q if y > 0 else 1.0 - q)
+                        have_plain = True
+                    ce = ce_plain
+                acc[r] += w * ce
+                if k.kind == K_LOGLOSS:
+                    acc[r + 1] += w
+                else:
+                    acc[r + 1] += w * y
+                    acc[r + 2] += w * (1.0 - y)
+            elif k.kind == K_PCOC:
+                acc[r] += w * p
+                acc[r + 1] += w * y
+            elif k.kind == K_ECE:
+                nb = k.nparam + 1
+                lo, hi = 0, k.nparam  # the inner edges below p
+                while lo < hi:
+                    mid = (lo + hi) >> 1
+                    if k.param[mid] < p:
+                        lo = mid + 1
+                    else:
+                        hi = mid
+                acc[r + lo] += w
+                acc[r + nb + lo] += w * p
+                acc[r + 2 * nb + lo] += w * y
+    for j in range(nq):  # the values, from the sums
+        k = qs + j
+        r = k.row + 2
+        if k.kind == K_LOGLOSS:
+            acc[k.row] = acc[r] / acc[r + 1] if acc[r + 1] > 0 else 0.0
+            acc[k.row + 1] = acc[r + 1] > 0
+        elif k.kind == K_NE:
+            pos, neg = acc[r + 1], acc[r + 2]
+            total = pos + neg
+            acc[k.row + 1] = pos > 0 and neg > 0
+            acc[k.row] = 0.0
+            if pos > 0 and neg > 0:
+                base = -(pos * log(pos / total) + neg * log(neg / total))
+                acc[k.row] = acc[r] / base
+        elif k.kind == K_PCOC:
+            acc[k.row] = acc[r] / acc[r + 1] if acc[r + 1] > 0 else 0.0
+            acc[k.row + 1] = acc[r + 1] > 0
+        elif k.kind == K_ECE:
+            nb = k.nparam + 1
+            total = 0.0
+            gap = 0.0
+            for i in range(nb):
+                total += acc[r + i]
+                gap += fabs(acc[r + nb + i] - acc[r + 2 * nb + i])
+            acc[k.row] = gap / total if total > 0 else 0.0
+            acc[k.row + 1] = total > 0
         else:
-            _put(out, stride, q.row, g, 0.0, False)
-        bins[0] = ce
-        bins[stride] = pos
-        bins[2 * stride] = neg
-    elif q.kind == K_PCOC:
-        _put(out, stride, q.row, g, sp / pos if pos > 0 else 0.0, pos > 0)
-        bins[0] = sp
-        bins[stride] = pos
-    else:  # ECE
-        total = 0.0
-        gap = 0.0
-        for i in range(nb):
-            total += bins[i * stride]
-            gap += fabs(bins[(nb + i) * stride] - bins[(2 * nb + i) * stride])
-        _put(out, stride, q.row, g, gap / total if total > 0 else 0.0, total > 0)
+            continue
+    for j in range(nq):  # this group's column of the output
+        k = qs + j
+        if k.kind >= K_LOGLOSS:
+            nb = (3 * (k.nparam + 1) if k.kind == K_ECE
+                  else (3 if k.kind == K_NE else 2))
+            for i in range(k.row, k.row + 2 + nb):
+                out[g * stride + i] = acc[i]
     return 0

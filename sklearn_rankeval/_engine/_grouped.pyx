@@ -28,7 +28,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t
 from libc.stdlib cimport free, malloc
 
 from ._group_kernels cimport (
-    Block, Group, K_LOGLOSS, Request, Row, Scratch, ctr_stat, merged_blocks,
+    Block, Group, K_LOGLOSS, Request, Row, Scratch, ctr_stats, merged_blocks,
     ranked_stat, sort_rows,
 )
 
@@ -69,6 +69,7 @@ OPENMP = bool(SKRE_OPENMP)
 cdef enum:
     AHEAD = 32
     AHEAD_STORE = 8
+    RING = 63  # (a mask: 64 slots, more than AHEAD)
 
 ctypedef fused code_t:
     int32_t
@@ -100,12 +101,9 @@ def max_threads():
 # 1. counting
 # ---------------------------------------------------------------------------
 cdef inline int64_t _slot(const code_t* codes, Py_ssize_t i, int64_t lo,
-                          const int64_t* slot, int64_t width) noexcept nogil:
+                          const int64_t* slot) noexcept nogil:
     """Row i's slot (raw pointers: no reference counting per row)."""
-    cdef int64_t c
-    if width > 0:
-        return i // width
-    c = <int64_t>codes[i] - lo
+    cdef int64_t c = <int64_t>codes[i] - lo
     return slot[c] if slot != NULL else c
 
 
@@ -115,41 +113,54 @@ def count_rows(const code_t[::1] codes, int64_t lo, const int64_t[::1] slot,
     """Per slot: ``counts[s] = (rows, relevant rows[, first row])`` and, with
     weights, ``wstats[s] = (minimum, maximum, sum)`` of its weights (the
     arrays come zeroed; one slot's numbers side by side, so that a row
-    touches one cache line of them)."""
+    touches one cache line of them).  Returns the number of runs of rows of
+    one group (as many as rows when shuffled, as groups when grouped)."""
     cdef Py_ssize_t i, n = y.shape[0]
-    cdef int64_t s
+    cdef int64_t s, cur = -1, runs = 0, c_n = 0, c_r = 0, left = 0
     cdef const code_t* cp = &codes[0]
     cdef const int64_t* sp = &slot[0] if slot.shape[0] else NULL
     cdef const grade_t* yp = &y[0] if n else NULL
     cdef const double* wp = &w[0] if w.shape[0] else NULL
     cdef int64_t* cn = &counts[0, 0] if counts.shape[0] else NULL
     cdef double* ws = &wstats[0, 0] if wstats.shape[0] else NULL
+    cdef int64_t k = counts.shape[1] if counts.shape[0] else 2
     cdef double x
     with nogil:
-        if wp == NULL:
-            for i in range(n):
-                if i + AHEAD < n and width == 0:
-                    SKRE_PREFETCH_W(cn + 2 * _slot(cp, i + AHEAD, lo, sp, width))
-                s = 2 * _slot(cp, i, lo, sp, width)
-                cn[s] += 1
-                if yp[i] > 0:
-                    cn[s + 1] += 1
-        else:
-            for i in range(n):
-                s = _slot(cp, i, lo, sp, width)
+        for i in range(n):
+            if width > 0:  # (no division per row)
+                if left == 0:
+                    left = width
+                    s = cur + 1
+                left -= 1
+            else:
+                s = _slot(cp, i, lo, sp)
+                if i + AHEAD < n and runs * 4 > i:  # shuffled so far: prefetch
+                    SKRE_PREFETCH_W(cn + k * _slot(cp, i + AHEAD, lo, sp))
+            if s != cur:  # a new run: the last one's counts written back
+                if cur >= 0:
+                    cn[k * cur] += c_n
+                    cn[k * cur + 1] += c_r
+                cur = s
+                c_n = 0
+                c_r = 0
+                runs += 1
+                if wp != NULL and cn[k * s] == 0:
+                    cn[k * s + 2] = i
+                    ws[3 * s] = wp[i]
+                    ws[3 * s + 1] = wp[i]
+            c_n += 1
+            c_r += yp[i] > 0
+            if wp != NULL:
                 x = wp[i]
-                if cn[3 * s] == 0:
-                    cn[3 * s + 2] = i
-                    ws[3 * s] = x
-                    ws[3 * s + 1] = x
-                cn[3 * s] += 1
-                if yp[i] > 0:
-                    cn[3 * s + 1] += 1
                 if x < ws[3 * s]:
                     ws[3 * s] = x
                 if x > ws[3 * s + 1]:
                     ws[3 * s + 1] = x
                 ws[3 * s + 2] += x
+        if cur >= 0:
+            cn[k * cur] += c_n
+            cn[k * cur + 1] += c_r
+    return runs
 
 
 # ---------------------------------------------------------------------------
@@ -158,16 +169,19 @@ def count_rows(const code_t[::1] codes, int64_t lo, const int64_t[::1] slot,
 def scatter(const code_t[::1] codes, int64_t lo, const int64_t[::1] slot,
             int64_t width, const grade_t[::1] y, const score_t[::1] s,
             const double[::1] w, int64_t slo, int64_t shi, int64_t[:, ::1] fill,
-            double[::1] rel, double[::1] irr_s, double[::1] irr_w):
+            double[::1] rel, double[::1] irr_s, double[::1] irr_w,
+            bint prefetch):
     """The rows of slots ``slo .. shi - 1`` into the workspace.
 
     ``fill[c]`` (``c = slot - slo``) is where the next relevant row and the
     next other row of that slot go (advanced as rows are placed); ``rel``
     holds (score, grade, weight) triples, ``irr_s`` / ``irr_w`` the other
-    rows' scores and weights.
+    rows' scores and weights.  ``prefetch``: the rows are shuffled (the
+    counters and places of rows ahead are fetched early).
     """
     cdef Py_ssize_t i, a = 0, b = y.shape[0]
-    cdef int64_t c, p, span = shi - slo
+    cdef int64_t c = -1, cur = -1, rp = 0, ip = 0, span = shi - slo, left = 0
+    # (cur: the slot of the run, chunk-relative; -1 before the first row)
     cdef const code_t* cp = &codes[0]
     cdef const int64_t* sp = &slot[0] if slot.shape[0] else NULL
     cdef const grade_t* yp = &y[0] if b else NULL
@@ -177,34 +191,62 @@ def scatter(const code_t[::1] codes, int64_t lo, const int64_t[::1] slot,
     cdef double* relp = &rel[0] if rel.shape[0] else NULL
     cdef double* isp = &irr_s[0] if irr_s.shape[0] else NULL
     cdef double* iwp = &irr_w[0] if irr_w.shape[0] else NULL
+    cdef int64_t ring[RING + 1]
     if width > 0:  # rows of one size per group: only the chunk's rows
         a, b = slo * width, min(shi * width, b)
+        prefetch = False
     with nogil:
+        if prefetch:  # the slots of the first rows ahead
+            for i in range(a, min(a + AHEAD, b)):
+                ring[i & RING] = _slot(cp, i, lo, sp) - slo
         for i in range(a, b):
-            if width == 0 and i + AHEAD < b:  # the counters of a row ahead
-                c = _slot(cp, i + AHEAD, lo, sp, width) - slo
-                if c >= 0 and c < span:
-                    SKRE_PREFETCH_W(fp + 2 * c)
-            if width == 0 and i + AHEAD_STORE < b:  # and where a nearer row goes
-                c = _slot(cp, i + AHEAD_STORE, lo, sp, width) - slo
-                if c >= 0 and c < span:
-                    SKRE_PREFETCH_W(relp + 3 * fp[2 * c] if yp[i + AHEAD_STORE] > 0
-                                    else isp + fp[2 * c + 1])
-            c = _slot(cp, i, lo, sp, width) - slo
-            if c < 0 or c >= span:
+            if width > 0:  # (no division per row)
+                if left == 0:
+                    left = width
+                    c = cur + 1
+                left -= 1
+            elif prefetch:
+                # each row's slot computed once, AHEAD rows early: its
+                # counters fetched then, and where it goes AHEAD_STORE rows
+                # early; rows of other chunks cost a comparison
+                if i + AHEAD < b:
+                    c = _slot(cp, i + AHEAD, lo, sp) - slo
+                    ring[(i + AHEAD) & RING] = c
+                    if c >= 0 and c < span:
+                        SKRE_PREFETCH_W(fp + 2 * c)
+                if i + AHEAD_STORE < b:
+                    c = ring[(i + AHEAD_STORE) & RING]
+                    if c >= 0 and c < span:
+                        SKRE_PREFETCH_W(relp + 3 * fp[2 * c]
+                                        if yp[i + AHEAD_STORE] > 0
+                                        else isp + fp[2 * c + 1])
+                c = ring[i & RING]
+            else:
+                c = _slot(cp, i, lo, sp) - slo
+            if c != cur:  # a new run: the last one's places written back
+                if cur >= 0 and cur < span:
+                    fp[2 * cur] = rp
+                    fp[2 * cur + 1] = ip
+                cur = c
+                if c < 0 or c >= span:  # another chunk's
+                    continue
+                rp = fp[2 * c]
+                ip = fp[2 * c + 1]
+            elif c < 0 or c >= span:
                 continue
             if yp[i] > 0:
-                p = 3 * fp[2 * c]
-                fp[2 * c] += 1
-                relp[p] = scp[i]
-                relp[p + 1] = yp[i]
-                relp[p + 2] = wp[i] if wp != NULL else 1.0
+                relp[3 * rp] = scp[i]
+                relp[3 * rp + 1] = yp[i]
+                relp[3 * rp + 2] = wp[i] if wp != NULL else 1.0
+                rp += 1
             else:
-                p = fp[2 * c + 1]
-                fp[2 * c + 1] += 1
-                isp[p] = scp[i]
+                isp[ip] = scp[i]
                 if wp != NULL:
-                    iwp[p] = wp[i]
+                    iwp[ip] = wp[i]
+                ip += 1
+        if cur >= 0 and cur < span:
+            fp[2 * cur] = rp
+            fp[2 * cur + 1] = ip
 
 
 def scatter_order(const code_t[::1] codes, int64_t lo, const int64_t[::1] slot,
@@ -222,7 +264,7 @@ def scatter_order(const code_t[::1] codes, int64_t lo, const int64_t[::1] slot,
         a, b = slo * width, min(shi * width, b)
     with nogil:
         for i in range(a, b):
-            c = _slot(cp, i, lo, sp, width) - slo
+            c = (i // width if width > 0 else _slot(cp, i, lo, sp)) - slo
             if c < 0 or c >= span:
                 continue
             op[fp[c]] = <index_t>i
@@ -246,6 +288,7 @@ cdef int _alloc(Scratch* sc, int64_t rows) noexcept nogil:
     sc.tw = <double*>malloc(m * sizeof(double))
     sc.grades = <double*>malloc(m * sizeof(double))
     sc.blocks = <Block*>malloc((2 * m + 2) * sizeof(Block))
+    sc.acc = NULL
     return (sc.tmp == NULL or sc.rows == NULL or sc.u == NULL or sc.r == NULL
             or sc.wp == NULL or sc.bc == NULL or sc.bw == NULL or sc.tc == NULL
             or sc.tw == NULL or sc.grades == NULL or sc.blocks == NULL)
@@ -258,7 +301,7 @@ cdef class _Scratches:
     cdef Scratch* items
     cdef int n
 
-    def __cinit__(self, int n_threads, int64_t rows):
+    def __cinit__(self, int n_threads, int64_t rows, int64_t n_acc=0):
         cdef int t
         self.n = 0
         self.items = <Scratch*>malloc(n_threads * sizeof(Scratch))
@@ -267,6 +310,9 @@ cdef class _Scratches:
         for t in range(n_threads):
             self.n += 1
             if _alloc(self.items + t, rows):
+                raise MemoryError("the compiled engine's per-thread buffers")
+            self.items[t].acc = <double*>malloc((n_acc + 1) * sizeof(double))
+            if self.items[t].acc == NULL:
                 raise MemoryError("the compiled engine's per-thread buffers")
 
     def __dealloc__(self):
@@ -284,7 +330,19 @@ cdef class _Scratches:
                 free(self.items[t].tw)
                 free(self.items[t].grades)
                 free(self.items[t].blocks)
+                free(self.items[t].acc)
             free(self.items)
+
+
+cdef int64_t _n_stats(const int64_t[::1] r):
+    """Statistic rows of a request (after its value and defined rows)."""
+    if r[0] == 13:  # ECE: the weight, predictions and labels of each bin
+        return 3 * (r[5] + 1)
+    if r[0] == 11:  # NE
+        return 3
+    if r[0] == 4 or r[0] == 10 or r[0] == 12:  # hits, log loss, PCOC
+        return 2
+    return 0
 
 
 cdef class _Requests:
@@ -293,6 +351,7 @@ cdef class _Requests:
 
     cdef Request* items
     cdef Py_ssize_t n
+    cdef int64_t n_rows
     cdef bint ranked, ctr
 
     def __cinit__(self, const int64_t[:, ::1] req, const double[::1] params):
@@ -303,6 +362,7 @@ cdef class _Requests:
             raise MemoryError()
         self.ranked = False
         self.ctr = False
+        self.n_rows = 0
         for j in range(self.n):
             self.items[j].kind = <int>req[j, 0]
             self.items[j].k = req[j, 1]
@@ -315,6 +375,7 @@ cdef class _Requests:
                 self.ctr = True
             else:
                 self.ranked = True
+            self.n_rows = max(self.n_rows, req[j, 3] + 2 + _n_stats(req[j]))
 
     def __dealloc__(self):
         free(self.items)
@@ -329,7 +390,7 @@ def group_pass(double[::1] rel, const double[::1] irr_s, const double[::1] irr_w
                int64_t[::1] bstart, int64_t[::1] bsize, int64_t[::1] bnrel,
                uint8_t[::1] bret, double[::1] bwpos, double[::1] bwneg,
                int64_t max_rel, int n_threads):
-    """Each group's statistics (``out``, one column per group) and, when
+    """Each group's statistics (``out``, one row per group) and, when
     ``bub`` is not empty, its merged blocks at ``bub[g]`` (upper bounds:
     :func:`compact_blocks` closes the gaps; their number in ``nblk``).
 
@@ -344,13 +405,14 @@ def group_pass(double[::1] rel, const double[::1] irr_s, const double[::1] irr_w
     cdef Py_ssize_t n_groups = rlo.shape[0], g, j
     cdef bint weighted = wdiv.shape[0] > 0, blocks = bub.shape[0] > 0
     cdef _Requests Q = _Requests(req, params)
-    cdef _Scratches S = _Scratches(n_threads, max_rel)
+    cdef _Scratches S = _Scratches(n_threads, max_rel, Q.n_rows)
     cdef bint ranked = blocks or Q.ranked
     cdef int bad = 0
     cdef Scratch* sc
     cdef Row* rows
     cdef int64_t nb, o, i
     cdef double* outp = &out[0, 0] if out.shape[0] and out.shape[1] else NULL
+    cdef int64_t n_out = out.shape[1]
     cdef const double* iw
     cdef const double* isc
     with nogil, parallel(num_threads=n_threads):
@@ -360,11 +422,9 @@ def group_pass(double[::1] rel, const double[::1] irr_s, const double[::1] irr_w
             isc = &irr_s[ilo[g]] if icnt[g] else NULL
             iw = &irr_w[ilo[g]] if weighted and icnt[g] else NULL
             if Q.ctr:  # the sums of the rows as they come
-                for j in range(Q.n):
-                    if Q.items[j].kind >= K_LOGLOSS:
-                        bad += ctr_stat(Q.items + j, rows, rcnt[g], isc, iw,
-                                        icnt[g], weighted, eps, single, outp,
-                                        n_groups, g)
+                bad += ctr_stats(Q.items, Q.n, rows, rcnt[g], isc, iw, icnt[g],
+                                 weighted, eps, single, sc.acc, Q.n_rows, outp,
+                                 n_out, g)
             if ranked:
                 sort_rows(rows, rcnt[g], sc.tmp)
                 nb = merged_blocks(rows, rcnt[g], isc, iw, icnt[g], weighted,
@@ -378,7 +438,7 @@ def group_pass(double[::1] rel, const double[::1] irr_s, const double[::1] irr_w
                 sc.group.gscratch = sc.grades
                 for j in range(Q.n):
                     if Q.items[j].kind < K_LOGLOSS:
-                        ranked_stat(&sc.group, Q.items + j, outp, n_groups, g)
+                        ranked_stat(&sc.group, Q.items + j, outp, n_out, g)
                 if blocks:
                     nblk[g] = nb
                     o = bub[g]
@@ -468,6 +528,7 @@ def block_stats(const int64_t[::1] first_block, const int64_t[::1] group_size,
     cdef _Scratches S = _Scratches(n_threads, max(max_blocks, max_rel))
     cdef Scratch* sc
     cdef double* outp = &out[0, 0] if out.shape[0] and out.shape[1] else NULL
+    cdef int64_t n_out = out.shape[1]
     with nogil, parallel(num_threads=n_threads):
         for g in prange(n_groups, schedule="dynamic", chunksize=256):
             sc = S.items + threadid()
@@ -490,7 +551,7 @@ def block_stats(const int64_t[::1] first_block, const int64_t[::1] group_size,
             sc.group.weighted = weighted
             sc.group.gscratch = sc.grades
             for j in range(Q.n):
-                ranked_stat(&sc.group, Q.items + j, outp, n_groups, g)
+                ranked_stat(&sc.group, Q.items + j, outp, n_out, g)
 
 
 def multiclass_counts(const score_t[:, ::1] P, const int64_t[::1] y,

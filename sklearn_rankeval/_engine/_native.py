@@ -116,12 +116,17 @@ class Plan:
         self.ranked = any(not is_ctr(key[0]) for key, _, _ in keys)
         self.ctr = any(is_ctr(key[0]) for key, _, _ in keys)
 
+    def output(self, n_groups):
+        """The pass's output: one row per group, its statistics side by side."""
+        return np.empty((n_groups, self.n_rows))
+
     def split(self, out):
-        """``{key: (value, defined, stats)}`` of the pass's output rows."""
+        """``{key: (value, defined, stats)}`` of the pass's output."""
         found = {}
         for key, row, n_stats in self.keys:
-            stats = out[row + 2:row + 2 + n_stats] if n_stats else None
-            found[key] = (out[row], out[row + 1] > 0, stats)
+            stats = out[:, row + 2:row + 2 + n_stats].T if n_stats else None
+            found[key] = (np.ascontiguousarray(out[:, row]), out[:, row + 1] > 0,
+                          stats)
         return found
 
 

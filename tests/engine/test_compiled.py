@@ -8,11 +8,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from numpy.testing import assert_array_equal
+from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.metrics import average_precision_score, ndcg_score, roc_auc_score
 
 import sklearn_rankeval as rk
-from sklearn_rankeval._engine import _compiled, _fresh, _grouped, check_inputs
+from sklearn_rankeval._engine import (
+    _compiled,
+    _fresh,
+    _grouped,
+    check_inputs,
+    rank_groups,
+)
 from sklearn_rankeval._engine._rows import grouped_rows
 from sklearn_rankeval._metrics._names import metric_options, parse_metrics
 from sklearn_rankeval._metrics._pipeline import evaluate_chunked
@@ -108,8 +114,9 @@ def test_thread_counts_give_identical_bits(monkeypatch, weights):
                 for a, b in zip(parts0[name], parts[name]):
                     if a is not None:
                         # bit for bit: the same float64 patterns
-                        assert_array_equal(np.asarray(a).view(np.uint8),
-                                           np.asarray(b).view(np.uint8), name)
+                        assert_array_equal(
+                            np.ascontiguousarray(a).view(np.uint8),
+                            np.ascontiguousarray(b).view(np.uint8), name)
 
 
 # ---------------------------------------------------------------------------
@@ -253,3 +260,22 @@ def test_large_integer_scores_keep_their_order():
     assert rk.gauc_score(y, s) == 4 / 6
     assert roc_auc_score(y, np.unique(s, return_inverse=True)[1]) == 4 / 6
     assert roc_auc_score(y, s.astype(np.float64)) != 4 / 6
+
+
+def test_categorical_codes_used_as_they_are_in_the_order_of_the_ids():
+    import pandas as pd
+
+    y = np.array([1, 0, 1, 0, 0, 1, 1, 0])
+    s = np.array([0.9, 0.8, 0.1, 0.7, 0.6, 0.5, 0.4, 0.3])
+    ids = np.array(["b", "b", "d", "d", "a", "a", "b", "d"], dtype=object)
+    expected = rk.mean_reciprocal_rank_score(y, s, groups=ids, average=None)
+    # by hand: a: [0 0.6, 1 0.5] -> 1/2; b: [1 .9, 0 .8, 1 .4] -> 1; d: [1 .1,
+    # 0 .7, 0 .3] -> 1/3
+    assert_allclose(expected, [0.5, 1.0, 1 / 3], rtol=1e-15)
+    for cat in (pd.Categorical(ids),  # sorted categories
+                pd.Categorical(ids, categories=["d", "z", "b", "a"]),  # neither
+                pd.Series(pd.Categorical(ids, categories=["d", "b", "a"]))):
+        rg = rank_groups(y, s, groups=cat)
+        assert rg.labels.tolist() == ["a", "b", "d"]  # unused "z" left out
+        assert_array_equal(
+            rk.mean_reciprocal_rank_score(y, s, groups=cat, average=None), expected)
