@@ -469,6 +469,21 @@ cdef inline void ranked_stat(const Group* G, const Request* q, double* out,
 # ---------------------------------------------------------------------------
 # CTR statistics (the kernels of _metrics/_ctr_kernels.py), from the rows
 # ---------------------------------------------------------------------------
+cdef inline int64_t _below(const double* edges, int64_t n, double p) noexcept nogil:
+    """The number of ``edges`` (sorted) below ``p`` (``np.searchsorted``'s
+    left side), without branches on the comparisons (the bin of a
+    probability is a coin flip for a branch predictor)."""
+    cdef const double* base = edges
+    cdef int64_t half
+    if n == 0:
+        return 0
+    while n > 1:
+        half = n >> 1
+        base = base + half if base[half] < p else base
+        n -= half
+    return (base - edges) + (base[0] < p)
+
+
 cdef inline int ctr_stats(const Request* qs, Py_ssize_t nq, const Row* rel,
                           int64_t R, const double* irr_s, const double* irr_w,
                           int64_t I, bint weighted, double eps, bint single,
@@ -479,7 +494,7 @@ cdef inline int ctr_stats(const Request* qs, Py_ssize_t nq, const Row* rel,
     values; ``acc`` is a thread's buffer of ``n_rows`` (the output rows).
     Returns 1 if a row is not a binary label with a probability in [0, 1]
     (the kernels then say which)."""
-    cdef int64_t i, j, r, lo, hi, mid, nb
+    cdef int64_t i, j, r, lo, nb
     cdef double y, p, w, q, ce, ce_plain, total, base, gap, pos, neg
     cdef bint have_plain
     cdef const Request* k
@@ -526,13 +541,7 @@ cdef inline int ctr_stats(const Request* qs, Py_ssize_t nq, const Row* rel,
                 acc[r + 1] += w * y
             elif k.kind == K_ECE:
                 nb = k.nparam + 1
-                lo, hi = 0, k.nparam  # the inner edges below p
-                while lo < hi:
-                    mid = (lo + hi) >> 1
-                    if k.param[mid] < p:
-                        lo = mid + 1
-                    else:
-                        hi = mid
+                lo = _below(k.param, k.nparam, p)
                 acc[r + lo] += w
                 acc[r + nb + lo] += w * p
                 acc[r + 2 * nb + lo] += w * y
