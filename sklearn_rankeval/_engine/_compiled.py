@@ -64,6 +64,7 @@ _EMPTY_F = np.zeros(0, dtype=np.float64)
 _EMPTY_I = np.zeros(0, dtype=np.int64)
 _EMPTY_B = np.zeros(0, dtype=np.uint8)
 _NO_CODES = np.zeros(1, dtype=np.int64)
+_NO_ROWS = np.zeros(0, dtype=np.int32)
 _LOCAL = threading.local()
 
 
@@ -185,10 +186,32 @@ class _Input:
         cuts = np.unique(np.concatenate([[0], cuts, [g]]))
         return list(zip(cuts[:-1].tolist(), cuts[1:].tolist()))
 
-    def fill(self, slots):
-        """The counting sort of the rows of ``slots`` (sorted) into the
-        workspace: ``(rel, irr_s, irr_w, rlo, rcnt, ilo, icnt)``."""
+    def split(self, bounds):
+        """With several chunks of a shuffled input, the rows ordered by chunk
+        (one pass), so that each chunk's counting sort reads its own rows
+        only: linear in the rows, whatever the number of chunks."""
+        self.chunk_rows = None
+        if len(bounds) < 2 or self.width:
+            return
+        chunk_of_slot = np.full(self.slots.n_slots, -1, dtype=np.int32)
+        sizes = np.empty(len(bounds), dtype=np.int64)
+        for c, (a, b) in enumerate(bounds):
+            chunk_of_slot[self.present[a:b]] = c
+            sizes[c] = self.cnt[self.present[a:b]].sum()
+        starts = np.cumsum(sizes) - sizes
+        order = np.empty(self.n, dtype=index_dtype(self.n))
+        _grouped.chunk_order(self.slots.codes, self.slots.lo, self.slots.slot,
+                             self.n, chunk_of_slot, starts.copy(), order)
+        self.chunk_rows = {b: order[s:s + size] for (_, b), s, size
+                           in zip(bounds, starts.tolist(), sizes.tolist())}
+
+    def fill(self, slots, end=None):
+        """The counting sort of the rows of ``slots`` (sorted; the chunk
+        ending at ``end`` of :meth:`split`) into the workspace: ``(rel,
+        irr_s, irr_w, rlo, rcnt, ilo, icnt)``."""
         slo, shi = int(slots[0]), int(slots[-1]) + 1
+        rows = getattr(self, "chunk_rows", None)
+        rows = _NO_ROWS if rows is None or end is None else rows[end]
         rel_n = self.nrel[slo:shi]
         irr_n = self.cnt[slo:shi] - rel_n
         rstart = np.cumsum(rel_n) - rel_n
@@ -198,7 +221,7 @@ class _Input:
         _grouped.scatter(self.slots.codes, self.slots.lo, self.slots.slot,
                          self.width, self.y, self.s, _or_empty(self.w), slo, shi,
                          np.stack([rstart, istart], axis=1), rel, irr_s, irr_w,
-                         self.runs * 4 > self.n)  # shuffled: prefetch
+                         self.runs * 4 > self.n, rows)  # shuffled: prefetch
         if slots.shape[0] != shi - slo:  # slots without rows left out
             idx = slots - slo
             return (rel, irr_s, irr_w, rstart[idx], rel_n[idx], istart[idx],
@@ -276,7 +299,7 @@ def _run_pass(inp, slots, fill, the_plan, blocks):
 _CTR = ("log_loss", "ne", "pcoc", "ece")
 
 
-def _ranked(inp, slots, native, *, relabel, blocks):
+def _ranked(inp, slots, native, *, relabel, blocks, end=None):
     """The :class:`RankedGroups` of one chunk of whole groups (merged blocks)."""
     the_plan = plan(native, int(inp.cnt[slots].max()) if slots.shape[0] else 1)
     blocks = blocks or not all(supported(name, options) for name, options in native)
@@ -285,8 +308,9 @@ def _ranked(inp, slots, native, *, relabel, blocks):
         labels = relabel(labels)
     if slots.shape[0] == 0:
         return _empty(labels, qw)
-    found, built, grades = _run_pass(inp, slots, inp.fill(slots), the_plan, blocks)
-    natives = Natives(found, _again(inp, slots))
+    found, built, grades = _run_pass(inp, slots, inp.fill(slots, end), the_plan,
+                                     blocks)
+    natives = Natives(found, _again(inp, slots, end))
     if built is None:  # light: every statistic computed
         return RankedGroups(xp=np, device=None, labels=labels, group_size=size,
                             totals=(n_rel, group_weight, query_weight, spread),
@@ -302,14 +326,14 @@ def _ranked(inp, slots, native, *, relabel, blocks):
                         rows=rows, query_weights=qw, native=natives)
 
 
-def _again(inp, slots):
+def _again(inp, slots, end=None):
     """Statistics asked of a ranking later (a metric function's
     ``from_ranked``, a curve's GAUC): the same pass over the same rows, so
     that they have the same bits as when asked for at once."""
 
     def compute(rg, requests):
         the_plan = plan(requests, int(inp.cnt[slots].max()))
-        return _run_pass(inp, slots, inp.fill(slots), the_plan, False)[0]
+        return _run_pass(inp, slots, inp.fill(slots, end), the_plan, False)[0]
 
     return compute
 
@@ -369,9 +393,11 @@ def compiled_chunks(layout, y_true, y_score, groups, w, *, native=(), budget=Non
     of ``native`` is not computed by the pass (or none is asked for)."""
     inp = _Input(layout, y_true, y_score, groups, w)
     native = list(native)
-    for a, b in inp.bounds(budget, blocks=not native):
+    bounds = inp.bounds(budget, blocks=not native)
+    inp.split(bounds)
+    for a, b in bounds:
         yield _ranked(inp, inp.present[a:b], native, relabel=None,
-                      blocks=not native)
+                      blocks=not native, end=b)
 
 
 def compiled_rows(layout, y_true, y_score, groups, w, *, native=(), budget=None):
@@ -382,10 +408,12 @@ def compiled_rows(layout, y_true, y_score, groups, w, *, native=(), budget=None)
     the_plan = plan(list(native), 1)
     pieces = []
     if the_plan.keys:
-        for a, b in inp.bounds(budget, blocks=False):
+        bounds = inp.bounds(budget, blocks=False)
+        inp.split(bounds)
+        for a, b in bounds:
             slots = inp.present[a:b]
             if slots.shape[0]:
-                pieces.append(_run_pass(inp, slots, inp.fill(slots), the_plan,
+                pieces.append(_run_pass(inp, slots, inp.fill(slots, b), the_plan,
                                         False)[0])
     found = pieces[0] if len(pieces) == 1 else {}
     if len(pieces) > 1 and all(p.keys() == pieces[0].keys() for p in pieces):

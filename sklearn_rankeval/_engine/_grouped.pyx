@@ -170,16 +170,18 @@ def scatter(const code_t[::1] codes, int64_t lo, const int64_t[::1] slot,
             int64_t width, const grade_t[::1] y, const score_t[::1] s,
             const double[::1] w, int64_t slo, int64_t shi, int64_t[:, ::1] fill,
             double[::1] rel, double[::1] irr_s, double[::1] irr_w,
-            bint prefetch):
+            bint prefetch, const index_t[::1] rows):
     """The rows of slots ``slo .. shi - 1`` into the workspace.
 
     ``fill[c]`` (``c = slot - slo``) is where the next relevant row and the
     next other row of that slot go (advanced as rows are placed); ``rel``
     holds (score, grade, weight) triples, ``irr_s`` / ``irr_w`` the other
     rows' scores and weights.  ``prefetch``: the rows are shuffled (the
-    counters and places of rows ahead are fetched early).
+    counters and places of rows ahead are fetched early).  ``rows``: the
+    rows to read (those of the chunk, :func:`chunk_order`), or empty: all.
     """
-    cdef Py_ssize_t i, a = 0, b = y.shape[0]
+    cdef Py_ssize_t i, a = 0, b = y.shape[0], t
+    cdef const index_t* listed = &rows[0] if rows.shape[0] else NULL
     cdef int64_t c = -1, cur = -1, rp = 0, ip = 0, span = shi - slo, left = 0
     # (cur: the slot of the run, chunk-relative; -1 before the first row)
     cdef const code_t* cp = &codes[0]
@@ -195,11 +197,15 @@ def scatter(const code_t[::1] codes, int64_t lo, const int64_t[::1] slot,
     if width > 0:  # rows of one size per group: only the chunk's rows
         a, b = slo * width, min(shi * width, b)
         prefetch = False
+    if listed != NULL:
+        a, b = 0, rows.shape[0]
     with nogil:
         if prefetch:  # the slots of the first rows ahead
-            for i in range(a, min(a + AHEAD, b)):
-                ring[i & RING] = _slot(cp, i, lo, sp) - slo
-        for i in range(a, b):
+            for t in range(a, min(a + AHEAD, b)):
+                ring[t & RING] = _slot(cp, listed[t] if listed else t, lo,
+                                       sp) - slo
+        for t in range(a, b):
+            i = listed[t] if listed else t
             if width > 0:  # (no division per row)
                 if left == 0:
                     left = width
@@ -209,18 +215,21 @@ def scatter(const code_t[::1] codes, int64_t lo, const int64_t[::1] slot,
                 # each row's slot computed once, AHEAD rows early: its
                 # counters fetched then, and where it goes AHEAD_STORE rows
                 # early; rows of other chunks cost a comparison
-                if i + AHEAD < b:
-                    c = _slot(cp, i + AHEAD, lo, sp) - slo
-                    ring[(i + AHEAD) & RING] = c
+                if t + AHEAD < b:
+                    c = _slot(cp, listed[t + AHEAD] if listed else t + AHEAD,
+                              lo, sp) - slo
+                    ring[(t + AHEAD) & RING] = c
                     if c >= 0 and c < span:
                         SKRE_PREFETCH_W(fp + 2 * c)
-                if i + AHEAD_STORE < b:
-                    c = ring[(i + AHEAD_STORE) & RING]
+                if t + AHEAD_STORE < b:
+                    c = ring[(t + AHEAD_STORE) & RING]
                     if c >= 0 and c < span:
-                        SKRE_PREFETCH_W(relp + 3 * fp[2 * c]
-                                        if yp[i + AHEAD_STORE] > 0
-                                        else isp + fp[2 * c + 1])
-                c = ring[i & RING]
+                        SKRE_PREFETCH_W(
+                            relp + 3 * fp[2 * c]
+                            if yp[listed[t + AHEAD_STORE] if listed
+                                  else t + AHEAD_STORE] > 0
+                            else isp + fp[2 * c + 1])
+                c = ring[t & RING]
             else:
                 c = _slot(cp, i, lo, sp) - slo
             if c != cur:  # a new run: the last one's places written back
@@ -247,6 +256,23 @@ def scatter(const code_t[::1] codes, int64_t lo, const int64_t[::1] slot,
         if cur >= 0 and cur < span:
             fp[2 * cur] = rp
             fp[2 * cur + 1] = ip
+
+
+def chunk_order(const code_t[::1] codes, int64_t lo, const int64_t[::1] slot,
+                int64_t n, const int32_t[::1] chunk_of_slot, int64_t[::1] fill,
+                index_t[::1] order):
+    """The rows grouped by chunk (``chunk_of_slot``: each slot's chunk),
+    input order within each: one pass, so that the counting sort of each
+    chunk reads its own rows only (``fill[c]``: where chunk c's rows start)."""
+    cdef Py_ssize_t i
+    cdef int32_t c
+    cdef const code_t* cp = &codes[0]
+    cdef const int64_t* sp = &slot[0] if slot.shape[0] else NULL
+    with nogil:
+        for i in range(n):
+            c = chunk_of_slot[_slot(cp, i, lo, sp)]
+            order[fill[c]] = <index_t>i
+            fill[c] += 1
 
 
 def scatter_order(const code_t[::1] codes, int64_t lo, const int64_t[::1] slot,
