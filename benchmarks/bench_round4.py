@@ -244,7 +244,8 @@ def part_scaling(args):
         peak, _ = cold_peak(lambda y=y, s=s, g=g: rk.gauc_score(y, s, groups=g))
         best = min(times)
         line(f"scaling W1 {len(y):>11,} rows: gauc {best:.3f} s (min), "
-             f"{best / len(y) * 1e6:.1f} s per 1e6 rows; argsort {argsort:.3f} s; "
+             f"{best / len(y) * 1e9:.1f} ns a row; argsort {argsort:.3f} s "
+             f"({best / argsort:.3f}); "
              f"peak/input {peak / nbytes:.2f} ({load()})")
         del y, s, g
         gc.collect()
