@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run import click_log, multiclass, retrieval_run  # noqa: E402
 
 import sklearn_rankeval as rk  # noqa: E402
-from sklearn_rankeval import _engine  # noqa: E402
+from sklearn_rankeval._engine import _dispatch as _engine  # noqa: E402
 
 W2_METRICS = ["map", "mrr", "ndcg@10", "precision@10", "recall@10"]
 
@@ -89,7 +89,10 @@ def _gauc_at(data, args):
     line(f"W1 {len(y):>10,} rows: ranking_report (9 metrics) peak/input {mem:.2f}")
 
 
-def part_w2(args):
+def w2_workload():
+    """20,000 queries x 100 documents: ``(Y, S, y, s, g, qrel, run, ev)``, the
+    rows flattened and grouped, and pytrec_eval's dicts and evaluator of the
+    five metrics."""
     import pytrec_eval
 
     Y, S = retrieval_run(20_000)
@@ -101,6 +104,11 @@ def part_w2(args):
            for q in range(n_q)}
     ev = pytrec_eval.RelevanceEvaluator(
         qrel, {"map", "recip_rank", "ndcg_cut.10", "P.10", "recall.10"})
+    return Y, S, y, s, g, qrel, run, ev
+
+
+def part_w2(args):
+    Y, S, y, s, g, qrel, run, ev = w2_workload()
     a, b, r = paired(
         lambda: ev.evaluate(run),
         lambda: rk.ranking_report(y, s, groups=g, metrics=W2_METRICS,
@@ -115,7 +123,9 @@ def part_w2(args):
          f"{b2:.3f} s, speed-up {1 / r2:.1f}x")
 
 
-def part_ids(args):
+def ids_workload(n_fresh):
+    """2M rows of 200k users: ``(int ids, y, s, object-string ids, fresh)``,
+    ``fresh`` holding ``n_fresh`` new arrays of the same strings."""
     rng = np.random.default_rng(0)
     n, n_users = 2_000_000, 200_000
     gi = rng.integers(0, n_users, n)
@@ -123,7 +133,11 @@ def part_ids(args):
     s = np.round(rng.random(n), 3)
     names = np.array([f"user{i:07d}" for i in range(n_users)], dtype=object)
     go = names[gi]
-    fresh = [go.copy() for _ in range(args.repeat + 1)]  # new arrays: hashed
+    return gi, y, s, go, [go.copy() for _ in range(n_fresh)]  # new: hashed
+
+
+def part_ids(args):
+    gi, y, s, go, fresh = ids_workload(args.repeat + 1)
 
     def cold():
         rk.ranking_report(y, s, groups=fresh.pop(), output="dict")

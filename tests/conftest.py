@@ -71,12 +71,13 @@ def grouped_data():
     return make_grouped_data()
 
 
-@pytest.fixture(params=["numpy", "numpy-dense", "generic"])
+@pytest.fixture(params=["compiled", "generic"])
 def engine_path(request, monkeypatch):
-    """Run a test on each ranker of NumPy input (see _engine.ENGINE_PATH): the
-    fast path, the fast path with its fallbacks forced (the score's dense rank,
-    the row index as payload), and the generic (Array API) ranker."""
-    from sklearn_rankeval import _engine
+    """Run a test on each ranker of NumPy input (see _engine._dispatch): the
+    compiled grouped pass (its statistics where it computes them, else the
+    kernels on its blocks) and the generic (Array API) ranker, whose blocks
+    the kernels read."""
+    from sklearn_rankeval._engine import _dispatch
 
-    monkeypatch.setattr(_engine, "ENGINE_PATH", request.param)
+    monkeypatch.setattr(_dispatch, "ENGINE_PATH", request.param)
     return request.param

@@ -36,6 +36,8 @@ def _imports():
     (or absolute ``sklearn_rankeval``) import in the package, names resolved
     to modules where the name is a module."""
     modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    # compiled modules (Cython): imported by name, importing nothing read here
+    compiled = {_module_name(p.with_suffix(".py")) for p in PACKAGE.rglob("*.pyx")}
     edges = []
     for name, path in modules.items():
         is_pkg = path.name == "__init__.py"
@@ -55,6 +57,9 @@ def _imports():
                 # `from . import _x`: the module _x
                 for n in list(names):
                     sub = f"{target}.{n}" if target else n
+                    if sub in compiled:
+                        names.remove(n)
+                        continue
                     if sub in modules:
                         edges.append((name, sub, [], node.lineno))
                         names.remove(n)

@@ -19,6 +19,8 @@ import sklearn_rankeval as rk  # noqa: E402
 
 #: The five W2 metrics beside pytrec_eval's (see README.md).
 W2_METRICS = ["map", "mrr", "ndcg@10", "precision@10", "recall@10"]
+#: The CTR report of issue 30.
+CTR_METRICS = ["log_loss", "ne", "pcoc", "ece"]
 
 
 class W1ClickLog:
@@ -27,9 +29,12 @@ class W1ClickLog:
     timeout = 120
 
     def setup(self):
+        import pandas as pd
+
         self.y, self.s, self.g = click_log(30_000)
         self.names = np.array([f"user{i:07d}" for i in range(30_000)],
                               dtype=object)[self.g]
+        self.categories = pd.Categorical(self.names)
 
     def time_gauc(self):
         rk.gauc_score(self.y, self.s, groups=self.g)
@@ -44,6 +49,13 @@ class W1ClickLog:
 
     def time_report_string_ids(self):
         rk.ranking_report(self.y, self.s, groups=self.names, output="dict")
+
+    def time_report_categorical_ids(self):
+        rk.ranking_report(self.y, self.s, groups=self.categories, output="dict")
+
+    def time_ctr_report(self):
+        rk.ranking_report(self.y, self.s, groups=self.g, metrics=CTR_METRICS,
+                          output="dict")
 
     def time_argsort_reference(self):
         # the reference the README's ratios divide by

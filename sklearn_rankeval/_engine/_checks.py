@@ -10,7 +10,6 @@ host concern: factorize them there and pass the codes).
 
 import numpy as np
 
-from .._core import _array_api as xpx
 from .._core import (
     astype,
     check_binary_labels,
@@ -20,6 +19,7 @@ from .._core import (
     validate_relevance,
     validate_sample_weight,
     validate_scores,
+    xpx,
 )
 from ._group_ids import check_length, group_ids_array
 

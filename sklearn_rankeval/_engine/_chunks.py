@@ -4,24 +4,22 @@ Every kernel computes a group's partials from that group's own rows, so the
 rows can be ranked a chunk of whole groups at a time and the per-group
 partials concatenated (:meth:`GroupInfo.concatenate`,
 :meth:`Partials.concatenate`).  The temporaries of the engine and the kernels
-are then bounded by the chunk (``working_memory``, see :mod:`._config`), and
-one ``n log n`` sort becomes many small ones that stay in cache.
+are then bounded by the chunk (``working_memory``, see :mod:`._config`).
 
 Chunks are contiguous ranges of the sorted group ids, so the concatenated
 groups are already in the sorted order of their ids, as one call gives them:
 
-* rows already grouped (ids non-decreasing, as in run files and sorted logs)
-  are cut at the group starts nearest to every ``chunk_rows`` rows: slices,
-  no copy, no partition;
-* otherwise a counting pass (the rows of each group id, ``np.bincount``, and
-  their cumulative sum) gives each group its chunk, and a scatter pass, block
-  by block, writes the rows of each chunk into one ``int32`` permutation
-  (``int64`` beyond 2**31 rows): O(n), no sort of the whole input -- unless
-  the NumPy fast path packs every row into one int64 key
-  (:func:`~._engine._numpy_path.sorted_keys`): then the keys of all rows are
-  sorted at once (8 bytes a row) and ranked in slices of whole groups, with
-  no partition and no gather of the rows;
-* 2-D and multiclass input (one query per row) is cut into slices of rows.
+* NumPy input in the long layout goes through the compiled pass
+  (:func:`~._compiled.compiled_chunks`): one counting pass over the rows,
+  then chunks of whole groups whose workspace fits ``working_memory``, each
+  counting-sorted into a workspace reused from chunk to chunk;
+* 2-D and multiclass input (one query per row) is cut into slices of rows;
+* on the generic ranker (other Array API namespaces, and NumPy when the
+  tests run that ranker), rows already grouped (ids non-decreasing) are cut
+  at the group starts nearest to every ``chunk_rows`` rows; otherwise a
+  counting pass and a scatter pass, block by block, write the rows of each
+  chunk into one ``int32`` permutation (``int64`` beyond 2**31 rows):
+  O(n), no sort of the whole input.
 """
 
 import math
@@ -29,13 +27,14 @@ import math
 import numpy as np
 
 from .._core import device_of, get_config, namespace_of, take
-from . import _numpy_path
+from ._compiled import compiled_chunks
+from ._dispatch import compiled_path, rank
 from ._group_ids import check_length, encode_groups
 
 __all__ = ["chunk_rows", "ranked_chunks"]
 
 #: Bytes of temporaries per row of a chunk assumed when sizing it (the
-#: engine's and the kernels' arrays, measured at 40-60 bytes a row).
+#: generic engine's and the kernels' arrays, measured at 40-60 bytes a row).
 BYTES_PER_ROW = 64
 #: Rows read at a time by the counting and scatter passes.
 _BLOCK_ROWS = 1 << 20
@@ -47,31 +46,26 @@ def chunk_rows(row_bytes=BYTES_PER_ROW):
     return max(int(budget // row_bytes), 1)
 
 
-
-
-
-
-
-
-
-
-def ranked_chunks(layout, y_true, y_score, groups, w):
+def ranked_chunks(layout, y_true, y_score, groups, w, *, native=()):
     """The :class:`~._ranked.RankedGroups` of each chunk of whole groups, in
     the sorted order of the group ids (inputs checked by
-    :func:`~._checks.check_inputs`)."""
-    from . import rank
+    :func:`~._checks.check_inputs`).
 
+    ``native``: the statistics the compiled pass computes itself for the
+    metrics of the call (``(name, options)`` pairs, :mod:`._native`); when
+    it computes all of them it builds no blocks.
+    """
+    if layout == "long" and compiled_path(y_score) and (
+            groups is not None and y_score.shape[0] > chunk_rows()):
+        yield from compiled_chunks(
+            layout, y_true, y_score, groups, w, native=native,
+            budget=get_config()["working_memory"] * float(1 << 20))
+        return
     for arrays, relabel in _chunks(layout, y_true, y_score, groups, w):
-        if arrays is None:  # ranked already (slices of one sort of all rows)
-            yield relabel()
-        else:  # (labels before the kernels: their messages name groups)
-            yield rank(layout, *arrays, relabel=relabel, merge=True)
+        # (labels before the kernels: their messages name groups)
+        yield rank(layout, *arrays, relabel=relabel, merge=True, native=native)
 
 
-def _engine_path():
-    from . import ENGINE_PATH
-
-    return ENGINE_PATH
 
 
 def _take(w, index):
@@ -108,17 +102,6 @@ def _chunks(layout, y_true, y_score, groups, w):
             rows = slice(a, b)
             yield (y_true[rows], y_score[rows], keys[rows], _take(w, rows)), relabel
         return
-    if _engine_path() != "generic":
-        # one sort of the packed keys of all rows, ranked slice by slice
-        keyed = _numpy_path.sorted_keys(
-            y_true, y_score, lambda: _codes(keys, decode, n), w,
-            dense=_engine_path() == "numpy-dense")
-        if keyed is not None:
-            bounds = _numpy_path.slice_bounds(keyed, size)
-            for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
-                yield None, (lambda a=a, b=b: _numpy_path.ranked_slice(
-                    keyed, a, b, y_true, w, merge=True))
-            return
     order, offsets = _partition(keys, size)
     for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist()):
         if a == b:
@@ -158,15 +141,6 @@ def _chunks_array_api(layout, y_true, y_score, groups, w):
                None if w is None else w[a:b]), None
 
 
-def _codes(keys, decode, n):
-    """The engine's codes of integer keys (a copy, offset by their minimum)
-    and their decoder to group ids."""
-    codes, to_keys = encode_groups(keys, n, max(int(n - 1).bit_length(), 1))
-    if decode is None:
-        return codes, to_keys
-    return codes, lambda c: decode(to_keys(c))
-
-
 def _group_keys(groups, n):
     """Integer keys that sort as the group ids, and a decoder (None: the ids).
 
@@ -185,9 +159,7 @@ def _group_keys(groups, n):
     if isinstance(g, np.ndarray) and g.dtype.kind in "iu":
         check_length(g.shape, n)
         return g, None
-    shift = max(int(n - 1).bit_length(), 1)
-    codes, decode = encode_groups(groups, n, shift)
-    return codes, decode
+    return encode_groups(groups, n)
 
 
 def _partition(keys, size):

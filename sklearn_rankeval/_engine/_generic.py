@@ -1,7 +1,7 @@
 """The generic ranker: the long layout in any Array API namespace.
 
 Built from the namespace's own sorts, so that it runs where the data lives
-(a GPU included).  On NumPy the fast path (:mod:`._numpy_path`) is used
+(a GPU included).  On NumPy the compiled pass (:mod:`._compiled`) is used
 instead; the tests run every metric through this one on NumPy too
 (``ENGINE_PATH = "generic"``).
 """
@@ -10,8 +10,7 @@ import math
 
 import numpy as np
 
-from .._core import _array_api as xpx
-from .._core import flatnonzero, take
+from .._core import flatnonzero, take, xpx
 from ._ranked import RankedGroups, SortedRows
 
 __all__ = ["rank_generic"]

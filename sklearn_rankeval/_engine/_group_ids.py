@@ -1,21 +1,70 @@
-"""Group ids -> integer codes in the sorted order of the ids, and back.
+"""Group ids -> slots: where each row's group goes, in the sorted order of the ids.
 
-Integer ids with a range that fits are used directly (offset by their
-minimum); strings and other ids are factorized by hashing (pandas, or Arrow
-for pyarrow arrays) and only the unique ids are sorted.  The factorization
-of an object array is cached on the array object (keyed by its identity and
-checked against its length and first and last ids), so that the metrics of
-one call -- and the calls of one evaluation loop over the same ids -- hash
-the ids once.
+:func:`group_slots` is the one encoder.  A row's slot is ``codes[i] - lo``,
+mapped through ``slot`` when the codes are not in the sorted order of the
+ids themselves:
+
+* integer ids whose range is within about the number of rows: the ids are
+  the codes (no copy for int32 and int64), offset by their minimum;
+* a pandas Categorical: its codes as they are, ``slot`` the rank of each
+  category (no pass over the rows beyond the check for missing ids);
+* strings, floats, sparse integers and other ids: factorized by hashing
+  (pandas, or Arrow for pyarrow arrays), ``slot`` the rank of each distinct
+  id (only the distinct ids are sorted).
+
+The factorization of an object array is cached on the array object (keyed
+by its identity and checked against its ids), so that the metrics of one
+call -- and the calls of one evaluation loop over the same ids -- hash the
+ids once.  :func:`encode_groups` and :func:`encode_rows` (codes or dense
+indices in the sorted order of the ids) are read off the slots.
 """
 
 import ctypes
 import weakref
+from typing import Callable, NamedTuple
 
 import numpy as np
 
-__all__ = ["check_group_ids", "check_length", "encode_groups", "encode_rows",
-           "group_ids_array"]
+__all__ = ["GroupSlots", "check_group_ids", "check_length", "encode_groups",
+           "encode_rows", "group_ids_array", "group_slots"]
+
+#: Integer ids spread over at most this many values beyond the number of
+#: rows are their own codes (the counting pass keeps a few numbers per value).
+SPAN_SLACK = 1 << 16
+
+
+class GroupSlots(NamedTuple):
+    """Where each row's group goes: slot ``slot[codes[i] - lo]`` (or
+    ``codes[i] - lo`` when ``slot`` is empty), in ``0 .. n_slots - 1``, the
+    sorted order of the ids (a slot may hold no row).  ``decode(slots)``
+    gives the ids of slots."""
+
+    codes: np.ndarray
+    lo: int
+    slot: np.ndarray
+    n_slots: int
+    decode: Callable
+
+
+_IDENTITY = np.zeros(0, dtype=np.int64)
+
+
+def _mapped(codes, uniques):
+    """Codes into ``uniques`` (any order) -> :class:`GroupSlots` (the rank of
+    each unique id is its slot)."""
+    rank, sorted_ids = _sorted_codes(uniques)
+    return GroupSlots(_as_code_array(codes), 0, rank, len(rank),
+                      lambda s: sorted_ids[s])
+
+
+def _as_code_array(codes):
+    """Codes as int32 or int64 (the compiled pass reads those two), C-ordered."""
+    codes = np.asarray(codes)
+    if codes.dtype in (np.int32, np.int64):
+        return np.ascontiguousarray(codes)
+    if codes.dtype.kind in "iub" and codes.dtype.itemsize < 4:
+        return codes.astype(np.int32)
+    return codes.astype(np.int64)
 
 
 def _is_missing(values):
@@ -52,22 +101,25 @@ def _sorted_codes(uniques):
     return rank, uniques[order]
 
 
-def _from_codes(codes, uniques):
-    """Codes into ``uniques`` (any order) -> codes in sorted id order, decoder."""
-    rank, sorted_ids = _sorted_codes(uniques)
-    return rank[codes], lambda c: sorted_ids[c]
-
-
 def _encode_categorical(categorical, n):
+    """A pandas Categorical: its codes as they are, its categories sorted
+    (no sort at all when they already are, as ``pd.Categorical(ids)`` makes
+    them)."""
     codes = np.asarray(categorical.codes)
     check_length(codes.shape, n)
-    if (codes < 0).any():
+    if codes.shape[0] and codes.min() < 0:
         raise ValueError("groups contains missing values (NaN/None).")
-    return _from_codes(codes.astype(np.int64), np.asarray(categorical.categories))
+    categories = categorical.categories
+    if categories.is_monotonic_increasing:  # (and unique: categories are)
+        ids = np.asarray(categories)
+        return GroupSlots(_as_code_array(codes), 0, _IDENTITY, ids.shape[0],
+                          lambda s: ids[s])
+    return _mapped(codes, np.asarray(categories))
 
 
 def _encode_arrow(groups, n):
-    """A pyarrow Array or ChunkedArray: dictionary-encoded (hashing) in Arrow."""
+    """A pyarrow Array or ChunkedArray: dictionary-encoded (hashing) in
+    Arrow; numbers come back as a NumPy array (then ``(None, values)``)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -80,8 +132,8 @@ def _encode_arrow(groups, n):
         return None, groups.to_numpy(zero_copy_only=False)
     if not pa.types.is_dictionary(groups.type):
         groups = pc.dictionary_encode(groups)
-    codes = groups.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-    return _from_codes(codes, groups.dictionary.to_numpy(zero_copy_only=False)), None
+    codes = groups.indices.to_numpy(zero_copy_only=False)
+    return _mapped(codes, groups.dictionary.to_numpy(zero_copy_only=False)), None
 
 
 #: The factorizations of the last few arrays of ids, keyed by ``id()``:
@@ -123,45 +175,37 @@ def _factorize_cached(g, n):
     ``groups`` array, hash its ids once.  A cached factorization is used only
     for the same array object (a weak reference) still holding the same ids
     (:func:`_same_ids`, one vectorized pass, many times cheaper than hashing
-    strings): an array changed in place is factorized again.  The caller gets
-    its own copy of the codes.
+    strings): an array changed in place is factorized again.
     """
     hit = _FACTORIZED.get(id(g))
     if hit is not None and hit[0]() is g and _same_ids(hit[1], g):
-        return hit[2].astype(np.int64), hit[3]
-    codes, decode = _factorize(g, n)
+        return hit[2]
+    slots = _factorize(g, n)
     if 0 < n <= _FACTORIZED_MAX_ROWS:
         try:
             ref = weakref.ref(g)
         except TypeError:  # pragma: no cover - ndarrays support weak references
-            return codes, decode
-        small = codes.astype(np.int32 if n < 2**31 else np.int64)
+            return slots
+        if slots.codes.dtype != np.int32 and n < 2**31:
+            slots = slots._replace(codes=slots.codes.astype(np.int32))
+        slots.codes.flags.writeable = False  # shared by the calls
         while len(_FACTORIZED) >= _FACTORIZED_ARRAYS:
             _FACTORIZED.pop(next(iter(_FACTORIZED)))
-        _FACTORIZED[id(g)] = (ref, g.copy(), small, decode)
-    return codes, decode
+        _FACTORIZED[id(g)] = (ref, g.copy(), slots)
+    return slots
 
 
 def _factorize(g, n):
-    """Non-integer ids -> sorted codes: pandas' hash factorization when present.
+    """Ids -> :class:`GroupSlots` by pandas' hash factorization: only the
+    distinct ids are sorted (15-35x faster than ``np.unique`` on object
+    strings)."""
+    import pandas as pd
 
-    Only the unique ids are sorted, so strings cost one hash pass instead of
-    the full sort of ``np.unique`` (15-35x faster on object strings).
-    """
-    try:
-        import pandas as pd
-    except ImportError:  # pragma: no cover - pandas is optional
-        pd = None
-    if pd is not None:
-        codes, uniques = pd.factorize(g, sort=False)
-        if (codes < 0).any():
-            raise ValueError("groups contains missing values (NaN/None).")
-        return _from_codes(np.asarray(codes, dtype=np.int64), np.asarray(uniques))
-    try:
-        uniq, inv = np.unique(g, return_inverse=True)
-    except TypeError as exc:
-        raise TypeError(f"groups ids must be mutually comparable: {exc}") from None
-    return inv.reshape(-1).astype(np.int64), lambda c: uniq[c]
+    codes, uniques = pd.factorize(g, sort=False)
+    codes = np.asarray(codes)
+    if codes.shape[0] and codes.min() < 0:
+        raise ValueError("groups contains missing values (NaN/None).")
+    return _mapped(codes, np.asarray(uniques))
 
 
 def group_ids_array(groups):
@@ -187,16 +231,8 @@ def check_group_ids(ids):
         raise TypeError(f"groups has an unsupported dtype {ids.dtype}.")
 
 
-def encode_groups(groups, n, shift):
-    """Group ids -> (non-negative int64 codes, function mapping codes to ids).
-
-    Codes follow the sorted order of the ids.  Integer ids with a range that
-    fits in the sort key are used directly (offset by their minimum): no
-    extra work.  A pandas Categorical uses its codes (categories sorted, not
-    the rows).  Strings and other ids are factorized by hashing (pandas, or
-    Arrow for pyarrow arrays; polars Series and Arrow-backed pandas strings
-    included), and only the unique ids are sorted.
-    """
+def group_slots(groups, n):
+    """The :class:`GroupSlots` of ``n`` rows' group ids (see the module)."""
     module = type(groups).__module__.split(".")[0]
     dtype = getattr(groups, "dtype", None)
     if module == "pandas" and str(dtype) == "category":
@@ -223,40 +259,50 @@ def encode_groups(groups, n, shift):
         import pandas as pd
 
         codes, uniques = pd.factorize(groups, sort=False)
-        return _from_codes(np.asarray(codes, dtype=np.int64), np.asarray(uniques))
+        return _mapped(codes, np.asarray(uniques))
     if hasattr(groups, "to_numpy") and not isinstance(groups, np.ndarray):
         groups = groups.to_numpy()
     g = np.asarray(groups)
     check_length(g.shape, n)
+    if g.dtype.kind in "Mm":  # datetimes: their int64 ticks, decoded back
+        slots = _integer_slots(g.view(np.int64), n)
+        return slots._replace(decode=lambda s, d=slots.decode: d(s).view(g.dtype))
     if g.dtype.kind == "b":
-        g = g.astype(np.int64)
+        return _integer_slots(g.view(np.uint8), n, out_dtype=np.int64)
     if g.dtype.kind in "iu":
-        lo, hi = int(g.min()), int(g.max())
-        if hi - lo < (1 << (62 - shift)):
-            codes = np.subtract(g, lo, dtype=np.int64)
-            if g.dtype.kind == "u" or g.dtype.itemsize > 8:
-                dtype = g.dtype
-                return codes, lambda c: (c + lo).astype(dtype)
-            return codes, lambda c: c + lo
-    elif g.dtype.kind == "f":
+        return _integer_slots(g, n)
+    if g.dtype.kind == "f":
         if np.isnan(g).any():
             raise ValueError("groups contains missing values (NaN).")
-    elif g.dtype.kind == "O":
-        try:
-            import pandas  # noqa: F401  (factorize flags missing ids itself)
-        except ImportError:  # pragma: no cover - pandas is optional
-            if _is_missing(g).any():
-                raise ValueError("groups contains missing values (NaN/None).") from None
+        return _factorize(g, n)
+    if g.dtype.kind in "OUS":
         return _factorize_cached(g, n)
-    elif g.dtype.kind in "US":
-        return _factorize_cached(g, n)
-    elif g.dtype.kind not in "Mm":
-        raise TypeError(f"groups has an unsupported dtype {g.dtype}.")
-    try:
-        uniq, inv = np.unique(g, return_inverse=True)
-    except TypeError as exc:
-        raise TypeError(f"groups ids must be mutually comparable: {exc}") from None
-    return inv.reshape(-1).astype(np.int64), lambda c: uniq[c]
+    raise TypeError(f"groups has an unsupported dtype {g.dtype}.")
+
+
+def _integer_slots(g, n, out_dtype=None):
+    """Integer ids: their own codes when their range is about the number of
+    rows, else factorized by hashing."""
+    if n == 0:
+        return GroupSlots(np.zeros(0, dtype=np.int64), 0, _IDENTITY, 0,
+                          lambda s: s.astype(out_dtype or g.dtype))
+    lo, hi = int(g.min()), int(g.max())
+    if hi - lo >= n + SPAN_SLACK or (g.dtype == np.uint64 and hi >= 2**63):
+        return _factorize(g, n)
+    dtype = out_dtype or g.dtype
+    codes = g.view(np.int64) if g.dtype == np.uint64 else _as_code_array(g)
+    return GroupSlots(codes, lo, _IDENTITY, hi - lo + 1,
+                      lambda s: (np.asarray(s, dtype=np.int64) + lo).astype(dtype))
+
+
+def encode_groups(groups, n, shift=None):
+    """Group ids -> (non-negative int64 codes in the sorted order of the ids,
+    function mapping codes to ids).  (``shift`` is ignored: kept for callers.)"""
+    slots = group_slots(groups, n)
+    codes = np.subtract(slots.codes, slots.lo, dtype=np.int64)
+    if slots.slot.shape[0]:
+        codes = slots.slot[codes]
+    return codes, slots.decode
 
 
 def encode_rows(groups, n, name="groups"):
@@ -266,9 +312,8 @@ def encode_rows(groups, n, name="groups"):
     ``name``: the caller's argument in the messages (``"segments"`` for
     per-row segments, which are encoded as group ids are).
     """
-    shift = max(int(n - 1).bit_length(), 1)
     try:
-        codes, decode = encode_groups(groups, n, shift)
+        codes, decode = encode_groups(groups, n)
     except (TypeError, ValueError) as exc:
         if name == "groups":
             raise
@@ -286,4 +331,3 @@ def encode_rows(groups, n, name="groups"):
         return rank[codes], decode(np.flatnonzero(present))
     uniq, index = np.unique(codes, return_inverse=True)
     return index.reshape(-1), decode(uniq)
-

@@ -1,14 +1,16 @@
 """The multiclass ranker: no sort, O(n_samples * n_classes) comparisons.
 
 Each sample is a query whose only relevant item is its true class; only the
-rank of that class matters.  Kept beside the NumPy fast path because it
-skips the sort: on W3 (1M samples x 100 classes) MRR takes 0.36 s, where one
-sort of the 100M scores (the fast path) takes several seconds
-(``benchmarks/README.md``).
+rank of that class matters: the classes scored above it and those tied with
+it are counted in one compiled pass over the scores
+(:func:`~._compiled.multiclass_counts`), where a sort of every score would
+cost many times more (W3, 1M samples x 100 classes: ``benchmarks/README.md``).
 """
 
 import numpy as np
 
+from ._compiled import multiclass_counts, natives_of_blocks
+from ._native import Natives
 from ._ranked import RankedGroups
 
 __all__ = ["rank_multiclass"]
@@ -24,13 +26,9 @@ def rank_multiclass(y_encoded, y_score, w, *, relabel=None):
     relevant item: the blocks are merged as ``rank(merge=True)`` merges them.)
     """
     n, n_classes = y_score.shape
+    y_encoded = np.asarray(y_encoded, dtype=np.int64)
     true_score = y_score[np.arange(n), y_encoded][:, None]
-    # booleans summed as uint8 with a narrow accumulator: faster than
-    # count_nonzero(axis=1) on short rows
-    acc = np.uint16 if n_classes < (1 << 16) else np.int64
-    n_above = (y_score > true_score).view(np.uint8).sum(axis=1, dtype=acc)
-    n_tied = (y_score == true_score).view(np.uint8).sum(axis=1, dtype=acc)
-    n_above, n_tied = n_above.astype(np.int64), n_tied.astype(np.int64)
+    n_above, n_tied = multiclass_counts(y_encoded, y_score)
     sizes = np.stack([n_above, n_tied, n_classes - n_above - n_tied], axis=1)
     starts = np.stack([np.zeros(n, dtype=np.int64), n_above, n_above + n_tied], axis=1)
     n_rel = np.zeros((n, 3), dtype=np.int64)
@@ -52,5 +50,5 @@ def rank_multiclass(y_encoded, y_score, w, *, relabel=None):
         block_size=block_size,
         block_n_rel=n_rel.ravel()[keep],
         block_retrieved=retrieved.ravel()[keep],
-        rows=None, query_weights=w,
+        rows=None, query_weights=w, native=Natives({}, natives_of_blocks),
     )

@@ -5,22 +5,28 @@ metrics are computed from block-level counts only (items ranked above the
 block, block size, relevant items in it, their gain and weights), which is
 what makes every value independent of the order of the input rows.
 
-A ranker builds one :class:`RankedGroups`, complete, from :class:`SortedRows`
-(the rows in rank order: their grades and weights, where the blocks and
-groups start) or, for the multiclass layout, from block counts alone.  Every
-per-block sum of the grades goes through :meth:`RankedGroups.block_gain_of`,
-and every ideal ordering through :func:`ideal_runs`.
+A ranker builds one :class:`RankedGroups`, complete, with the rows behind
+its blocks: :class:`SortedRows` (every row in rank order: the generic
+ranker and the unmerged blocks) or :class:`CountedRows` (the compiled pass:
+the relevant rows' grades in rank order, the other rows only counted), or,
+for the multiclass layout, block counts alone.  Every per-block sum of the
+grades goes through :meth:`RankedGroups.block_gain_of`, and every ideal
+ordering through :func:`ideal_runs`.
+
+The compiled pass may also compute a metric's per-group statistics itself
+(:meth:`RankedGroups.native_stat`); when every metric of a call has them, it
+builds no blocks at all (a *light* :class:`RankedGroups`: the per-group
+totals only).
 """
 
 import math
 
 import numpy as np
 
-from .._core import _array_api as xpx
-from .._core import astype, flatnonzero, take
+from .._core import astype, flatnonzero, take, xpx
 
-__all__ = ["RankedGroups", "SortedRows", "discount_cumsum", "discounts",
-           "ideal_runs"]
+__all__ = ["CountedRows", "RankedGroups", "SortedRows", "discount_cumsum",
+           "discounts", "ideal_runs"]
 
 #: Integer grades up to this value are counted per group for the ideal
 #: ordering (no sort); larger or fractional grades are sorted within groups.
@@ -77,6 +83,126 @@ class SortedRows:
         return xpx.repeat_index(self.xp, xpx.diff_append(self.xp, self.gstarts,
                                                          self.n))
 
+    # -- what RankedGroups reads of its rows ---------------------------------
+    def item_weights(self):
+        """``(block_w_pos, block_w_neg, group_weight, query_weight)``: the item
+        weights of the relevant and other items of each block, each over the
+        group's largest weight; each group's total weight and the weight of
+        its first row."""
+        xp = self.xp
+        item_w = self.weights
+        w_max = self.group_reduce(item_w, "max")
+        w_max = xp.where(w_max == 0, xp.ones_like(w_max), w_max)
+        w_item = item_w / take(xp, w_max, self.row_group())
+        rel = self.grades > 0
+        zero = xp.zeros_like(w_item)
+        return (self.block_sums(xp.where(rel, w_item, zero), xp.float64),
+                self.block_sums(xp.where(rel, zero, w_item), xp.float64),
+                self.group_reduce(item_w, "sum"), take(xp, item_w, self.gstarts))
+
+    def weight_spread(self):
+        """Whether the weights vary within a group."""
+        return bool(self.xp.any(self.group_reduce(self.weights, "min")
+                                != self.group_reduce(self.weights, "max")))
+
+    def relevant_grades(self):
+        xp = self.xp
+        return astype(xp, take(xp, self.grades, flatnonzero(xp, self.grades > 0)),
+                      xp.float64)
+
+    def block_gain(self, gain):
+        grades = self.grades
+        if gain != "linear":
+            grades = _gain_values(gain, grades, self.xp)
+        return self.block_sums(grades, self.xp.float64)
+
+    def max_grade(self):
+        return astype(self.xp, self.group_reduce(self.grades, "max"),
+                      self.xp.float64)
+
+    def ideal_runs(self):
+        return ideal_runs(self.xp, self.grades, self.gstarts)
+
+
+class CountedRows:
+    """The rows behind the compiled pass's merged blocks (NumPy).
+
+    Only the relevant rows are kept: ``grades`` holds their grades (float64)
+    block after block in rank order; every other row has grade 0.  The
+    weights come summed by block (over the group's largest weight, as
+    :meth:`SortedRows.item_weights` gives them).
+
+    Parameters
+    ----------
+    grades : ndarray of shape (n_relevant,)
+    group_size, group_n_rel : ndarray of shape (n_groups,)
+    block_n_rel, block_size : ndarray of shape (n_blocks,)
+    weights : tuple or None
+        ``(block_w_pos, block_w_neg, group_weight, query_weight)``, None when
+        unweighted.
+    spread : bool
+        Whether the weights vary within a group.
+    """
+
+    xp = np
+
+    def __init__(self, grades, group_size, group_n_rel, block_n_rel, block_size,
+                 weights=None, spread=False):
+        self.grades = grades
+        self.group_size = group_size
+        self.group_n_rel = group_n_rel
+        self.block_n_rel = block_n_rel
+        self.block_size = block_size
+        self.weights = weights
+        self.spread = spread
+
+    def item_weights(self):
+        return self.weights
+
+    def weight_spread(self):
+        return self.spread
+
+    def relevant_grades(self):
+        return self.grades
+
+    def block_gain(self, gain):
+        """Sums of ``gain`` over each block's rows: its relevant rows' gains
+        plus ``gain(0)`` for each of the others."""
+        gains = _gain_values(gain, self.grades)
+        out = np.zeros(self.block_n_rel.shape[0])
+        has = np.flatnonzero(self.block_n_rel)
+        if has.shape[0]:
+            first = np.cumsum(self.block_n_rel) - self.block_n_rel
+            out[has] = np.add.reduceat(gains, first[has])
+        others = self.block_size - self.block_n_rel
+        if others.any():  # (a gain need not be defined at a grade no row has)
+            zero = float(_gain_values(gain, np.zeros(1))[0])
+            if zero != 0.0:
+                out += zero * others
+        return out
+
+    def max_grade(self):
+        out = np.zeros(self.group_n_rel.shape[0])
+        has = np.flatnonzero(self.group_n_rel)
+        if has.shape[0]:
+            first = np.cumsum(self.group_n_rel) - self.group_n_rel
+            out[has] = np.maximum.reduceat(self.grades, first[has])
+        return out
+
+    def ideal_runs(self):
+        """:func:`ideal_runs` of the relevant grades, then each group's run of
+        grade 0 (its other rows)."""
+        first = np.cumsum(self.group_n_rel) - self.group_n_rel
+        gid, start, size, grade = ideal_runs(np, self.grades, first)
+        zeros = self.group_size - self.group_n_rel
+        zgid = np.flatnonzero(zeros)
+        gid = np.concatenate([gid, zgid])
+        order = np.argsort(gid, kind="stable")  # each group's zero run last
+        return (gid[order],
+                np.concatenate([start, self.group_n_rel[zgid]])[order],
+                np.concatenate([size, zeros[zgid]])[order],
+                np.concatenate([grade, np.zeros(zgid.shape[0])])[order])
+
 
 class RankedGroups:
     """Tie blocks of every group, in rank order (the engine's canonical form).
@@ -85,7 +211,9 @@ class RankedGroups:
     score to the lowest.  Items with score ``-inf`` (not retrieved) form the
     last block of their group, flagged by ``block_retrieved = False``.  Built
     once by a ranker with every field; the properties are derived from them
-    (and cached).
+    (and cached).  A *light* instance (built by the compiled pass when it
+    computed every statistic of a call itself, :meth:`native_stat`) has the
+    per-group fields only: ``block_*`` are None.
 
     Attributes
     ----------
@@ -122,9 +250,10 @@ class RankedGroups:
         (:meth:`block_gain_of`).
     """
 
-    def __init__(self, *, xp, device, labels, group_size, group_first_block,
-                 block_start, block_size, block_n_rel, block_retrieved,
-                 rows=None, query_weights=None):
+    def __init__(self, *, xp, device, labels, group_size, group_first_block=None,
+                 block_start=None, block_size=None, block_n_rel=None,
+                 block_retrieved=None, rows=None, query_weights=None,
+                 totals=None, native=None):
         self.xp = xp
         self.device = device
         #: ``device=`` keyword for array creation (none for NumPy 1.x)
@@ -137,30 +266,29 @@ class RankedGroups:
         self.block_size = block_size
         self.block_n_rel = block_n_rel
         self.block_retrieved = block_retrieved
-        #: the rows in rank order (None: binary relevance known from the
-        #: block counts alone, the multiclass layout)
+        #: what the rows behind the blocks give (:class:`SortedRows`,
+        #: :class:`CountedRows`; None: binary relevance known from the block
+        #: counts alone, the multiclass layout)
         self.rows = rows
+        #: the compiled pass's per-group statistics (:meth:`native_stat`)
+        self.native = native
         self._cache = {}
-        item_w = None if rows is None else rows.weights
-        if item_w is not None:
-            # item weights on the group's own scale: divided by its largest
-            w_max = rows.group_reduce(item_w, "max")
-            w_max = xp.where(w_max == 0, xp.ones_like(w_max), w_max)
-            w_item = item_w / take(xp, w_max, rows.row_group())
-            rel = rows.grades > 0
-            zero = xp.zeros_like(w_item)
-            self.block_w_pos = rows.block_sums(xp.where(rel, w_item, zero),
-                                               xp.float64)
-            self._block_w_neg = rows.block_sums(xp.where(rel, zero, w_item),
-                                                xp.float64)
-            self.group_weight = rows.group_reduce(item_w, "sum")
-            self.query_weight = take(xp, item_w, rows.gstarts)
+        if totals is not None:  # a light instance: the pass's group totals
+            n_rel, self.group_weight, self.query_weight, spread = totals
+            self._cache["n_rel"] = n_rel
+            self._cache["weight_spread"] = spread
+            self.block_w_pos = self._block_w_neg = None
+            self.item_weighted = self.query_weight is not None
+        elif rows is not None and rows.weights is not None:
+            (self.block_w_pos, self._block_w_neg, self.group_weight,
+             self.query_weight) = rows.item_weights()
+            self.item_weighted = True
         else:
             self.block_w_pos = block_n_rel
             self._block_w_neg = None
             self.group_weight = astype(xp, group_size, xp.float64)
             self.query_weight = None
-        self.item_weighted = self.query_weight is not None
+            self.item_weighted = False
         self.per_query_weights = query_weights is not None
         if query_weights is not None:  # one weight per query (2-D, multiclass)
             self.query_weight = query_weights
@@ -173,6 +301,13 @@ class RankedGroups:
         return self._cache[key]
 
     _cached = cached
+
+    def native_stat(self, name, options):
+        """The per-group statistics of ``name`` with ``options`` (a dict) as the
+        compiled pass computed them: ``(value, defined, stats)`` arrays, or
+        None (then the metric's kernel computes them from the blocks)."""
+        return None if self.native is None else self.native.get(self, name,
+                                                                options)
 
     # -- block-level statistics ---------------------------------------------
     @property
@@ -236,9 +371,7 @@ class RankedGroups:
             xp = self.xp
             if self.rows is None:
                 return xpx.full(xp, int(xp.sum(self.block_n_rel)), 1.0, self.device)
-            grades = self.rows.grades
-            return astype(xp, take(xp, grades, flatnonzero(xp, grades > 0)),
-                          xp.float64)
+            return self.rows.relevant_grades()
         return self._cached("relevant_grades", compute)
 
     def block_gain_of(self, gain):
@@ -259,10 +392,7 @@ class RankedGroups:
                 out = out + astype(xp, self.block_size - self.block_n_rel,
                                    xp.float64) * zero
             return out
-        grades = self.rows.grades
-        if gain != "linear":
-            grades = _gain_values(gain, grades, xp)
-        return self.rows.block_sums(grades, xp.float64)
+        return self.rows.block_gain(gain)
 
     @property
     def max_grade(self):
@@ -271,8 +401,7 @@ class RankedGroups:
             xp = self.xp
             if self.rows is None:
                 return xp.ones(self.n_groups, dtype=xp.float64, **self.on_device)
-            return astype(xp, self.rows.group_reduce(self.rows.grades, "max"),
-                          xp.float64)
+            return self.rows.max_grade()
         return self._cached("max_grade", compute)
 
     # -- segment arithmetic over the blocks of each group -------------------
@@ -355,13 +484,11 @@ class RankedGroups:
 
     def check_query_weights(self, func_name):
         """Query-weighted metrics need one weight per group (constant within it)."""
-        weights = None if self.rows is None else self.rows.weights
-        if weights is None:
-            return
-        spread = self._cached("weight_spread", lambda: bool(self.xp.any(
-            self.rows.group_reduce(weights, "min")
-            != self.rows.group_reduce(weights, "max"))))
-        if spread:
+        if "weight_spread" not in self._cache:
+            rows = self.rows
+            if rows is None or rows.weights is None:
+                return
+        if self._cached("weight_spread", lambda: self.rows.weight_spread()):
             raise ValueError(
                 f"sample_weight must be constant within each group for "
                 f"{func_name}: its definition has no item weights, so the weight "
@@ -390,7 +517,7 @@ class RankedGroups:
             ones = xp.ones(self.n_groups, dtype=xp.int64, **self.on_device)
             return (gid, xp.zeros_like(ones), ones,
                     xp.ones(self.n_groups, dtype=xp.float64, **self.on_device))
-        return ideal_runs(xp, self.rows.grades, self.rows.gstarts)
+        return self.rows.ideal_runs()
 
 
 def _runs_per_group(xp, gid, n_groups):

@@ -1,40 +1,92 @@
 """The rows of every group, unranked: the canonical form of the metrics that
-need no order (the CTR metrics)."""
+need no order (the CTR metrics).
 
-from typing import NamedTuple
+Built from the compiled pass's counting sort (:func:`~._compiled.compiled_rows`),
+as the ranked form is: the per-group totals come from its counting pass, the
+CTR statistics from its per-group pass (:meth:`GroupedRows.native_stat`),
+and the rows themselves, grouped, only when a kernel reads them.
+"""
 
 import numpy as np
 
-from .._core import to_numpy
-from ._group_ids import encode_rows
+from .._core import get_config, is_foreign_array, to_numpy
+from ._compiled import compiled_rows
+from ._native import Natives
 
 __all__ = ["GroupedRows", "grouped_rows"]
 
 
-class GroupedRows(NamedTuple):
+class GroupedRows:
     """The rows of every group, unsorted: what the CTR kernels read.
 
     ``group`` is each row's group index (0 .. n_groups-1, the order of
-    ``labels``: the sorted unique ids, or the row number of a 2-D input);
-    ``weight`` is each row's weight inside its group (None: unweighted);
-    in the 2-D layout a weight is one query's (``per_query_weights``): the
-    rows are unweighted and ``query_weight`` weighs each group in every
-    average, as the engine does.
+    ``labels``: the sorted unique ids, or the row number of a 2-D input) and
+    ``y_true``, ``y_score``, ``weight`` the rows, grouped (input order within
+    a group); ``weight`` is each row's weight inside its group (None:
+    unweighted); in the 2-D layout a weight is one query's
+    (``per_query_weights``): the rows are unweighted and ``query_weight``
+    weighs each group in every average, as the engine does.  The per-group
+    totals (``group_size``, ``group_n_rel``, ``group_weight``,
+    ``query_weight``) are those of :class:`~._ranked.RankedGroups`, so that
+    ``GroupInfo.from_ranked`` reads either.
     """
 
-    labels: np.ndarray
-    group: np.ndarray
-    y_true: np.ndarray
-    y_score: np.ndarray
-    weight: object
-    per_query_weights: bool
-    query_weight: object = None
-    #: values shared by the kernels of one call (the cross-entropy)
-    cache: dict = None
+    xp = np
+    device = None
+
+    def __init__(self, totals, found, order, arrays):
+        (self.labels, self.group_size, self.group_n_rel, self.group_weight,
+         query_weight, _, query_weights) = totals
+        self.per_query_weights = query_weights is not None
+        self.query_weight = query_weights if self.per_query_weights else query_weight
+        if self.per_query_weights:
+            self.group_weight = query_weights * self.group_weight
+        self.native = Natives(found)
+        #: values shared by the kernels of one call (the cross-entropy)
+        self.cache = {}
+        self._order = order
+        self._arrays = arrays
+        self._rows = None
 
     @property
     def n_groups(self):
         return self.labels.shape[0]
+
+    def cached(self, key, fn):
+        """``fn()``, computed once per grouped input and ``key``."""
+        if key not in self.cache:
+            self.cache[key] = fn()
+        return self.cache[key]
+
+    def native_stat(self, name, options):
+        """The compiled pass's statistics of ``name`` (see
+        :meth:`~._ranked.RankedGroups.native_stat`), or None."""
+        return self.native.get(self, name, options)
+
+    def _grouped(self):
+        if self._rows is None:
+            order = self._order()
+            y_true, y_score, w = self._arrays
+            group = np.repeat(np.arange(self.n_groups), self.group_size)
+            self._rows = (group, y_true[order], y_score[order],
+                          None if w is None else w[order])
+        return self._rows
+
+    @property
+    def group(self):
+        return self._grouped()[0]
+
+    @property
+    def y_true(self):
+        return self._grouped()[1]
+
+    @property
+    def y_score(self):
+        return self._grouped()[2]
+
+    @property
+    def weight(self):
+        return self._grouped()[3]
 
     def group_sum(self, values):
         """Per-group sums of per-row ``values`` (float64)."""
@@ -51,24 +103,29 @@ class GroupedRows(NamedTuple):
                               else self.weight * values)
 
 
-
-def grouped_rows(layout, y_true, y_score, groups, w):
-    """:class:`GroupedRows` of checked inputs (``_engine.check_inputs``)."""
+def check_unranked_layout(layout):
+    """The CTR metrics take one probability per item: no multiclass scores."""
     if layout == "multiclass":
         raise ValueError(
             "y_score: the CTR metrics (log loss, normalized entropy, PCOC, ECE, "
             "xAUC) take one probability per item, not multiclass scores; pass "
             "the positive class's column with 1-D y_true.")
+
+
+def grouped_rows(layout, y_true, y_score, groups, w, *, native=()):
+    """:class:`GroupedRows` of checked inputs (``_engine.check_inputs``);
+    ``native``: the CTR statistics to compute in the pass (``(name,
+    options)`` pairs)."""
+    check_unranked_layout(layout)
     y_true, y_score = to_numpy(y_true), to_numpy(y_score)
     w = None if w is None else to_numpy(w).astype(np.float64)
+    if groups is not None and is_foreign_array(groups):
+        groups = to_numpy(groups)  # (an Array API array of integer ids)
+    totals, found, order = compiled_rows(
+        layout, y_true, y_score, groups, w, native=native,
+        budget=get_config()["working_memory"] * float(1 << 20))
     if layout == "2d":
-        n_queries, n_items = y_score.shape
-        group = np.repeat(np.arange(n_queries), n_items)
-        labels = np.arange(n_queries)
-        return GroupedRows(labels, group, y_true.ravel(), y_score.ravel(), None,
-                           True, w, {})
-    if groups is None:
-        group, labels = np.zeros(y_score.shape[0], dtype=np.int64), np.array([0])
+        arrays = (y_true.reshape(-1), y_score.reshape(-1), None)
     else:
-        group, labels = encode_rows(groups, y_score.shape[0])
-    return GroupedRows(labels, group, y_true, y_score, w, False, None, {})
+        arrays = (y_true, y_score, w)
+    return GroupedRows(totals, found, order, arrays)

@@ -17,8 +17,7 @@ packed ``int64`` keys for a stable argsort, 1-D gathers by flat index for
 
 import numpy as np
 
-from .._core import _array_api as xpx
-from .._core import astype, flatnonzero, take
+from .._core import astype, flatnonzero, take, xpx
 
 __all__ = ["weighted_concordance"]
 

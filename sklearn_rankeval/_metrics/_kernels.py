@@ -24,7 +24,6 @@ import math
 
 import numpy as np
 
-from .._core import _array_api as xpx
 from .._core import (
     astype,
     concat,
@@ -35,6 +34,7 @@ from .._core import (
     repeat_index,
     sum_by_owner,
     take,
+    xpx,
 )
 from .._engine import discount_cumsum
 from .._stats import Partials, first_label

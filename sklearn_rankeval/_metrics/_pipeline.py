@@ -52,6 +52,13 @@ def evaluate_ranked(rg, parsed):
                                        for name, spec, options in parsed}
 
 
+def _native(parsed):
+    """The statistics for the engine's compiled pass to compute itself (None
+    for a metric without one: the engine then builds the blocks its kernel
+    reads)."""
+    return [(spec.native, options) for _, spec, options in parsed]
+
+
 def evaluate_chunked(y_true, y_score, *, groups=None, sample_weight=None,
                      labels=None, parsed=(), score_name="y_score",
                      negative_sampling_rate=None):
@@ -84,16 +91,21 @@ def evaluate_chunked(y_true, y_score, *, groups=None, sample_weight=None,
                 if not spec.ranked]
     if unranked:
         # the CTR metrics read the rows of each group as they come: no sort
-        rows = grouped_rows(layout, y_true, y_score, groups, w)
+        rows = grouped_rows(layout, y_true, y_score, groups, w,
+                            native=_native(unranked))
         probabilities = rows
         if negative_sampling_rate is not None:
-            probabilities = rows._replace(
-                y_score=recalibrated(rows.y_score, negative_sampling_rate),
-                cache={})
-        extra = {name: spec.kernel(probabilities if spec.scores == "probability"
-                                   else rows, **options)
+            # the probability metrics (compiled statistics or kernels) read
+            # the recalibrated probabilities; xAUC reads the scores as given
+            probabilities = grouped_rows(
+                layout, y_true,
+                recalibrated(to_numpy(y_score), negative_sampling_rate), groups,
+                w, native=_native([u for u in unranked
+                                   if u[1].scores == "probability"]))
+        extra = {name: spec.partials(probabilities if spec.scores == "probability"
+                                     else rows, **options)
                  for name, spec, options in unranked}
-        rows_info = GroupInfo.from_rows(rows)
+        rows_info = GroupInfo.from_ranked(rows)
         xp = namespace_of(y_score)
         if xp is not np:  # computed on the host, returned in the input's library
             device = device_of(y_score)
@@ -156,7 +168,8 @@ def relevant_at(y_true, rel, layout, names):
 
 def _ranked_pass(layout, y_true, y_score, groups, w, parsed):
     pieces = []
-    for rg in ranked_chunks(layout, y_true, y_score, groups, w):
+    for rg in ranked_chunks(layout, y_true, y_score, groups, w,
+                            native=_native(parsed)):
         pieces.append(evaluate_ranked(rg, parsed))
     if len(pieces) == 1:
         return pieces[0]

@@ -15,7 +15,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from .._core import check_average, check_k, check_n_points, check_option
-from .._stats import GroupInfo, aggregate
+from .._stats import GroupInfo, Partials, aggregate
 from . import _beyond_kernels as _beyond
 from . import _ctr_kernels as _ctr
 from . import _ips_kernels as _ips
@@ -252,6 +252,10 @@ class MetricSpec:
         What ``y_true`` holds: relevance grades (``> 0`` relevant), two
         classes only (0/1), or any real labels compared with each other (watch
         time, for xAUC).
+    native : str or None
+        The per-group statistic of the compiled engine that equals this
+        metric's kernel (``sklearn_rankeval._engine._native``), computed in
+        the engine's grouped pass on NumPy input; None: the kernel runs.
     pooled_undefined : str or None
         Why the pooled (``"micro"``) value can be undefined although rows
         count (the warning's words): the normalized entropy of rows of one
@@ -301,6 +305,7 @@ class MetricSpec:
     labels_kind: str = "relevance"
     kind: str = "ranking"
     response_method: str = None
+    native: str = None
     empty_value: object = None
 
     #: what the metric reads: grouped rows (``"lists"``: ``ListMetricSpec``)
@@ -377,12 +382,17 @@ class MetricSpec:
         """The kernel's per-group :class:`~._kernels.Partials` (cached on ``rg``).
 
         ``options`` must be checked and complete (:meth:`check_options`).
+        Where the engine's compiled pass computed the metric's statistics
+        (:attr:`native`) they are used instead of running the kernel.
         """
         if self.weights == "query":
             rg.check_query_weights(self.func_name)
         # the kernel's own options: ``rel`` acts on y_true before ranking (the
         # pipeline), and a metric name's switches (``undefined``) after
         options = {name: options[name] for name in self.kernel_option_names}
+        raw = rg.native_stat(self.native, options) if self.native else None
+        if raw is not None:
+            return Partials(*raw)
         key = (self.kernel, tuple(options.items()))
         return rg.cached(key, lambda: self.kernel(rg, **options))
 
@@ -426,17 +436,20 @@ METRICS = {
     for spec in [
         MetricSpec("gauc", "gauc_score", _kernels.gauc, "GAUC", has_labels=False,
                    weights="item", default_average="weighted", tie_rule="sklearn",
-                   needs_negative=True),
+                   needs_negative=True,
+                   native="auc"),
         MetricSpec("mrr", "mean_reciprocal_rank_score", _kernels.reciprocal_rank,
                    "MRR", options=(_K_OPTIONAL, _REL), averages=_GMEAN,
-                   empty_value=0.0),
+                   empty_value=0.0,
+                   native="rr"),
         MetricSpec("map", "mean_average_precision_score",
                    _kernels.average_precision, "MAP",
                    options=(_K_OPTIONAL, ("k_denominator", "min",
                                           _choice("k_denominator",
                                                   ("min", "relevant", "hits"))),
                             _REL),
-                   weights="item", tie_rule="sklearn", averages=_GMEAN),
+                   weights="item", tie_rule="sklearn", averages=_GMEAN,
+                   native="ap"),
         MetricSpec("interpolated_ap", "interpolated_average_precision_score",
                    _kernels.interpolated_ap, "interpolated AP",
                    options=(("n_points", 11, check_n_points),
@@ -447,22 +460,27 @@ METRICS = {
         MetricSpec("hit_rate", "hit_rate_score", _kernels.hit_rate, "HR@k",
                    options=(_K_REQUIRED, _REL), averages=_POOLED,
                    default_average="micro", perfect_score="min(R,k)/R",
-                   n_stats=2),
+                   n_stats=2,
+                   native="recall"),
         MetricSpec("precision", "precision_at_k_score", _kernels.precision_at_k,
                    "P@k", options=(_K_REQUIRED, ("k_denominator", "k", _choice(
                        "k_denominator", ("k", "retrieved"))), _REL),
                    averages=_POOLED,
                    perfect_score="min(R,k)/k",
-                   n_stats=2, empty_value=0.0),
+                   n_stats=2, empty_value=0.0,
+                   native="precision"),
         MetricSpec("recall", "recall_at_k_score", _kernels.recall_at_k, "R@k",
                    options=(_K_REQUIRED, _REL), averages=_POOLED,
                    perfect_score="min(R,k)/R",
-                   n_stats=2),
+                   n_stats=2,
+                   native="recall"),
         MetricSpec("ndcg", "ndcg_score", _kernels.ndcg, "NDCG",
                    options=(_K_OPTIONAL, _GAIN), has_labels=False, graded=True,
-                   tie_rule="sklearn", averages=_GMEAN),
+                   tie_rule="sklearn", averages=_GMEAN,
+                   native="ndcg"),
         MetricSpec("success", "success_at_k_score", _kernels.success_at_k,
-                   "success@k", options=(_K_REQUIRED, _REL), empty_value=0.0),
+                   "success@k", options=(_K_REQUIRED, _REL), empty_value=0.0,
+                   native="success"),
         MetricSpec("r_precision", "r_precision_score", _kernels.r_precision,
                    "R-precision", options=(_REL,), averages=_GMEAN),
         MetricSpec("dcg", "dcg_score", _kernels.dcg, "DCG",
@@ -493,7 +511,8 @@ METRICS = {
                    default_average="micro", pools_undefined=True, ranked=False,
                    scores="probability", labels_kind="binary", tie_rule="sklearn",
                    perfect_score="loss", always_defined=True, scorer="neg",
-                   n_stats=2),
+                   n_stats=2,
+                   native="log_loss"),
         MetricSpec("ne", "normalized_entropy", _ctr.normalized_entropy,
                    "normalized entropy",
                    has_labels=False, weights="item", averages=_POOLED,
@@ -503,14 +522,16 @@ METRICS = {
                    perfect_score="loss", scorer="neg",
                    n_stats=3,
                    pooled_undefined=("the rows hold one class only (no click, or only "
-                                     "clicks): the entropy of their base rate is 0")),
+                                     "clicks): the entropy of their base rate is 0"),
+                   native="ne"),
         MetricSpec("pcoc", "calibration_ratio", _ctr.calibration_ratio, "PCOC",
                    has_labels=False, weights="item", averages=_POOLED,
                    default_average="micro", pools_undefined=True, ranked=False,
                    scores="probability", labels_kind="binary", tie_rule="sklearn",
                    perfect_score="calibration", scorer=False,
                    n_stats=2,
-                   pooled_undefined="the rows hold no positive label (no click)"),
+                   pooled_undefined="the rows hold no positive label (no click)",
+                   native="pcoc"),
         MetricSpec("ece", "expected_calibration_error",
                    _ctr.expected_calibration_error, "ECE",
                    options=(("n_bins", 10, check_n_bins),
@@ -523,7 +544,8 @@ METRICS = {
                    pools_undefined=True, ranked=False, scores="probability",
                    labels_kind="binary", tie_rule="sklearn", perfect_score="loss",
                    always_defined=True, scorer="neg",
-                   n_stats=lambda options: 3 * options["n_bins"]),
+                   n_stats=lambda options: 3 * options["n_bins"],
+                   native="ece"),
         MetricSpec("xauc", "xauc_score", _ctr.xauc, "xAUC", has_labels=False,
                    weights="item", default_average="weighted",
                    tie_rule="sklearn", needs_negative=True, ranked=False,

@@ -8,7 +8,7 @@ from numbers import Integral
 
 import numpy as np
 
-from .._engine import _encode_groups
+from .._engine import encode_groups
 from .._metrics import (
     parse_metrics,
 )
@@ -35,7 +35,7 @@ def min_max(ids):
     """The smallest and the largest id (strings through hashing, no sort)."""
     if ids.dtype.kind in "biufMm":
         return ids.min(), ids.max()
-    codes, decode = _encode_groups(ids, ids.shape[0], 1)
+    codes, decode = encode_groups(ids, ids.shape[0])
     lo, hi = decode(np.array([codes.min(), codes.max()]))
     return lo, hi
 

@@ -136,30 +136,6 @@ class GroupInfo(NamedTuple):
             item_macro_weight=qw if rg.per_query_weights else ones,
         )
 
-    @classmethod
-    def from_rows(cls, rows):
-        """The group info of the engine's unranked rows
-        (:class:`~sklearn_rankeval._engine.GroupedRows`), as :meth:`from_ranked`
-        gives it for the same groups."""
-        n_items = np.bincount(rows.group, minlength=rows.n_groups).astype(np.int64)
-        n_rel = np.bincount(rows.group, weights=rows.y_true > 0,
-                            minlength=rows.n_groups).astype(np.int64)
-        ones = np.ones(rows.n_groups)
-        if rows.per_query_weights:  # 2-D: one weight per query (row)
-            qw = ones if rows.query_weight is None else rows.query_weight
-            return cls(labels=rows.labels, n_items=n_items, n_relevant=n_rel,
-                       weight=qw * n_items, query_weight=qw, item_macro_weight=qw)
-        if rows.weight is None:
-            weight, qw = n_items.astype(np.float64), ones
-        else:
-            weight = rows.weighted_sum()
-            # each group's first row (the rows of a group need not be adjacent)
-            first = np.full(rows.n_groups, rows.group.shape[0] - 1, dtype=np.int64)
-            np.minimum.at(first, rows.group, np.arange(rows.group.shape[0]))
-            qw = rows.weight[first]
-        return cls(labels=rows.labels, n_items=n_items, n_relevant=n_rel,
-                   weight=weight, query_weight=qw, item_macro_weight=ones)
-
     def take(self, index):
         return GroupInfo(*(a[index] for a in self))
 

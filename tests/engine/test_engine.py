@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
-from sklearn_rankeval import _engine
 from sklearn_rankeval._engine import discount_cumsum, rank_groups
 from tests.conftest import make_grouped_data
 
@@ -40,74 +39,12 @@ def test_long_layout_blocks_match_a_plain_loop(seed):
     assert_array_equal(rg.group_size, np.unique(g, return_counts=True)[1])
 
 
-def test_score_key_orders_as_the_scores():
-    from sklearn_rankeval._engine._numpy_path import dense_score_key, score_key
-
-    one = 1.0
-    s = np.array([-np.inf, -1e308, -1.0, -np.nextafter(0, 1), -0.0, 0.0,
-                  np.nextafter(0, 1), 5e-324 * 3, 2.2250738585072014e-308,
-                  one, np.nextafter(one, 2), np.nextafter(one, 0), 1e308,
-                  -0.0, one, -np.inf])
-    rng = np.random.default_rng(0)
-    s = s[rng.permutation(len(s))]
-    assert score_key(s) is None  # 1-ulp gaps over 64 bits: the dense rank
-    tiny = np.finfo(np.float64).tiny  # the smallest normal; subnormals below
-    non_negative = np.array([0.0, -0.0, 5e-324, 5e-324 * 3, tiny,
-                             np.nextafter(tiny, 0), one, np.nextafter(one, 2),
-                             np.nextafter(one, 0), one, -0.0])
-    spread = np.array([-np.inf, -2.5, -1.0, -0.0, 0.0, 0.5, 1.0, 1e300, -np.inf])
-    for scores, key_of in [(s, dense_score_key), (non_negative, score_key),
-                           (non_negative, dense_score_key), (spread, score_key),
-                           (spread, dense_score_key)]:
-        key, bits, unretrieved = key_of(scores)
-        assert key.min() >= 0 and key.max() < 2**bits
-        # equal keys exactly for equal scores (-0.0 == +0.0), larger scores first
-        for i in range(len(scores)):
-            for j in range(len(scores)):
-                assert (key[i] == key[j]) == (scores[i] == scores[j])
-                assert (key[i] < key[j]) == (scores[i] > scores[j])
-        if np.isneginf(scores).any():
-            assert unretrieved == key[np.isneginf(scores)][0] == key.max()
-        else:
-            assert unretrieved is None
-
-
-def test_score_key_is_compact_for_rounded_scores():
-    from sklearn_rankeval._engine._numpy_path import score_key
-
-    s = np.round(np.random.default_rng(1).random(1000), 4)
-    key, bits, unretrieved = score_key(s)
-    assert bits <= 32 and unretrieved is None
-    # integer scores: the largest less each, divided by the power of two at
-    # or below the smallest gap (4 here)
-    key, bits, _ = score_key(np.array([3, -2, 7, 3]))
-    assert key.tolist() == [1, 2, 0, 1] and bits == 2
-    # groups sorted on their own: only the gaps within a group count (4, not
-    # the 1 between the groups)
-    key, bits, _ = score_key(np.array([4, 0, 9, 5]), width=2)
-    assert key.tolist() == [1, 2, 0, 1] and bits == 2
-    # -inf (not retrieved) is the key after the largest: neither its range
-    # nor its gap to the other scores widens the key
-    key, bits, unretrieved = score_key(np.array([-1.5, -np.inf, -6.0, -3.0,
-                                                 -np.inf]))
-    # bit patterns of -1.5, -3, -6: 2**52 apart
-    assert key.tolist() == [0, 3, 2, 1, 3] and bits == 2 and unretrieved == 3
-    # integer-valued scores (ranks) without a sort: the largest less each
-    key, bits, unretrieved = score_key(np.array([-1.0, -np.inf, -4.0, -2.0,
-                                                 -np.inf]))
-    assert key.tolist() == [0, 4, 3, 1, 4] and bits == 3 and unretrieved == 4
-    key, bits, unretrieved = score_key(np.array([5, 1, 5, 2], dtype=np.int32))
-    assert key.tolist() == [0, 4, 0, 3] and bits == 3 and unretrieved is None
-    key, bits, unretrieved = score_key(np.array([-np.inf, -np.inf]))
-    assert key.tolist() == [0, 0] and unretrieved == 0
-
-
 @pytest.mark.parametrize("ids", [
     [2**31 - 1, 2**31, 2**31 + 1, 0],  # ids near 2**31
     [0, 2**32, 2**32 - 1, 7],  # 33 bits of group codes
     [-(2**31), 2**31 - 1, 5, -5],
 ])
-def test_packed_keys_with_wide_group_ids(ids):
+def test_wide_group_ids(ids):
     rng = np.random.default_rng(2)
     g = np.repeat(np.array(ids, dtype=np.int64), 7)
     y = rng.integers(0, 3, len(g))
@@ -121,23 +58,6 @@ def test_packed_keys_with_wide_group_ids(ids):
     assert ([tuple(map(float, b)) for b in got]
             == [tuple(map(float, b)) for b in blocks_by_hand(y, s, g)])
     assert_array_equal(rg.labels, np.unique(g))
-
-
-def test_no_key_fits_falls_back_to_the_generic_ranker():
-    from sklearn_rankeval._engine._numpy_path import rank_numpy
-
-    y = np.array([1, 0, 1, 0])
-    s = np.array([0.3, 0.2, 0.1, 0.1 + 1e-17 * 7])
-    codes = np.array([0, 2**61, 2**61, 0], dtype=np.int64)
-    kept = codes.copy()
-    assert rank_numpy(y, s, codes, None, decode=lambda c: c) is None
-    assert_array_equal(codes, kept)  # left for the generic ranker
-    # rows already grouped in groups of one size need no group bits
-    order = np.argsort(codes, kind="stable")
-    rg = rank_numpy(y[order], s[order], codes[order], None, decode=lambda c: c)
-    assert rg.labels.tolist() == [0, 2**61]
-    assert rg.block_n_rel.tolist() == [1, 0, 0, 1]
-    assert rg.block_start.tolist() == [0, 1, 0, 1]
 
 
 def test_equal_floats_differing_in_the_last_bit_are_not_tied():
@@ -249,23 +169,6 @@ def test_single_row_and_single_group():
     assert rg.n_groups == 1 and rg.block_size.tolist() == [1]
     rg = rank_groups([0, 1, 1], [2, 2, 2], groups=["q"] * 3)
     assert rg.block_size.tolist() == [3] and rg.block_n_rel.tolist() == [2]
-
-
-def test_grade_payload_only_for_unweighted_small_integer_grades(monkeypatch):
-    from sklearn_rankeval._engine import _numpy_path
-
-    calls = []
-    real = _numpy_path.small_grades
-    monkeypatch.setattr(_numpy_path, "small_grades",
-                        lambda y: calls.append(real(y)) or calls[-1])
-    monkeypatch.setattr(_engine, "ENGINE_PATH", "numpy")
-    s = np.array([0.3, 0.2, 0.1])
-    rank_groups(np.array([1, 0, 3]), s)
-    rank_groups(np.array([1.0, 0.0, 255.0]), s)
-    rank_groups(np.array([1.5, 0, 1]), s)  # non-integer grades
-    rank_groups(np.array([1, 0, 256]), s)  # too many grade bits
-    rank_groups(np.array([1, 0, 1]), s, sample_weight=[1, 2, 1])  # weighted
-    assert calls == [2, 8, None, None]
 
 
 def test_fractional_gains_ideal_dcg_matches_sklearn():

@@ -44,10 +44,10 @@ def test_report_with_weights_2d_and_multiclass():
 def test_report_ranks_once(monkeypatch):
     y, s, g = make_grouped_data(4)
     calls = []
-    import sklearn_rankeval._engine as engine
+    from sklearn_rankeval._engine import _chunks
 
-    real = engine.rank
-    monkeypatch.setattr(engine, "rank",
+    real = _chunks.rank
+    monkeypatch.setattr(_chunks, "rank",
                         lambda *a, **k: calls.append(1) or real(*a, **k))
     ranking_report(y, s, groups=g)
     assert len(calls) == 1  # one chunk (small input): ranked once for all metrics

@@ -1,0 +1,485 @@
+"""The NumPy path: the compiled grouped pass (``_grouped.pyx``), driven here.
+
+One pass for every layout of NumPy input:
+
+1. group codes (:func:`~._group_ids.group_slots`: integer ids by offset,
+   Categorical codes as they are, other ids hashed once), or groups of one
+   size (2-D input, one ranking);
+2. one counting pass: each group's rows and relevant rows, its first row,
+   its weights' range and sum;
+3. chunks of whole groups whose workspace fits ``working_memory``; for each,
+   a counting sort of its rows into the workspace (reused from call to call:
+   no fresh buffer, no page faults after the first call);
+4. per group, on OpenMP threads: the relevant rows sorted, the others
+   counted against them, the merged tie blocks, the statistics that the
+   metrics of the call asked for (:mod:`._native`) -- and the blocks
+   themselves only when some metric needs them (its kernel then runs).
+
+``rank(merge=False)`` (the unmerged blocks of curves) sorts every row of
+each group instead.  The per-group values depend on the group's own rows
+only, written to the group's own slots: the number of threads never changes
+a bit of them.
+"""
+
+import threading
+
+import numpy as np
+
+from .._core import get_config
+from ._fresh import check_fresh
+from ._generic import from_rows
+from ._group_ids import GroupSlots, group_slots
+from ._native import Natives, plan, supported
+from ._ranked import CountedRows, RankedGroups
+
+try:
+    from . import _grouped
+except ImportError as exc:  # pragma: no cover - a source tree never built
+    raise ImportError(
+        "sklearn_rankeval's compiled engine (sklearn_rankeval/_engine/_grouped) "
+        "is not built: run `pip install .` (a C compiler and Cython are "
+        "needed; pip fetches Cython)."
+    ) from exc
+check_fresh(_grouped)
+
+__all__ = ["compiled_chunks", "compiled_rows", "index_dtype", "multiclass_counts",
+           "n_threads", "natives_of_blocks", "rank_compiled"]
+
+#: Rows below which the per-group pass runs on one thread.  Measured on the
+#: 2-core machines of this project (benchmarks/README.md): the pass over W1
+#: (3M and 10M rows) and W2 (2M) takes 5-40 ms on one thread, and a second
+#: thread gained nothing there and lost 2-4x whenever the machine was loaded
+#: (a parallel region waits for its slowest thread, and a busy machine
+#: delays one).  Above this size the threads OpenMP allows run.
+MIN_PARALLEL_ROWS = 16_000_000
+#: The largest number of rows whose row indices are int32 (then int64).
+INDEX32_MAX = 2**31 - 1
+#: Workspace bytes of a relevant row (score, grade, weight), of another row's
+#: score (and weight), and of a group (its counts and statistics).
+REL_BYTES, IRR_BYTES, GROUP_BYTES = 24, 8, 96
+#: Bytes of one merged block (when the blocks are built).
+BLOCK_BYTES = 48
+
+_EMPTY_F = np.zeros(0, dtype=np.float64)
+_EMPTY_I = np.zeros(0, dtype=np.int64)
+_EMPTY_B = np.zeros(0, dtype=np.uint8)
+_NO_CODES = np.zeros(1, dtype=np.int64)
+_NO_ROWS = np.zeros(0, dtype=np.int32)
+_LOCAL = threading.local()
+
+
+def n_threads(n_rows):
+    """Threads for a pass over ``n_rows`` rows: OpenMP's count (which follows
+    ``OMP_NUM_THREADS`` and threadpoolctl's limits), one for small inputs."""
+    if n_rows < MIN_PARALLEL_ROWS:
+        return 1
+    return max(int(_grouped.max_threads()), 1)
+
+
+def index_dtype(n):
+    """Row indices of ``n`` rows: int32 up to :data:`INDEX32_MAX`, else int64."""
+    return np.int32 if n <= INDEX32_MAX else np.int64
+
+
+def _workspace(n_rel, n_irr, weighted):
+    """This thread's workspace, grown as needed and kept: ``(rel, irr_s,
+    irr_w)`` views of the sizes asked for."""
+    ws = getattr(_LOCAL, "ws", None)
+    if ws is None:
+        ws = _LOCAL.ws = {}
+
+    def take(name, size):
+        buf = ws.get(name)
+        if buf is None or buf.shape[0] < size:
+            buf = ws[name] = np.empty(max(size, 1024))
+        return buf[:size]
+
+    return (take("rel", 3 * n_rel), take("irr_s", n_irr),
+            take("irr_w", n_irr) if weighted else _EMPTY_F)
+
+
+def _grades(y):
+    """``y_true`` in a dtype the pass reads (no copy for the common ones)."""
+    y = np.ascontiguousarray(y)
+    if y.dtype == np.bool_ or y.dtype == np.int8:
+        return y.view(np.uint8)  # (grades are >= 0: checked before)
+    if y.dtype in (np.uint8, np.int32, np.int64, np.float32, np.float64):
+        return y
+    if y.dtype.kind in "iu" and y.dtype.itemsize <= 4:
+        return y.astype(np.int32 if y.dtype.itemsize < 4 else np.int64)
+    return y.astype(np.float64)
+
+
+def _scores(s):
+    """``y_score`` as float32 or float64 (integers: exact as float64 below
+    2**53, else their dense rank)."""
+    s = np.ascontiguousarray(s)
+    if s.dtype in (np.float32, np.float64):
+        return s
+    if s.dtype == np.float16:
+        return s.astype(np.float32)
+    if s.dtype.kind in "iu" and s.shape[0] and max(
+            abs(int(s.min())), abs(int(s.max()))) >= 2**53:
+        return np.unique(s, return_inverse=True)[1].reshape(-1).astype(np.float64)
+    return s.astype(np.float64)
+
+
+class _Input:
+    """The rows of a long or 2-D input as the pass reads them, where each
+    group goes, and the counting pass's per-slot totals."""
+
+    def __init__(self, layout, y_true, y_score, groups, w):
+        self.query_weights = None
+        if layout == "2d":
+            n_queries, width = y_score.shape
+            y_true, y_score = y_true.reshape(-1), y_score.reshape(-1)
+            self.query_weights, w = w, None
+        n = y_score.shape[0]
+        self.n = n
+        self.score_dtype = y_score.dtype
+        if layout == "2d" or groups is None:
+            width = width if layout == "2d" else max(n, 1)
+            self.slots = GroupSlots(_NO_CODES, 0, _EMPTY_I,
+                                    n // width if n else 0,
+                                    lambda s: np.asarray(s, dtype=np.int64)
+                                    if layout == "2d" else np.zeros(len(s), dtype=int))
+            self.width = width
+        else:
+            self.slots = group_slots(groups, n)
+            self.width = 0
+        self.y = _grades(y_true)
+        self.s = _scores(y_score)
+        self.w = None if w is None else np.ascontiguousarray(w, dtype=np.float64)
+        self._count()
+
+    def _count(self):
+        size = self.slots.n_slots
+        weighted = self.w is not None
+        counts = np.zeros((size, 3 if weighted else 2), dtype=np.int64)
+        wstats = np.zeros((size, 3)) if weighted else np.zeros((0, 3))
+        self.runs = 0
+        if self.n:
+            self.runs = _grouped.count_rows(
+                self.slots.codes, self.slots.lo, self.slots.slot, self.width,
+                self.y, _or_empty(self.w), counts, wstats)
+        self.cnt, self.nrel = counts[:, 0].copy(), counts[:, 1].copy()
+        if weighted:
+            self.first = counts[:, 2].copy()
+            self.wmin, self.wmax, self.wsum = (c.copy() for c in wstats.T)
+        self.present = (np.arange(size) if self.width
+                        else np.flatnonzero(self.cnt))
+
+    def bounds(self, budget, blocks):
+        """Cuts of the present groups into chunks of about ``budget`` bytes of
+        workspace (whole groups; one group larger than that is one chunk)."""
+        g = self.present.shape[0]
+        if budget is None or g <= 1:
+            return [(0, g)]
+        rel = self.nrel[self.present]
+        irr = self.cnt[self.present] - rel
+        cost = (REL_BYTES * rel + IRR_BYTES * (1 + (self.w is not None)) * irr
+                + GROUP_BYTES + (BLOCK_BYTES * (2 * rel + 2) if blocks else 0))
+        cum = np.cumsum(cost)
+        if cum[-1] <= budget:
+            return [(0, g)]
+        cuts = np.searchsorted(cum, np.arange(budget, cum[-1], budget), side="left")
+        cuts = np.unique(np.concatenate([[0], cuts, [g]]))
+        return list(zip(cuts[:-1].tolist(), cuts[1:].tolist()))
+
+    def split(self, bounds):
+        """With several chunks of a shuffled input, the rows ordered by chunk
+        (one pass), so that each chunk's counting sort reads its own rows
+        only: linear in the rows, whatever the number of chunks."""
+        self.chunk_rows = None
+        if len(bounds) < 2 or self.width:
+            return
+        chunk_of_slot = np.full(self.slots.n_slots, -1, dtype=np.int32)
+        sizes = np.empty(len(bounds), dtype=np.int64)
+        for c, (a, b) in enumerate(bounds):
+            chunk_of_slot[self.present[a:b]] = c
+            sizes[c] = self.cnt[self.present[a:b]].sum()
+        starts = np.cumsum(sizes) - sizes
+        order = np.empty(self.n, dtype=index_dtype(self.n))
+        _grouped.chunk_order(self.slots.codes, self.slots.lo, self.slots.slot,
+                             self.n, chunk_of_slot, starts.copy(), order)
+        self.chunk_rows = {b: order[s:s + size] for (_, b), s, size
+                           in zip(bounds, starts.tolist(), sizes.tolist())}
+
+    def fill(self, slots, end=None):
+        """The counting sort of the rows of ``slots`` (sorted; the chunk
+        ending at ``end`` of :meth:`split`) into the workspace: ``(rel,
+        irr_s, irr_w, rlo, rcnt, ilo, icnt)``."""
+        slo, shi = int(slots[0]), int(slots[-1]) + 1
+        rows = getattr(self, "chunk_rows", None)
+        rows = _NO_ROWS if rows is None or end is None else rows[end]
+        rel_n = self.nrel[slo:shi]
+        irr_n = self.cnt[slo:shi] - rel_n
+        rstart = np.cumsum(rel_n) - rel_n
+        istart = np.cumsum(irr_n) - irr_n
+        weighted = self.w is not None
+        rel, irr_s, irr_w = _workspace(int(rel_n.sum()), int(irr_n.sum()), weighted)
+        _grouped.scatter(self.slots.codes, self.slots.lo, self.slots.slot,
+                         self.width, self.y, self.s, _or_empty(self.w), slo, shi,
+                         np.stack([rstart, istart], axis=1), rel, irr_s, irr_w,
+                         self.runs * 4 > self.n, rows)  # shuffled: prefetch
+        if slots.shape[0] != shi - slo:  # slots without rows left out
+            idx = slots - slo
+            return (rel, irr_s, irr_w, rstart[idx], rel_n[idx], istart[idx],
+                    irr_n[idx])
+        return rel, irr_s, irr_w, rstart, rel_n, istart, irr_n
+
+    def totals(self, slots, a=None):
+        """``(labels, size, n_rel, group_weight, query_weight, spread,
+        query_weights)`` of the groups in ``slots``."""
+        size, n_rel = self.cnt[slots], self.nrel[slots]
+        if self.w is not None:
+            group_weight = self.wsum[slots]
+            query_weight = self.w[self.first[slots]]
+            spread = bool((self.wmin[slots] != self.wmax[slots]).any())
+        else:
+            group_weight, query_weight, spread = size.astype(np.float64), None, False
+        qw = None if self.query_weights is None else self.query_weights[slots]
+        return (self.slots.decode(slots), size, n_rel, group_weight, query_weight,
+                spread, qw)
+
+    @property
+    def eps(self):
+        dtype = self.score_dtype if self.score_dtype.kind == "f" else np.float64
+        return float(np.finfo(dtype).eps)
+
+
+def _or_empty(w):
+    return _EMPTY_F if w is None else w
+
+
+def _run_pass(inp, slots, fill, the_plan, blocks):
+    """:func:`_grouped.group_pass` over one chunk: ``(found, blocks, grades)``."""
+    rel, irr_s, irr_w, rlo, rcnt, ilo, icnt = fill
+    n_groups = slots.shape[0]
+    out = the_plan.output(n_groups)
+    weighted = inp.w is not None
+    wdiv = _EMPTY_F
+    if weighted:
+        wdiv = inp.wmax[slots]
+        wdiv = np.where(wdiv == 0, 1.0, wdiv)
+    arrays = (_EMPTY_I, _EMPTY_I, _EMPTY_I, _EMPTY_I, _EMPTY_I, _EMPTY_B,
+              _EMPTY_F, _EMPTY_F)
+    if blocks:
+        ub = 2 * rcnt + 2
+        bub = np.cumsum(ub) - ub
+        total = int(ub.sum())
+        arrays = (bub, np.zeros(n_groups, dtype=np.int64),
+                  *(np.empty(total, dtype=np.int64) for _ in range(3)),
+                  np.empty(total, dtype=np.uint8),
+                  *((np.empty(total), np.empty(total)) if weighted
+                    else (_EMPTY_F, _EMPTY_F)))
+    max_rel = int(rcnt.max()) if n_groups else 0
+    single = inp.score_dtype == np.float32
+    bad = _grouped.group_pass(rel, irr_s, irr_w, rlo, rcnt, ilo, icnt, wdiv,
+                              the_plan.req, the_plan.params, out, inp.eps, single,
+                              *arrays, max_rel, n_threads(int(rcnt.sum()
+                                                              + icnt.sum())))
+    found = the_plan.split(out)
+    if bad or inp.score_dtype == np.float16:  # the CTR kernels raise (or
+        # compute in float16): not computed here
+        found = {key: v for key, v in found.items() if key[0] not in _CTR}
+    grades = rel[1::3].copy() if blocks else None  # sorted: rank order
+    if not blocks:
+        return found, None, grades
+    bub, nblk, bstart, bsize, bnrel, bret, bwpos, bwneg = arrays
+    n_blocks = _grouped.compact_blocks(bub, nblk, bstart, bsize, bnrel, bret,
+                                       bwpos, bwneg)
+    cut = slice(0, n_blocks)
+    first_block = np.cumsum(nblk) - nblk
+    return found, (first_block, bstart[cut], bsize[cut], bnrel[cut],
+                   bret[cut].view(bool), bwpos[cut] if weighted else None,
+                   bwneg[cut] if weighted else None), grades
+
+
+_CTR = ("log_loss", "ne", "pcoc", "ece")
+
+
+def _ranked(inp, slots, native, *, relabel, blocks, end=None):
+    """The :class:`RankedGroups` of one chunk of whole groups (merged blocks)."""
+    the_plan = plan(native, int(inp.cnt[slots].max()) if slots.shape[0] else 1)
+    blocks = blocks or not all(supported(name, options) for name, options in native)
+    labels, size, n_rel, group_weight, query_weight, spread, qw = inp.totals(slots)
+    if relabel is not None:
+        labels = relabel(labels)
+    if slots.shape[0] == 0:
+        return _empty(labels, qw)
+    found, built, grades = _run_pass(inp, slots, inp.fill(slots, end), the_plan,
+                                     blocks)
+    natives = Natives(found, _again(inp, slots, end))
+    if built is None:  # light: every statistic computed
+        return RankedGroups(xp=np, device=None, labels=labels, group_size=size,
+                            totals=(n_rel, group_weight, query_weight, spread),
+                            query_weights=qw, native=natives)
+    first_block, bstart, bsize, bnrel, bret, bwpos, bwneg = built
+    weights = None
+    if inp.w is not None:
+        weights = (bwpos, bwneg, group_weight, query_weight)
+    rows = CountedRows(grades, size, n_rel, bnrel, bsize, weights, spread)
+    return RankedGroups(xp=np, device=None, labels=labels, group_size=size,
+                        group_first_block=first_block, block_start=bstart,
+                        block_size=bsize, block_n_rel=bnrel, block_retrieved=bret,
+                        rows=rows, query_weights=qw, native=natives)
+
+
+def _again(inp, slots, end=None):
+    """Statistics asked of a ranking later (a metric function's
+    ``from_ranked``, a curve's GAUC): the same pass over the same rows, so
+    that they have the same bits as when asked for at once."""
+
+    def compute(rg, requests):
+        the_plan = plan(requests, int(inp.cnt[slots].max()))
+        return _run_pass(inp, slots, inp.fill(slots, end), the_plan, False)[0]
+
+    return compute
+
+
+def _empty(labels, qw):
+    zero = np.zeros(0, dtype=np.int64)
+    return RankedGroups(xp=np, device=None, labels=labels, group_size=zero,
+                        group_first_block=zero, block_start=zero, block_size=zero,
+                        block_n_rel=zero, block_retrieved=zero.astype(bool),
+                        query_weights=qw)
+
+
+def _sorted(inp, slots, *, relabel):
+    """The :class:`RankedGroups` of every tie block (every row sorted)."""
+    labels, size, _, group_weight, query_weight, _, qw = inp.totals(slots)
+    if relabel is not None:
+        labels = relabel(labels)
+    if slots.shape[0] == 0:
+        return _empty(labels, qw)
+    rel, irr_s, irr_w, rlo, rcnt, ilo, icnt = inp.fill(slots)
+    n = int(size.sum())
+    score, grade = np.empty(n), np.empty(n)
+    weight = np.empty(n) if inp.w is not None else _EMPTY_F
+    _grouped.sort_pass(rel, irr_s, irr_w, rlo, rcnt, ilo, icnt, score, grade,
+                       weight, int(size.max()), n_threads(n))
+    gstarts = rlo + ilo
+    gbrk = np.zeros(n, dtype=bool)
+    gbrk[gstarts] = True
+    brk = gbrk.copy()
+    np.not_equal(score[1:], score[:-1], out=brk[1:])
+    brk |= gbrk
+    bstarts = np.flatnonzero(brk)
+    rg = from_rows(np, None, grade, weight if inp.w is not None else None, bstarts,
+                   gbrk, gstarts, labels, score[bstarts] > -np.inf,
+                   query_weights=qw)
+    rg.native = Natives({}, _again(inp, slots))
+    if inp.w is not None:  # the totals of the counting pass, as the merged form's
+        rg.group_weight, rg.query_weight = group_weight, query_weight
+    return rg
+
+
+def rank_compiled(layout, y_true, y_score, groups, w, *, relabel=None,
+                  merge=False, native=()):
+    """:class:`RankedGroups` of checked NumPy inputs of the long or 2-D layout,
+    all groups at once (``merge``: the merged blocks; ``native``: the
+    statistics to compute, ``(name, options)`` pairs)."""
+    inp = _Input(layout, y_true, y_score, groups, w)
+    if not merge:
+        return _sorted(inp, inp.present, relabel=relabel)
+    return _ranked(inp, inp.present, list(native), relabel=relabel,
+                   blocks=not native)
+
+
+def compiled_chunks(layout, y_true, y_score, groups, w, *, native=(), budget=None):
+    """The :class:`RankedGroups` (merged blocks) of each chunk of whole groups,
+    in the sorted order of the ids; blocks are built only when a statistic
+    of ``native`` is not computed by the pass (or none is asked for)."""
+    inp = _Input(layout, y_true, y_score, groups, w)
+    native = list(native)
+    bounds = inp.bounds(budget, blocks=not native)
+    inp.split(bounds)
+    for a, b in bounds:
+        yield _ranked(inp, inp.present[a:b], native, relabel=None,
+                      blocks=not native, end=b)
+
+
+def compiled_rows(layout, y_true, y_score, groups, w, *, native=(), budget=None):
+    """The groups of the rows, unranked (:class:`~._rows.GroupedRows`' parts):
+    ``(totals, found, order)`` -- the per-group totals, the CTR statistics
+    computed by the pass, and a function giving the rows grouped."""
+    inp = _Input(layout, y_true, y_score, groups, w)
+    the_plan = plan(list(native), 1)
+    pieces = []
+    if the_plan.keys:
+        bounds = inp.bounds(budget, blocks=False)
+        inp.split(bounds)
+        for a, b in bounds:
+            slots = inp.present[a:b]
+            if slots.shape[0]:
+                pieces.append(_run_pass(inp, slots, inp.fill(slots, b), the_plan,
+                                        False)[0])
+    found = pieces[0] if len(pieces) == 1 else {}
+    if len(pieces) > 1 and all(p.keys() == pieces[0].keys() for p in pieces):
+        for key in pieces[0]:
+            parts = [p[key] for p in pieces]
+            found[key] = (np.concatenate([v for v, _, _ in parts]),
+                          np.concatenate([d for _, d, _ in parts]),
+                          None if parts[0][2] is None
+                          else np.concatenate([s for _, _, s in parts], axis=1))
+
+    def order():
+        """The row indices grouped (input order within each group)."""
+        out = np.empty(inp.n, dtype=index_dtype(inp.n))
+        sizes = inp.cnt
+        fill = np.cumsum(sizes) - sizes
+        if inp.n:
+            _grouped.scatter_order(inp.slots.codes, inp.slots.lo, inp.slots.slot,
+                                   inp.width, inp.n, 0, inp.slots.n_slots, fill,
+                                   out)
+        return out
+
+    return inp.totals(inp.present), found, order
+
+
+def natives_of_blocks(rg, requests):
+    """The statistics of ``requests`` from the blocks of a
+    :class:`RankedGroups` that keeps no rows (the multiclass layout:
+    :func:`_grouped.block_stats`)."""
+    the_plan = plan(requests, max(rg.max_group_size, 1) if rg.n_groups else 1)
+    out = the_plan.output(rg.n_groups)
+    if rg.n_groups:
+        n_rel = np.ascontiguousarray(rg.group_n_rel, dtype=np.int64)
+        weighted = rg.item_weighted
+        _grouped.block_stats(
+            np.ascontiguousarray(rg.group_first_block, dtype=np.int64),
+            np.ascontiguousarray(rg.group_size, dtype=np.int64), n_rel,
+            np.cumsum(n_rel) - n_rel,
+            np.ascontiguousarray(rg.relevant_grades, dtype=np.float64),
+            np.ascontiguousarray(rg.block_start, dtype=np.int64),
+            np.ascontiguousarray(rg.block_size, dtype=np.int64),
+            np.ascontiguousarray(rg.block_n_rel, dtype=np.int64),
+            np.ascontiguousarray(rg.block_retrieved).view(np.uint8),
+            np.ascontiguousarray(rg.block_w_pos, dtype=np.float64) if weighted
+            else _EMPTY_F,
+            np.ascontiguousarray(rg.block_w_neg, dtype=np.float64) if weighted
+            else _EMPTY_F,
+            the_plan.req, the_plan.params, out,
+            int(rg.blocks_per_group.max()), int(n_rel.max()),
+            n_threads(int(rg.block_size.shape[0])))
+    return the_plan.split(out)
+
+
+def multiclass_counts(y_encoded, y_score):
+    """For each sample: the classes scored above its true class, and those
+    tied with it (itself included)."""
+    P = np.ascontiguousarray(y_score)
+    if P.dtype not in (np.float32, np.float64):
+        P = P.astype(np.float64)
+    y = np.ascontiguousarray(y_encoded, dtype=np.int64)
+    above = np.empty(P.shape[0], dtype=np.int64)
+    tied = np.empty(P.shape[0], dtype=np.int64)
+    if P.shape[0]:
+        _grouped.multiclass_counts(P, y, above, tied)
+    return above, tied
+
+
+def working_budget():
+    """``working_memory`` in bytes."""
+    return get_config()["working_memory"] * float(1 << 20)
