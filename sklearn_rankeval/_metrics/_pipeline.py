@@ -56,7 +56,8 @@ def _native(parsed):
     """The statistics for the engine's compiled pass to compute itself (None
     for a metric without one: the engine then builds the blocks its kernel
     reads)."""
-    return [(spec.native, options) for _, spec, options in parsed]
+    return [(spec.native, spec.kernel_options(options))
+            for _, spec, options in parsed]
 
 
 def evaluate_chunked(y_true, y_score, *, groups=None, sample_weight=None,

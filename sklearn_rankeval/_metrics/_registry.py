@@ -327,6 +327,12 @@ class MetricSpec:
         """The options the kernel takes (all but the relevance threshold)."""
         return tuple(name for name in self.option_names if name != "rel")
 
+    def kernel_options(self, options):
+        """The options of a parsed metric that its kernel (and the engine's
+        compiled statistic) reads: ``rel`` acts on y_true before ranking (the
+        pipeline), and a metric name's switches (``undefined``) after."""
+        return {name: options[name] for name in self.kernel_option_names}
+
     @property
     def has_rel(self):
         """Whether the metric takes the relevance threshold ``rel``."""
@@ -387,9 +393,7 @@ class MetricSpec:
         """
         if self.weights == "query":
             rg.check_query_weights(self.func_name)
-        # the kernel's own options: ``rel`` acts on y_true before ranking (the
-        # pipeline), and a metric name's switches (``undefined``) after
-        options = {name: options[name] for name in self.kernel_option_names}
+        options = self.kernel_options(options)
         raw = rg.native_stat(self.native, options) if self.native else None
         if raw is not None:
             return Partials(*raw)

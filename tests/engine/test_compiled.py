@@ -279,3 +279,25 @@ def test_categorical_codes_used_as_they_are_in_the_order_of_the_ids():
         assert rg.labels.tolist() == ["a", "b", "d"]  # unused "z" left out
         assert_array_equal(
             rk.mean_reciprocal_rank_score(y, s, groups=cat, average=None), expected)
+
+
+def test_one_pass_computes_every_statistic_asked_for(monkeypatch):
+    """A report of several metrics with compiled statistics runs the grouped
+    pass once (one chunk), not once per metric: the statistics asked for and
+    the ones read back are the same (the kernels' options, not the names')."""
+    from sklearn_rankeval import ranking_report
+    from sklearn_rankeval._engine import _compiled
+
+    calls = []
+    real = _compiled._run_pass
+    monkeypatch.setattr(_compiled, "_run_pass",
+                        lambda *a, **k: calls.append(1) or real(*a, **k))
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 600)
+    s = rng.random(600)
+    g = np.repeat(np.arange(60), 10)
+    ranking_report(y, s, groups=g, metrics=["map", "mrr", "ndcg@10",
+                                            "precision@10", "recall@10",
+                                            "P(rel=2)@5"])
+    # one pass for the metrics of y_true, one for those of y_true >= 2
+    assert len(calls) == 2
