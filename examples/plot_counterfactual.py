@@ -41,7 +41,8 @@ gamma = rng.beta(1, 3, (n_queries, n_docs))
 
 production = gamma + 0.15 * rng.standard_normal(gamma.shape)
 q = rng.integers(0, n_queries, n_impressions)
-shown = production[q] + 0.1 * rng.standard_normal((n_impressions, n_docs))
+noise = 0.1 * rng.standard_normal((n_impressions, n_docs))
+shown = production[q] + noise
 positions = np.argsort(np.argsort(-shown, axis=1), axis=1) + 1
 clicks = (rng.random((n_impressions, n_docs))
           < theta[positions - 1] * gamma[q]).astype(int)
@@ -59,10 +60,11 @@ print(f"{clicks.size} rows, {clicks.sum()} clicks, "
 # the click-through rate of each position (dashed) falls much faster, since
 # it also holds the production ranker's order: its top positions show the
 # most relevant documents.
-est = PositionBiasEstimator().fit(log["clicks"], log["positions"], items=items,
-                                  groups=groups)
+est = PositionBiasEstimator().fit(log["clicks"], log["positions"],
+                                  items=items, groups=groups)
 print(f"EM: {est.n_iter_} iterations, converged: {est.converged_}")
-print("propensities / truth:", np.round(est.propensities_ / theta, 3))
+for k, ratio in enumerate(est.propensities_ / theta, start=1):
+    print(f"position {k:2d}: propensity / truth {ratio:.3f}")
 disp = PositionBiasDisplay.from_estimator(est, name="EM estimate")
 disp.ax_.plot(np.arange(1, n_docs + 1), theta, color="k", linestyle=":",
               label="True propensity")
@@ -106,16 +108,17 @@ for name, scores in rankers.items():
             confidence=0.95, n_resamples=500, random_state=0)["dcg@5"]
         rows.append((name, estimator, report["value"], report["ci_low"],
                      report["ci_high"]))
-print(f"{'ranker':16s}{'estimator':>10s}{'DCG@5':>8s}{'95% interval':>20s}"
-      f"{'truth':>8s}")
+print(f"{'ranker':16s}{'estimator':>10s}{'DCG@5':>8s}"
+      f"{'95% interval':>20s}{'truth':>8s}")
 for name, estimator, value, low, high in rows:
-    print(f"{name:16s}{estimator:>10s}{value:8.4f}   [{low:.4f}, {high:.4f}]"
+    interval = f"[{low:.4f}, {high:.4f}]"
+    print(f"{name:16s}{estimator:>10s}{value:8.4f}{interval:>20s}"
           f"{truth[name]:8.4f}")
 # the same IPS estimate with the true propensities, for reference
 for name, scores in rankers.items():
-    value = counterfactual_report(log["clicks"], scores[q].ravel(), log["positions"],
-                                  groups=groups, propensities=theta,
-                                  metrics=["dcg@5"])["dcg@5"]
+    value = counterfactual_report(
+        log["clicks"], scores[q].ravel(), log["positions"], groups=groups,
+        propensities=theta, metrics=["dcg@5"])["dcg@5"]
     print(f"{name:16s} IPS with the true theta: {value:.4f}")
 
 # %%
@@ -131,15 +134,16 @@ for name, scores in rankers.items():
 # remaining gap is the propensities' own error (a few per cent at positions
 # 2-3 here), which the IPS estimate with the true ``theta`` does not have.
 fig, axes = plt.subplots(1, 2, figsize=(9, 4))
-for ax, estimator, color in zip(axes, ("naive", "ips"), ("tab:gray", "tab:blue")):
-    for i, (name, _, value, low, high) in enumerate(
-            r for r in rows if r[1] == estimator):
-        ax.errorbar(i, value, yerr=[[value - low], [high - value]], fmt="o",
-                    color=color, capsize=5, label="Estimate (95% interval)"
-                    if i == 0 else None)
+colors = ("tab:gray", "tab:blue")
+for ax, estimator, color in zip(axes, ("naive", "ips"), colors):
+    shown_rows = [r for r in rows if r[1] == estimator]
+    for i, (name, _, value, low, high) in enumerate(shown_rows):
+        label = "Estimate (95% interval)" if i == 0 else None
+        ax.errorbar(i, value, yerr=[[value - low], [high - value]],
+                    fmt="o", color=color, capsize=5, label=label)
         if estimator == "ips":
-            ax.hlines(truth[name], i - 0.3, i + 0.3, colors="k", linestyles=":",
-                      label="Truth" if i == 0 else None)
+            ax.hlines(truth[name], i - 0.3, i + 0.3, colors="k",
+                      linestyles=":", label="Truth" if i == 0 else None)
     ax.set_xticks([0, 1], list(rankers))
     ax.set_xlim(-0.6, 1.6)
     ax.legend(loc="upper right" if estimator == "naive" else "upper left")

@@ -20,6 +20,7 @@ import numpy as np
 
 from .._core import (
     asarray,
+    astype,
     check_negative_sampling_rate,
     device_of,
     namespace_of,
@@ -164,7 +165,7 @@ def relevant_at(y_true, rel, layout, names):
                 f"RBP); this package's RBP counts an item as relevant or not. "
                 f"Name the threshold, e.g. 'RBP(rel=1)' (y_true >= 1 relevant).")
         return y_true
-    return xp.astype(y_true >= rel, xp.int8)
+    return astype(xp, y_true >= rel, xp.int8)  # (NumPy 1.x has no np.astype)
 
 
 def _ranked_pass(layout, y_true, y_score, groups, w, parsed):

@@ -61,7 +61,9 @@ def _check_ctr(out):
     assert re.search(r"^\s+all features, tuned\s+class_weight='balanced'$", out,
                      re.M)
     ctr = _rows(out, CTR_ROWS, 2)
-    assert ctr["GAUC"][0] == pytest.approx(ctr["GAUC"][1], abs=2e-3)
+    # class weights move a logistic regression's coefficients a little (by
+    # how much depends on scikit-learn's solver version): about the same GAUC
+    assert ctr["GAUC"][0] == pytest.approx(ctr["GAUC"][1], abs=1e-2)
     assert abs(ctr["PCOC"][0] - 1) < 0.15 < ctr["PCOC"][1] - 1
     assert ctr["ECE"][0] < ctr["ECE"][1] and ctr["log loss"][0] < ctr["log loss"][1]
     assert 0 < ctr["NE"][0] < ctr["NE"][1] < 1
