@@ -2,6 +2,8 @@
 
     python benchmarks/bench_counterfactual.py --part em --rows 10000000
     python benchmarks/bench_counterfactual.py --part report --rows 2000000
+    python benchmarks/bench_counterfactual.py --part dask --rows 1000000
+    python benchmarks/bench_counterfactual.py --part spark --rows 1000000
 
 Parts:
 
@@ -20,6 +22,13 @@ Parts:
   default metrics (``dcg@10``, ``precision@10``, ``arp``) beside
   ``ranking_report``'s ``dcg@10``, ``precision@10``, ``mrr``; the calls in
   turn, the median of the pairs' ratios.
+* ``dask`` / ``spark``: ``sklearn_rankeval.dask.counterfactual_report``
+  (a ``LocalCluster`` of ``--cores`` worker processes) or
+  ``sklearn_rankeval.spark.counterfactual_report`` (``local[--cores]``)
+  beside the same engine's ``ranking_report`` of the same frame (the IPS
+  gains as a column), the cases of ``report``, in turn, the median of the
+  pairs' ratios: what the distributed report adds (the gains computed in
+  the partitions, the checks, a column fewer to shuffle and one more).
 
 * ``peers``: the same simulated log (``--rows``, ``--rows-per-item``) in
   ultr-bias-toolkit
@@ -154,6 +163,70 @@ def part_report(rows, repeat):
              ratio_max=ratios[-1], target="0.8-1.2")
 
 
+def part_distributed(engine, rows, repeat, cores, partitions):
+    import pandas as pd
+
+    clicks, positions, _, groups, y_score = simulate(rows)
+    frame = pd.DataFrame({"impression": groups, "clicked": clicks.astype(np.int64),
+                          "position": positions, "score": y_score.astype(np.float64),
+                          "gain": clicks / THETA[positions - 1]})
+    del clicks, positions, groups, y_score
+    if engine == "dask":
+        import dask.dataframe as dd
+        from dask.distributed import Client, LocalCluster
+
+        from sklearn_rankeval import dask as module
+
+        cluster = LocalCluster(n_workers=cores, threads_per_worker=1,
+                               processes=True, dashboard_address=None)
+        closing = Client(cluster)
+        df = dd.from_pandas(frame, npartitions=partitions).persist()
+    else:
+        import os
+        import sys
+
+        from pyspark.sql import SparkSession
+
+        from sklearn_rankeval import spark as module
+
+        os.environ["PYSPARK_PYTHON"] = sys.executable
+        closing = (SparkSession.builder.master(f"local[{cores}]")
+                   .config("spark.sql.shuffle.partitions", str(partitions))
+                   .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+                   .config("spark.ui.enabled", "false").getOrCreate())
+        closing.sparkContext.setLogLevel("ERROR")
+        df = closing.createDataFrame(frame).repartition(partitions).cache()
+        df.count()
+    emit(part=engine, rows=rows, impressions=int(frame["impression"].iloc[-1]) + 1,
+         cores=cores, partitions=partitions)
+    del frame
+    try:
+        for what, ours, theirs in CASES:
+            def cf(ours=ours):
+                for estimator, metrics in ours:
+                    module.counterfactual_report(
+                        df, clicks="clicked", y_score="score", positions="position",
+                        groups="impression", propensities=THETA, metrics=metrics,
+                        estimator=estimator)
+
+            def rr(theirs=theirs):
+                for metrics in theirs:
+                    module.ranking_report(df, y_true="gain", y_score="score",
+                                          groups="impression", metrics=metrics)
+
+            cf(), rr()  # warm-up: workers, imports
+            pairs = [(best(cf, 1), best(rr, 1)) for _ in range(repeat)]
+            ratios = sorted(a / b for a, b in pairs)
+            emit(case=what, counterfactual_s=float(np.median([a for a, _ in pairs])),
+                 ranking_report_s=float(np.median([b for _, b in pairs])),
+                 ratio_median=float(np.median(ratios)), ratio_min=ratios[0],
+                 ratio_max=ratios[-1], target="0.8-1.2")
+    finally:
+        closing.close() if engine == "dask" else closing.stop()
+        if engine == "dask":
+            cluster.close()
+
+
 def part_peers(rows, epochs, rows_per_item):
     import pandas as pd
     from ultr_bias_toolkit.bias.intervention_harvesting import (
@@ -195,7 +268,8 @@ def part_peers(rows, epochs, rows_per_item):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=["em", "report", "peers"], required=True)
+    parser.add_argument("--part", choices=["em", "report", "dask", "spark", "peers"],
+                        required=True)
     parser.add_argument("--epochs", type=int, default=5000,
                         help="epochs of the all-pairs peer (its default: 5000)")
     parser.add_argument("--rows-per-item", type=int, default=10,
@@ -204,11 +278,17 @@ def main():
     parser.add_argument("--iters", type=int, default=5)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--converge", action="store_true")
+    parser.add_argument("--cores", type=int, default=2,
+                        help="Dask worker processes / Spark local threads")
+    parser.add_argument("--partitions", type=int, default=8)
     args = parser.parse_args()
     if args.part == "em":
         part_em(args.rows, args.iters, args.repeat, args.converge)
     elif args.part == "report":
         part_report(args.rows, args.repeat)
+    elif args.part in ("dask", "spark"):
+        part_distributed(args.part, args.rows, args.repeat, args.cores,
+                         args.partitions)
     else:
         part_peers(args.rows, args.epochs, args.rows_per_item)
 

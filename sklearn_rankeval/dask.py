@@ -17,16 +17,20 @@ from ._distributed import (
     accumulate,
     check_column_types,
     check_frame,
+    click_doc,
+    click_partials,
+    click_plan,
     fill_doc,
     input_order_column,
     metric_plan,
     partial_columns,
     partial_dtypes,
+    reduce_clicks,
     reduce_partials,
     summarize_partials,
 )
 
-__all__ = ["per_group_scores", "ranking_report"]
+__all__ = ["counterfactual_report", "per_group_scores", "ranking_report"]
 
 _INSTALL = 'pip install "sklearn-rankeval[dask]"'
 
@@ -55,19 +59,9 @@ def _prepare(ddf, y_true, y_score, groups, sample_weight, metrics, convention):
     check_frame(ddf, dd.DataFrame, "ddf", "dask.dataframe.DataFrame",
                 y_true=y_true, y_score=y_score, groups=groups,
                 sample_weight=sample_weight)
-    types = pd.api.types
-    dtypes = ddf.dtypes
-    numeric = lambda dt: types.is_numeric_dtype(dt) and not types.is_bool_dtype(dt)  # noqa: E731
-    wanted = [
-        ("y_true", y_true, types.is_numeric_dtype, "numeric or boolean"),
-        ("y_score", y_score, numeric, "numeric"),
-        ("sample_weight", sample_weight, numeric, "numeric"),
-        ("groups", groups,
-         lambda dt: (numeric(dt) or types.is_string_dtype(dt)
-                     or isinstance(dt, pd.CategoricalDtype)),
-         "string, integer, float or categorical"),
-    ]
-    check_column_types(wanted, dtypes, "dtype")
+    check_column_types(_wanted(pd, y_true=y_true, y_score=y_score,
+                               sample_weight=sample_weight, groups=groups),
+                       ddf.dtypes, "dtype")
     names, pooled = metric_plan(metrics, groups, convention)
     used = list(dict.fromkeys(c for c in (groups, y_true, y_score, sample_weight)
                               if c is not None))
@@ -77,7 +71,22 @@ def _prepare(ddf, y_true, y_score, groups, sample_weight, metrics, convention):
         meta = rows._meta.assign(**{position: np.array([], dtype=np.int64)})
         rows = rows.map_partitions(_with_position, position, meta=meta)
     shuffled = rows.shuffle(on=groups)
-    return shuffled, names, pooled, dtypes[groups], position
+    return shuffled, names, pooled, ddf.dtypes[groups], position
+
+
+def _wanted(pd, **names):
+    """The dtype check of each named column (for :func:`check_column_types`):
+    ``y_true`` / ``clicks`` numeric or boolean, ``groups`` ids, the others
+    numeric."""
+    types = pd.api.types
+    numeric = lambda dt: types.is_numeric_dtype(dt) and not types.is_bool_dtype(dt)  # noqa: E731
+    ids = lambda dt: (numeric(dt) or types.is_string_dtype(dt)  # noqa: E731
+                      or isinstance(dt, pd.CategoricalDtype))
+    kinds = {"y_true": (types.is_numeric_dtype, "numeric or boolean"),
+             "clicks": (types.is_numeric_dtype, "numeric or boolean"),
+             "groups": (ids, "string, integer, float or categorical")}
+    return [(arg, name, *kinds.get(arg, (numeric, "numeric")))
+            for arg, name in names.items()]
 
 
 def _with_position(part, position, partition_info=None):
@@ -327,3 +336,102 @@ def per_group_scores(ddf, *, y_true, y_score, groups, sample_weight=None,
         _partition_frame, y_true=y_true, y_score=y_score, groups=groups,
         sample_weight=sample_weight, names=names, group_dtype=group_dtype,
         convention=convention, position=position, meta=meta)
+
+
+def _click_partition(part, *, columns, plan):
+    """One partition's partials (dict of columns, or None) and checks (JSON),
+    as a one-row frame; no row for an empty partition."""
+    import pandas as pd
+
+    if len(part) == 0:
+        return pd.DataFrame({"partials": pd.Series([], dtype=object),
+                             "log": pd.Series([], dtype=object)})
+    clicks, y_score, positions, groups, weight = columns
+    state, checks = click_partials(
+        [(part[clicks], part[y_score], part[positions], part[groups],
+          None if weight is None else part[weight])], plan)
+    cols = None if state is None else partial_columns(state, plan.names, plan.pooled)
+    return pd.DataFrame({"partials": pd.Series([cols], dtype=object),
+                         "log": pd.Series([checks.to_json()], dtype=object)})
+
+
+@click_doc
+def counterfactual_report(ddf, *, clicks, y_score, positions, groups, propensities,
+                          metrics=("dcg@10", "precision@10", "arp"), estimator="ips",
+                          clip=None, sample_weight=None, output="dict"):
+    """Ranking metrics of a new ranker, estimated from a click log in Dask.
+
+    The values of :func:`sklearn_rankeval.counterfactual_report` on the
+    computed rows (to 1e-12), from the same pipeline over partials: the
+    rows are shuffled once by impression (``ddf.shuffle(on=groups)``), each
+    partition turns its clicks into gains and ranks and measures its
+    impressions in one call (``map_partitions``), and one row of partials
+    per impression comes back to the client.
+
+    Read more in the :ref:`User Guide <counterfactual-distributed>`.
+
+    Parameters
+    ----------
+    ddf : dask.dataframe.DataFrame
+        The log: one row per displayed item, in any order and partitioning.
+    %(click_columns)s
+    %(click_options)s
+
+    Returns
+    -------
+    %(click_returns)s
+
+    Raises
+    ------
+    %(click_raises)s
+
+    See Also
+    --------
+    sklearn_rankeval.counterfactual_report : The same report in memory.
+    sklearn_rankeval.spark.counterfactual_report : The same report of a
+        Spark DataFrame.
+
+    Notes
+    -----
+    It computes with the current scheduler (a ``dask.distributed.Client``
+    if one is active).
+
+    %(click_notes)s
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd
+    >>> import pandas as pd
+    >>> from sklearn_rankeval.dask import counterfactual_report
+    >>> log = pd.DataFrame({
+    ...     "impression": ["a", "a", "a", "b", "b", "b"],
+    ...     "clicked": [1, 0, 1, 0, 1, 0],
+    ...     "position": [1, 2, 3, 1, 2, 3],
+    ...     "score": [0.2, 0.5, 0.9, 0.1, 0.8, 0.8],  # the new ranker
+    ... })
+    >>> # a click at position 3 weighs 1 / 0.25
+    >>> counterfactual_report(
+    ...     dd.from_pandas(log, npartitions=2), clicks="clicked", y_score="score",
+    ...     positions="position", groups="impression",
+    ...     propensities=[1.0, 0.5, 0.25], metrics=["precision@1", "arp"])
+    {'precision@1': 2.5, 'arp': 5.0}
+    """
+    dd, pd = _dask()
+    check_frame(ddf, dd.DataFrame, "ddf", "dask.dataframe.DataFrame", clicks=clicks,
+                y_score=y_score, positions=positions, groups=groups,
+                sample_weight=sample_weight)
+    check_column_types(_wanted(pd, clicks=clicks, y_score=y_score,
+                               positions=positions, groups=groups,
+                               sample_weight=sample_weight), ddf.dtypes, "dtype")
+    plan = click_plan(metrics, estimator=estimator, clip=clip,
+                      propensities=propensities, output=output)
+    columns = (clicks, y_score, positions, groups, sample_weight)
+    used = list(dict.fromkeys(c for c in columns if c is not None))
+    meta = pd.DataFrame({"partials": pd.Series([], dtype=object),
+                         "log": pd.Series([], dtype=object)})
+    out = ddf[used].shuffle(on=groups).map_partitions(
+        _click_partition, columns=columns, plan=plan, meta=meta).compute()
+    parts = [p for p in out["partials"] if p is not None]
+    collected = {name: np.concatenate([p[name] for p in parts]) for name in parts[0]} \
+        if parts else {}
+    return reduce_clicks(collected, list(out["log"]), plan)

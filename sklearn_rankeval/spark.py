@@ -27,29 +27,37 @@ import numpy as np
 from ._distributed import (
     TrainItems,
     accumulate,
+    arrow_calls,
     check_column_types,
     check_frame,
+    click_doc,
+    click_partials,
+    click_plan,
     fill_doc,
+    group_type_tap,
     input_order_column,
     list_plan,
     metric_plan,
+    note_row,
     partial_columns,
     partial_dtypes,
     partition_columns,
+    record_batches,
+    reduce_clicks,
     reduce_columns,
     reduce_partials,
+    split_log_rows,
     summarize_partials,
 )
 
-__all__ = ["per_group_scores", "ranking_report", "recommendation_report"]
+__all__ = ["counterfactual_report", "per_group_scores", "ranking_report",
+           "recommendation_report"]
 
 _INSTALL = 'pip install "sklearn-rankeval[spark]"'
 #: Rows given to the engine per call: Arrow batches (10,000 rows by default,
 #: ``spark.sql.execution.arrow.maxRecordsPerBatch``) are concatenated up to
 #: this many rows, so that Python's per-call overhead is paid rarely.
 _ROWS_PER_CALL = 1 << 18
-#: Rows per output Arrow batch.
-_OUT_ROWS = 1 << 16
 
 
 def _pyspark():
@@ -68,6 +76,25 @@ def _quoted(name):
     return "`" + name.replace("`", "``") + "`"
 
 
+def _check_columns(df, **roles):
+    """Check ``df`` and its columns on the driver: ``roles`` maps each
+    argument to ``(column name or None, kind)``, kind ``"label"`` (numeric
+    or boolean), ``"number"`` or ``"id"``.  The Spark type of each column."""
+    DataFrame, _, T = _pyspark()
+    check_frame(df, DataFrame, "df", "pyspark.sql.DataFrame",
+                **{arg: name for arg, (name, _) in roles.items()})
+    types = {f.name: f.dataType for f in df.schema.fields}
+    kinds = {"label": ((T.NumericType, T.BooleanType), "numeric or boolean"),
+             "number": ((T.NumericType,), "numeric"),
+             "id": ((T.StringType, T.IntegralType, T.FloatType, T.DoubleType),
+                    "string, integer or float")}
+    check_column_types(
+        [(arg, name, lambda t, ok=kinds[kind][0]: isinstance(t, ok), kinds[kind][1])
+         for arg, (name, kind) in roles.items()],
+        types, "type", shown=lambda t: t.simpleString())
+    return types
+
+
 def _prepare(df, y_true, y_score, groups, sample_weight, metrics, convention):
     """Check the arguments on the driver; the input columns and the plan.
 
@@ -75,20 +102,10 @@ def _prepare(df, y_true, y_score, groups, sample_weight, metrics, convention):
     column (``monotonically_increasing_id``: the frame's order, partition by
     partition), and each partition is sorted by group, then position.
     """
-    DataFrame, F, T = _pyspark()
-    check_frame(df, DataFrame, "df", "pyspark.sql.DataFrame", y_true=y_true,
-                y_score=y_score, groups=groups, sample_weight=sample_weight)
-    types = {f.name: f.dataType for f in df.schema.fields}
-    numeric = (T.NumericType,)
-    wanted = [("y_true", y_true, numeric + (T.BooleanType,), "numeric or boolean"),
-              ("y_score", y_score, numeric, "numeric"),
-              ("sample_weight", sample_weight, numeric, "numeric"),
-              ("groups", groups, (T.StringType, T.IntegralType, T.FloatType,
-                                  T.DoubleType), "string, integer or float")]
-    check_column_types(
-        [(arg, name, lambda t, ok=ok: isinstance(t, ok), what)
-         for arg, name, ok, what in wanted],
-        types, "type", shown=lambda t: t.simpleString())
+    _, F, T = _pyspark()
+    types = _check_columns(df, y_true=(y_true, "label"), y_score=(y_score, "number"),
+                           groups=(groups, "id"),
+                           sample_weight=(sample_weight, "number"))
     names, pooled = metric_plan(metrics, groups, convention)
     label = types[y_true]
     true_col = F.col(_quoted(y_true))
@@ -109,57 +126,12 @@ def _prepare(df, y_true, y_score, groups, sample_weight, metrics, convention):
 def _partition_partials(batches, *, names, rows_per_call, weighted, convention):
     """The accumulator of one partition's groups, or None if it has no rows.
 
-    The partition is sorted by group; each engine call takes the buffered
-    batches (at least ``rows_per_call`` rows, or the rest), and the
-    accumulator carries the group cut at the end of a call into the next.
+    The partition is sorted by group; the accumulator carries the group cut
+    at the end of an engine call (:func:`arrow_calls`) into the next.
     """
-    import pyarrow as pa
-
-    def chunks():
-        buffer, buffered = [], 0
-        for batch in batches:
-            if batch.num_rows == 0:
-                continue
-            buffer.append(batch)
-            buffered += batch.num_rows
-            if buffered >= rows_per_call:
-                yield buffer
-                buffer, buffered = [], 0
-        if buffer:
-            yield buffer
-
-    def columns(buffer):
-        table = pa.Table.from_batches(buffer)
-        column = {name: table.column(name).to_numpy()
-                  for name in table.column_names}
-        return (column["t"], column["s"], column["g"],
-                column["w"] if weighted else None)
-
-    return accumulate((columns(b) for b in chunks()), names, convention=convention,
-                      group_rows="sorted")
-
-
-def _record_batches(columns, group_name, group_type, extra=None):
-    """Columns (``"group"`` first) -> Arrow record batches of ``_OUT_ROWS``."""
-    import pyarrow as pa
-
-    names = list(columns)
-    n = len(columns["group"])
-    arrays = [pa.array(columns["group"], type=group_type)]
-    arrays += [pa.array(np.asarray(columns[c])) for c in names[1:]]
-    names[0] = group_name
-    if extra is not None:
-        arrays.append(pa.nulls(n, type=extra[1]))
-        names.append(extra[0])
-    table = pa.Table.from_arrays(arrays, names=names)
-    yield from table.to_batches(max_chunksize=max(min(n, _OUT_ROWS), 1))
-
-
-def _group_type_tap(batches, holder):
-    """Pass the batches through, noting the Arrow type of the group column."""
-    for batch in batches:
-        holder.setdefault("type", batch.schema.field("g").type)
-        yield batch
+    return accumulate(((c["t"], c["s"], c["g"], c["w"] if weighted else None)
+                       for c in arrow_calls(batches, rows_per_call)),
+                      names, convention=convention, group_rows="sorted")
 
 
 def _report_udf(names, pooled, weighted, rows_per_call, convention):
@@ -168,25 +140,19 @@ def _report_udf(names, pooled, weighted, rows_per_call, convention):
 
         holder = {}
         try:
-            acc = _partition_partials(_group_type_tap(batches, holder), names=names,
+            acc = _partition_partials(group_type_tap(batches, holder), names=names,
                                       weighted=weighted, rows_per_call=rows_per_call,
                                       convention=convention)
             out = None if acc is None else acc.partials()
         except (ValueError, TypeError) as exc:
             # one row that carries the error to the driver, raised there
-            columns = {"group": [None]}
-            for column, dtype in partial_dtypes(names, pooled):
-                columns[column] = pa.nulls(1, type=pa.from_numpy_dtype(dtype))
-            columns["error"] = [f"{type(exc).__name__}:{exc}"]
-            yield pa.RecordBatch.from_arrays(
-                [pa.array([None], type=holder.get("type", pa.string())),
-                 *(columns[c] for c in list(columns)[1:-1]),
-                 pa.array(columns["error"], type=pa.string())],
-                names=list(columns))
+            group = pa.array([None], type=holder.get("type", pa.string()))
+            yield note_row(group, names, pooled, "error",
+                            f"{type(exc).__name__}:{exc}")
             return
         if out is not None:
             columns = partial_columns(out, names, pooled)
-            yield from _record_batches(columns, "group", holder["type"],
+            yield from record_batches(columns, "group", holder["type"],
                                        extra=("error", pa.string()))
 
     return udf
@@ -195,23 +161,23 @@ def _report_udf(names, pooled, weighted, rows_per_call, convention):
 def _frame_udf(names, weighted, rows_per_call, group_name, convention):
     def udf(batches):
         holder = {}
-        acc = _partition_partials(_group_type_tap(batches, holder), names=names,
+        acc = _partition_partials(group_type_tap(batches, holder), names=names,
                                   weighted=weighted, rows_per_call=rows_per_call,
                                   convention=convention)
         if acc is not None:
-            yield from _record_batches(acc.per_group(output="dict"), group_name,
+            yield from record_batches(acc.per_group(output="dict"), group_name,
                                        holder["type"])
 
     return udf
 
 
-def _partials_schema(T, group_type, names, pooled):
+def _partials_schema(T, group_type, names, pooled, extra="error"):
     spark_type = {np.int64: T.LongType(), np.float64: T.DoubleType(),
                   np.bool_: T.BooleanType()}
     fields = [T.StructField("group", group_type)]
     fields += [T.StructField(c, spark_type[dt])
                for c, dt in partial_dtypes(names, pooled)]
-    fields.append(T.StructField("error", T.StringType()))
+    fields.append(T.StructField(extra, T.StringType()))
     return T.StructType(fields)
 
 
@@ -431,6 +397,103 @@ def per_group_scores(df, *, y_true, y_score, groups, sample_weight=None, metrics
     return rows.mapInArrow(
         _frame_udf(names, sample_weight is not None, _ROWS_PER_CALL, groups,
                    convention), schema)
+
+
+def _click_udf(plan, weighted, rows_per_call):
+    """mapInArrow function: a partition's partials and its checks (one row)."""
+    def udf(batches):
+        import pyarrow as pa
+
+        holder = {}
+        pieces = ((c["c"], c["s"], c["p"], c["g"], c["w"] if weighted else None)
+                  for c in arrow_calls(group_type_tap(batches, holder), rows_per_call))
+        state, checks = click_partials(pieces, plan, group_rows="sorted")
+        if state is not None:
+            yield from record_batches(partial_columns(state, plan.names, plan.pooled),
+                                       "group", holder["type"],
+                                       extra=("log", pa.string()))
+        if holder:
+            yield note_row(holder["first"], plan.names, plan.pooled, "log",
+                            checks.to_json())
+
+    return udf
+
+
+@click_doc
+def counterfactual_report(df, *, clicks, y_score, positions, groups, propensities,
+                          metrics=("dcg@10", "precision@10", "arp"), estimator="ips",
+                          clip=None, sample_weight=None, output="dict"):
+    """Ranking metrics of a new ranker, estimated from a click log in Spark.
+
+    The values of :func:`sklearn_rankeval.counterfactual_report` on the
+    collected rows (to 1e-12), from the same pipeline over partials: the
+    rows are shuffled once by impression, each partition turns its clicks
+    into gains and ranks and measures its impressions (``mapInArrow``), and
+    one row of partials per impression comes back to the driver.
+
+    Read more in the :ref:`User Guide <counterfactual-distributed>`.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+        The log: one row per displayed item, in any order and partitioning.
+    %(click_columns)s
+    %(click_options)s
+
+    Returns
+    -------
+    %(click_returns)s
+
+    Raises
+    ------
+    %(click_raises)s
+
+    See Also
+    --------
+    sklearn_rankeval.counterfactual_report : The same report in memory.
+    sklearn_rankeval.dask.counterfactual_report : The same report of a Dask
+        DataFrame.
+
+    Notes
+    -----
+    %(click_notes)s
+
+    Examples
+    --------
+    >>> from pyspark.sql import SparkSession  # doctest: +SKIP
+    >>> from sklearn_rankeval.spark import counterfactual_report
+    >>> spark = SparkSession.builder.master("local[2]").getOrCreate()  # doctest: +SKIP
+    >>> log = spark.createDataFrame(  # doctest: +SKIP
+    ...     [("a", 1, 1, 0.2), ("a", 0, 2, 0.5), ("a", 1, 3, 0.9),
+    ...      ("b", 0, 1, 0.1), ("b", 1, 2, 0.8), ("b", 0, 3, 0.8)],
+    ...     ["impression", "clicked", "position", "score"])
+    >>> counterfactual_report(  # doctest: +SKIP
+    ...     log, clicks="clicked", y_score="score", positions="position",
+    ...     groups="impression", propensities=[1.0, 0.5, 0.25],
+    ...     metrics=["precision@1", "arp"])
+    {'precision@1': 2.5, 'arp': 5.0}
+    """
+    _, F, T = _pyspark()
+    types = _check_columns(df, clicks=(clicks, "label"), y_score=(y_score, "number"),
+                           positions=(positions, "number"), groups=(groups, "id"),
+                           sample_weight=(sample_weight, "number"))
+    plan = click_plan(metrics, estimator=estimator, clip=clip,
+                      propensities=propensities, output=output)
+
+    def column(name, alias):  # decimals as doubles (Arrow gives them as objects)
+        col = F.col(_quoted(name))
+        return (col.cast("double") if isinstance(types[name], T.DecimalType)
+                else col).alias(alias)
+
+    cols = [column(groups, "g"), column(clicks, "c"), column(positions, "p"),
+            F.col(_quoted(y_score)).cast("double").alias("s")]
+    if sample_weight is not None:
+        cols.append(F.col(_quoted(sample_weight)).cast("double").alias("w"))
+    rows = df.select(*cols).repartition(F.col("g")).sortWithinPartitions("g")
+    out = rows.mapInArrow(_click_udf(plan, sample_weight is not None, _ROWS_PER_CALL),
+                          _partials_schema(T, types[groups], plan.names, plan.pooled,
+                                           extra="log"))
+    return reduce_clicks(*split_log_rows(_collect_columns(out), plan), plan)
 
 
 # ---------------------------------------------------------------------------

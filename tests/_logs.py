@@ -175,3 +175,121 @@ def make_lists(seed=0, ids="str", n_users=12, n_items=20):
     return (pd.DataFrame(rec, columns=["user", "item", "score"]),
             pd.DataFrame(held, columns=["user", "item", "relevance"]),
             pd.DataFrame(train, columns=["user", "item"]))
+
+
+#: Every metric of the counterfactual report, by the estimators that read it.
+CLICK_METRICS = {
+    "ips": ["dcg@3", "dcg", "precision@3", "arp"],
+    "snips": ["ndcg@3", "ndcg", "recall@3"],
+    "naive": ["dcg@3", "dcg", "precision@3", "arp", "ndcg@3", "ndcg", "recall@3"],
+}
+#: The examination propensities of the simulated click logs.
+CLICK_THETA = 1.0 / np.arange(1, 9) ** 0.8
+
+
+def make_click_log(seed=0, n_impressions=60, ids="int"):
+    """A click log of a known position-based model (8 positions), shuffled:
+    columns impression, clicked, position, score (a new ranker's: ties and a
+    few ``-inf``), weight (one per impression) and item."""
+    from tests.counterfactual._simulate import simulate
+
+    rng = np.random.default_rng(seed)
+    gamma = rng.beta(1, 2, (10, 8))
+    log = simulate(rng, theta=CLICK_THETA, gamma=gamma, n_impressions=n_impressions)
+    n = log["clicks"].shape[0]
+    score = np.round(log["gamma"] + 0.3 * rng.standard_normal(n), 1)  # ties
+    score[rng.random(n) < 0.05] = -np.inf
+    impression = log["groups"] * 7919 % 100_003  # ids in another order than rows
+    if ids == "str":
+        impression = np.array([f"s{i}" for i in impression], dtype=object)
+        impression[impression == impression[0]] = "Zoe"  # 'Z' < 's'
+    weight = rng.uniform(0.25, 3.0, n_impressions)[log["groups"]]
+    perm = rng.permutation(n)
+    return pd.DataFrame({
+        "impression": impression[perm], "clicked": log["clicks"][perm],
+        "position": log["positions"][perm], "score": score[perm],
+        "weight": weight[perm], "item": log["items"][perm],
+    })
+
+
+def click_report(log, weighted=False, **kwargs):
+    """The in-memory counterfactual report of :func:`make_click_log`'s log."""
+    from sklearn_rankeval import counterfactual_report
+
+    return counterfactual_report(
+        log["clicked"], log["score"], log["position"], groups=log["impression"],
+        sample_weight=log["weight"] if weighted else None, **kwargs)
+
+
+#: ``(estimator, ids, weighted, clip, output)`` of the engines' tests.
+CLICK_CASES = [
+    ("ips", "str", True, None, "dict"),
+    ("snips", "int", False, 2.5, "frame"),
+    ("naive", "int", True, None, "dict"),
+]
+#: The column names of :func:`make_click_log`, as the engines take them.
+CLICK_COLUMNS = dict(clicks="clicked", y_score="score", positions="position",
+                     groups="impression")
+
+
+def check_click_report(run, estimator, ids, weighted, clip, output):
+    """An engine's counterfactual report (``run(log, **kwargs)``: the
+    engine's function on a frame of ``log``) equals the in-memory one, for a
+    fitted estimator (sent to the workers) or an array of propensities."""
+    from sklearn_rankeval import PositionBiasEstimator
+
+    log = make_click_log(seed=21, ids=ids)
+    metrics = CLICK_METRICS[estimator]
+    fit = make_click_log(seed=0, n_impressions=1000)
+    propensities = (PositionBiasEstimator(method="randomized").fit(
+        fit["clicked"], fit["position"], items=fit["item"])
+        if estimator == "ips" else CLICK_THETA)
+    kwargs = dict(propensities=propensities, metrics=metrics, estimator=estimator,
+                  clip=clip, output=output)
+    got = run(log, **CLICK_COLUMNS, sample_weight="weight" if weighted else None,
+              **kwargs)
+    expected = click_report(log, weighted, **kwargs)
+    if output == "frame":
+        assert list(got.columns) == ["metric", "value", "n_groups"]
+        assert list(got["n_groups"]) == list(expected["n_groups"])
+        assert list(got["n_groups"]) != [log["impression"].nunique()] * len(metrics)
+        got = dict(zip(got["metric"], got["value"]))
+        expected = dict(zip(expected["metric"], expected["value"]))
+    assert_report_equal(got, expected)
+
+
+def check_click_bad_data(run, bad):
+    """Bad data of a log in several partitions: the in-memory message, with
+    the values and counts of the whole log."""
+    import pytest
+
+    log = make_click_log(seed=22, n_impressions=30)
+    propensities = CLICK_THETA
+    if bad == "clicks":  # two bad values, in two impressions: one list
+        log.loc[log.index[:2], "clicked"] = [3, 2]
+    elif bad == "beyond":  # rows at positions 7 and 8 in every partition
+        propensities = CLICK_THETA[:6]
+    else:
+        log.loc[log.index[5], "position"] = 0
+    with pytest.raises(ValueError) as expected:
+        click_report(log, propensities=propensities)
+    with pytest.raises(ValueError) as got:
+        run(log, **CLICK_COLUMNS, propensities=propensities)
+    assert str(got.value) == str(expected.value)
+    if bad != "position":  # the whole log's values and counts
+        assert ("[0, 1, 2, 3]" if bad == "clicks" else
+                f"{np.count_nonzero(log['position'] > 6)} row(s)") in str(got.value)
+
+
+#: Arguments of the engines' counterfactual reports refused before any job:
+#: ``(change, error, message)`` (the clicks' type: "type string" in Spark,
+#: "dtype object" or "dtype str" in Dask).
+CLICK_BAD_ARGUMENTS = [
+    ({"positions": "rank"}, ValueError, r"positions: .*no column 'rank'"),
+    ({"clicks": "impression"}, TypeError, "clicks: column 'impression' has "),
+    ({"metrics": ["ndcg@3"]}, ValueError, "'ndcg@3' is a ratio of IPS sums"),
+    ({"metrics": ["map"]}, ValueError, "'map' is not a counterfactual report"),
+    ({"clip": 0}, ValueError, "clip must be None or a finite number > 0"),
+    ({"propensities": [1.0, 0.0]}, ValueError, "propensities must hold finite"),
+    ({"output": "text"}, ValueError, "output must be one of"),
+]

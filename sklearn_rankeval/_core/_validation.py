@@ -471,10 +471,12 @@ def validate_positions(positions, name="positions"):
             whole = np.isfinite(arr) & (np.floor(arr) == arr)
         if not whole.all():
             raise ValueError(f"{name} must hold integers >= 1 (1-based ranks); "
-                             f"got {arr[~whole][0].item()!r}.")
+                             f"got {_number(arr[~whole][0])}.")
     if arr.min() < 1:
+        # the value as written, whatever the dtype (a pandas column is read
+        # as floats, an Arrow one as integers): "got 0", never "got 0.0"
         raise ValueError(f"{name} must hold integers >= 1 (1-based ranks); got "
-                         f"{arr[arr < 1][0].item()!r}.")
+                         f"{_number(arr[arr < 1][0])}.")
     if arr.dtype.kind == "f" and (arr >= 2.0**62).any():
         raise ValueError(f"{name} must hold integers >= 1 that fit in int64.")
     return arr.astype(np.int64, copy=False)

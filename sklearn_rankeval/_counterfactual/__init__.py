@@ -5,15 +5,31 @@
   propensity of each position (EM under the position-based model, or the
   click-through rates of a shuffled log);
 * :mod:`._gains` -- the relevance estimate of each row (click over
-  propensity, clipped);
+  propensity, clipped): the per-row gains transform;
 * :mod:`._report` -- :func:`counterfactual_report`: the estimates as gains
   of the registry's metrics, through the one pipeline and the bootstrap.
 
 The metrics themselves stay in the registry (``dcg``, ``ndcg`` and
-``GAIN_METRICS``).
+``GAIN_METRICS``); the report's names for them are :data:`REPORT_TABLE`, a
+table of the one name reader.  The Spark and Dask reports
+(``sklearn_rankeval._distributed``) use the same plan, checks and gains
+transform in each partition.
 """
 
 from ._estimator import PositionBiasEstimator
-from ._report import counterfactual_report
+from ._gains import position_weights, relevance_estimates
+from ._log import beyond, check_beyond, check_clicks, check_log
+from ._report import REPORT_TABLE, counterfactual_report, report_plan
 
-__all__ = ["PositionBiasEstimator", "counterfactual_report"]
+__all__ = [
+    "REPORT_TABLE",
+    "PositionBiasEstimator",
+    "beyond",
+    "check_beyond",
+    "check_clicks",
+    "check_log",
+    "counterfactual_report",
+    "position_weights",
+    "relevance_estimates",
+    "report_plan",
+]

@@ -16,13 +16,20 @@ from .._core import (
 )
 from .._engine import encode_rows, group_ids_array
 
-__all__ = ["check_log", "check_propensities", "encode_ids", "pair_counts"]
+__all__ = ["beyond", "check_beyond", "check_clicks", "check_log", "check_propensities",
+           "encode_ids", "pair_counts"]
+
+
+def check_clicks(clicks):
+    """The clicks of a log: 0/1 of any numeric dtype, or booleans (not
+    copied)."""
+    return validate_binary(clicks, "clicks")
 
 
 def check_log(clicks, positions):
     """``(clicks, 0/1 of any numeric dtype; positions as int64)``, of one
     length."""
-    clicks = validate_binary(clicks, "clicks")
+    clicks = check_clicks(clicks)
     positions = validate_positions(positions, "positions")
     n = clicks.shape[0]
     if positions.shape[0] != n:
@@ -31,19 +38,32 @@ def check_log(clicks, positions):
     return clicks, positions
 
 
-def check_propensities(propensities, positions):
-    """The propensity of each position as a float64 array, checked against
-    the log: finite and > 0, and one for every logged position."""
-    theta = validate_positive(propensities, "propensities")
-    top = int(positions.max())
-    if top > theta.shape[0]:
-        n_beyond = int(np.count_nonzero(positions > theta.shape[0]))
+def beyond(positions, n_propensities):
+    """``(top, n_beyond)``: the largest logged position and the number of
+    rows shown beyond the ``n_propensities`` positions (0 when none is; the
+    rows are counted only then).  The counts of pieces of a log add up
+    (``max`` and ``+``) to those of the whole log."""
+    top = int(positions.max()) if positions.shape[0] else 0
+    n_beyond = (int(np.count_nonzero(positions > n_propensities))
+                if top > n_propensities else 0)
+    return top, n_beyond
+
+
+def check_beyond(n_propensities, top, n_beyond):
+    """Every logged position has a propensity: ``(top, n_beyond)`` of
+    :func:`beyond` over the whole log, else a ``ValueError`` naming
+    ``positions``."""
+    if top > n_propensities:
         raise ValueError(
             f"positions: {n_beyond} row(s) were shown at a position beyond the "
-            f"{theta.shape[0]} propensities (up to {top}); estimate the "
+            f"{n_propensities} propensities (up to {top}); estimate the "
             f"propensities of every logged position (max_position) or leave "
             f"those rows out.")
-    return theta
+
+
+def check_propensities(propensities):
+    """The propensity of each position as a float64 array: finite and > 0."""
+    return validate_positive(propensities, "propensities")
 
 
 def encode_ids(ids, n, name):

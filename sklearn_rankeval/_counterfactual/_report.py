@@ -12,17 +12,25 @@ averages and the intervals are the statistics contract's
 import numpy as np
 
 from .._core import check_option, validate_scores
-from .._metrics import GAIN_METRICS, METRICS, evaluate_chunked, parse_metrics
+from .._metrics import (
+    GAIN_METRICS,
+    METRICS,
+    MetricTable,
+    evaluate_chunked,
+    parse_metrics,
+)
+from .._reports import format_report, with_intervals
 from .._stats import (
     bootstrap_intervals,
     check_confidence,
     check_n_resamples,
     check_random_state,
 )
-from ._gains import ESTIMATORS, relevance_estimates
+from ._gains import ESTIMATORS, position_weights, relevance_estimates
 from ._log import check_log
 
-__all__ = ["REPORT_METRICS", "counterfactual_report"]
+__all__ = ["OUTPUTS", "REPORT_METRICS", "REPORT_TABLE", "counterfactual_report",
+           "report_plan"]
 
 OUTPUTS = ("dict", "frame")
 
@@ -38,17 +46,22 @@ REPORT_METRICS = {
 }
 
 
-#: The report's names as a table of the one name reader.
-_TABLE = {name: spec for name, (spec, _) in REPORT_METRICS.items()}
+#: The report's names as a table of the one name reader (what an
+#: accumulator of the report's partials reads them with).
+REPORT_TABLE = MetricTable(__name__, "REPORT_TABLE",
+                           {name: spec for name, (spec, _) in REPORT_METRICS.items()})
 
 
-def parse_report_metrics(metrics, estimator):
-    """``metrics`` -> ``[(name, spec, options)]`` for ``estimator``, read by
-    the package's one name reader over the report's own table."""
+def report_plan(metrics, estimator, output):
+    """The report's arguments that need no data, checked in order:
+    ``(estimator, [(name, spec, options)])``, the metrics read by the
+    package's one name reader over :data:`REPORT_TABLE`."""
+    estimator = check_option(estimator, "estimator", ESTIMATORS)
+    check_option(output, "output", OUTPUTS)
     if metrics is None:
         raise TypeError("metrics must be a metric name or a list of names, got "
                         "None.")
-    parsed = parse_metrics(metrics, inputs=(_TABLE,),
+    parsed = parse_metrics(metrics, inputs=(REPORT_TABLE,),
                            what="counterfactual report")
     for name, _, _ in parsed:
         estimators = REPORT_METRICS[name.partition("@")[0]][1]
@@ -58,7 +71,7 @@ def parse_report_metrics(metrics, estimator):
                     "a sum of IPS gains: estimator='ips'")
             raise ValueError(f"metrics: {name!r} is {kind} (or 'naive'), not "
                              f"estimator={estimator!r}.")
-    return parsed
+    return estimator, parsed
 
 
 def counterfactual_report(clicks, y_score, positions, *, groups, propensities,
@@ -148,6 +161,8 @@ default=None
     --------
     PositionBiasEstimator : The propensities of a log.
     ranking_report : The same metrics of known relevance labels.
+    sklearn_rankeval.spark.counterfactual_report : The same report of a log
+        in a Spark DataFrame (``sklearn_rankeval.dask``: a Dask one).
 
     Notes
     -----
@@ -197,9 +212,7 @@ default=None
     ...                       metrics=["precision@1", "arp"], estimator="naive")
     {'precision@1': 0.75, 'arp': 2.75}
     """
-    estimator = check_option(estimator, "estimator", ESTIMATORS)
-    check_option(output, "output", OUTPUTS)
-    parsed = parse_report_metrics(metrics, estimator)
+    estimator, parsed = report_plan(metrics, estimator, output)
     if confidence is not None:
         confidence = check_confidence(confidence)
         n_resamples = check_n_resamples(n_resamples)
@@ -212,34 +225,16 @@ default=None
     if y_score.shape != c.shape:
         raise ValueError(f"y_score must have one score per row of clicks "
                          f"({c.shape[0]}), got shape {y_score.shape}.")
-    gains = relevance_estimates(c, pos, propensities, estimator=estimator,
-                                clip=clip)
+    weights = position_weights(propensities, estimator=estimator, clip=clip)
+    gains = relevance_estimates(c, pos, weights)
     info, parts = evaluate_chunked(gains, y_score, groups=groups,
                                    sample_weight=sample_weight, parsed=parsed)
-    values = {name: (spec.aggregate(parts[name], info,
-                                    average=spec.default_average),
-                     int(np.count_nonzero(parts[name].defined)))
-              for name, spec, _ in parsed}
+    summaries = {name: (spec.aggregate(parts[name], info,
+                                       average=spec.default_average),
+                        int(np.count_nonzero(parts[name].defined)))
+                 for name, spec, _ in parsed}
     intervals = None
     if confidence is not None:
         intervals = bootstrap_intervals(info, parts, parsed, confidence=confidence,
                                         n_resamples=n_resamples, rng=rng)
-    return _format(values, intervals, output)
-
-
-def _format(values, intervals, output):
-    if output == "dict":
-        if intervals is None:
-            return {name: value for name, (value, _) in values.items()}
-        return {name: {"value": value, "ci_low": intervals[name][0],
-                       "ci_high": intervals[name][1]}
-                for name, (value, _) in values.items()}
-    import pandas as pd
-
-    columns = {"metric": list(values),
-               "value": [value for value, _ in values.values()]}
-    if intervals is not None:
-        columns["ci_low"] = [intervals[name][0] for name in values]
-        columns["ci_high"] = [intervals[name][1] for name in values]
-    columns["n_groups"] = [n for _, n in values.values()]
-    return pd.DataFrame(columns)
+    return format_report(with_intervals(summaries, intervals), output, digits=4)

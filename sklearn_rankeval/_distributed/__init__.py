@@ -5,11 +5,23 @@ Neither engine is imported here; ``sklearn_rankeval.spark`` and
 
 * :mod:`._partials` -- ranking metrics: one row of partials per group, the
   accumulator of a partition, the reduction on the driver;
+* :mod:`._arrow` -- Arrow batches in and out of Spark's partitions;
 * :mod:`._lists` -- top-N lists: the recommendation report's plan, each
-  partition's partials (whole users) and their reduction on the driver.
+  partition's partials (whole users) and their reduction on the driver;
+* :mod:`._clicks` -- click logs: the counterfactual report's plan, each
+  partition's gains, checks and partials (through the accumulator over the
+  report's table of names) and their reduction on the driver.
 """
 
 from .._metrics import fill_doc
+from ._arrow import arrow_calls, group_type_tap, note_row, record_batches
+from ._clicks import (
+    click_doc,
+    click_partials,
+    click_plan,
+    reduce_clicks,
+    split_log_rows,
+)
 from ._lists import (
     TrainItems,
     list_layout,
@@ -32,17 +44,26 @@ from ._partials import (
 __all__ = [
     "TrainItems",
     "accumulate",
+    "arrow_calls",
     "check_column_types",
     "check_frame",
+    "click_doc",
+    "click_partials",
+    "click_plan",
     "fill_doc",
+    "group_type_tap",
     "input_order_column",
     "list_layout",
     "list_plan",
     "metric_plan",
+    "note_row",
     "partial_columns",
     "partial_dtypes",
     "partition_columns",
+    "record_batches",
+    "reduce_clicks",
     "reduce_columns",
     "reduce_partials",
+    "split_log_rows",
     "summarize_partials",
 ]

@@ -29,6 +29,7 @@ from .._stats import GroupInfo
 __all__ = [
     "INFO_COLUMNS",
     "accumulate",
+    "accumulator_of",
     "check_column_types",
     "check_columns",
     "check_frame",
@@ -43,21 +44,20 @@ __all__ = [
 INFO_COLUMNS = GroupInfo._fields[1:]
 #: The per-group frame's columns besides the id and the metrics.
 FRAME_COLUMNS = ("n_items", "n_relevant", "weight")
-ROLES = ("y_true", "y_score", "groups", "sample_weight")
 
 
 def check_columns(columns, **names):
     """Check the column-name arguments against the frame's ``columns``.
 
     ``names`` maps an argument (``y_true``, ``y_score``, ``groups``,
-    ``sample_weight``) to a column name; None is allowed for
+    ``sample_weight``; a click log's ``clicks``, ``positions``) to a column
+    name, in the order they are checked; None is allowed for
     ``sample_weight`` only.  Raises a ``TypeError`` for a name that is not a
     string and a ``ValueError`` naming the argument and listing the columns
     for a name that is not a column.
     """
     columns = [str(c) for c in columns]
-    for arg in ROLES:
-        name = names.get(arg)
+    for arg, name in names.items():
         if name is None and arg == "sample_weight":
             continue
         if not isinstance(name, str):
@@ -99,34 +99,41 @@ def check_column_types(wanted, types, word, shown=None):
                             f"{what} column is needed.")
 
 
-def metric_plan(metrics, group_column, convention=None):
+def metric_plan(metrics, group_column, convention=None, *, parsed=None):
     """``(names, pooled)`` of the metrics: their names, and how many additive
     statistics each pooled (``"micro"``) average needs (0: none).
 
     The metric names and the convention are checked here, on the driver (the
     same ``ValueError`` as in memory: a metric the convention lacks, or a
     rule it cannot follow); a metric column named as the group column is an
-    error.
+    error.  ``parsed``: the metrics as a report's own reader read them
+    (``[(name, spec, options)]``, the counterfactual report's), whose
+    partials go to the driver only (no per-group frame); ``metrics`` is then
+    not read.
     """
-    parsed = resolved_metrics(parse_metrics(metrics), check_convention(convention))
+    if parsed is None:
+        parsed = resolved_metrics(parse_metrics(metrics), check_convention(convention))
+        clash = {name for name, _, _ in parsed} & {group_column, *FRAME_COLUMNS}
+        if clash:
+            raise ValueError(
+                f"groups: the group column {group_column!r} has the name of an "
+                f"output column ({', '.join(sorted(clash))}); rename it."
+            )
     names = [name for name, _, _ in parsed]
-    clash = set(names) & {group_column, *FRAME_COLUMNS}
-    if clash:
-        raise ValueError(
-            f"groups: the group column {group_column!r} has the name of an output "
-            f"column ({', '.join(sorted(clash))}); rename it."
-        )
     # which partials carry statistics, and how many: as the registry declares
     pooled = {name: spec.statistics(**options) for name, spec, options in parsed}
     return names, pooled
 
 
-def accumulate(chunks, names, *, convention=None, group_rows="complete"):
+def accumulate(chunks, names, *, convention=None, group_rows="complete",
+               metric_table=None):
     """The :class:`~sklearn_rankeval.RankingAccumulator` of a partition's
     rows, fed ``(y_true, y_score, groups, sample_weight)`` chunk by chunk
     (``group_rows="sorted"``: a group cut at the end of a chunk goes on in
-    the next), or None if the partition has no row."""
-    acc = RankingAccumulator(names, group_rows=group_rows, convention=convention)
+    the next), or None if the partition has no row.  ``metric_table``: the
+    table the names are read from (None: the registry's)."""
+    acc = RankingAccumulator(names, group_rows=group_rows, convention=convention,
+                             metric_table=metric_table)
     for y_true, y_score, groups, weight in chunks:
         acc.update(y_true, y_score, groups=groups, sample_weight=weight)
     return acc if acc.n_rows_ else None
@@ -157,7 +164,7 @@ def partial_columns(state, names, pooled):
     return out
 
 
-def _accumulator(columns, names, pooled, convention):
+def accumulator_of(columns, names, pooled, convention=None, metric_table=None):
     """The accumulator of the collected :func:`partial_columns` of every group."""
     labels = np.asarray(columns["group"])
     if labels.shape[0] == 0:
@@ -171,7 +178,8 @@ def _accumulator(columns, names, pooled, convention):
                 [np.asarray(columns[f"m{i}_s{j}"], dtype=np.float64)
                  for j in range(pooled[name])])
     return RankingAccumulator.from_partials({
-        "metrics": list(names), "convention": convention, "group": labels,
+        "metrics": list(names), "convention": convention,
+        "metric_table": metric_table, "group": labels,
         "info": {field: np.asarray(columns[field]) for field in INFO_COLUMNS},
         "partials": partials,
     })
@@ -194,7 +202,7 @@ def reduce_partials(columns, names, pooled, *, convention=None):
     sorts them by id, the order of the in-memory aggregation, so that the
     sums are the same sums.
     """
-    return _accumulator(columns, names, pooled, convention).result()
+    return accumulator_of(columns, names, pooled, convention).result()
 
 
 def summarize_partials(columns, names, pooled, *, per_group=False, convention=None):
@@ -204,7 +212,7 @@ def summarize_partials(columns, names, pooled, *, per_group=False, convention=No
     the partials: the per-group values (sorted by id, NaN where undefined)
     need no second job.
     """
-    acc = _accumulator(columns, names, pooled, convention)
+    acc = accumulator_of(columns, names, pooled, convention)
     report = acc.result()
     per = None
     if per_group:

@@ -76,6 +76,7 @@ from ._kernels import (
     safe_divide,
 )
 from ._names import (
+    MetricTable,
     did_you_mean,
     parse_metric_name,
     parse_metrics,
@@ -129,6 +130,7 @@ __all__ = [
     "GAIN_METRICS",
     "LIST_METRICS",
     "METRICS",
+    "MetricTable",
     "Popularity",
     "RECALL_LEVELS",
     "TREC_EVAL",

@@ -24,6 +24,7 @@ never meet; mind that ``"map@10"`` (this package's AP@10, normalised by
 
 import ast
 import difflib
+import importlib
 import re
 from numbers import Integral, Real
 
@@ -33,6 +34,7 @@ __all__ = [
     "IR_MEASURES",
     "IR_MEASURES_REFUSED",
     "TABLES",
+    "MetricTable",
     "did_you_mean",
     "metric_options",
     "parse_metric_name",
@@ -105,6 +107,33 @@ NAME_SWITCHES = ("undefined",)
 #: (grouped rows: every ranking and CTR metric) and ``"lists"`` (top-N lists:
 #: the beyond-accuracy metrics, always with a cutoff).
 TABLES = {"rows": METRICS, "lists": LIST_METRICS}
+
+
+class MetricTable(dict):
+    """A report's own table: its metric names -> registry entries.
+
+    Read by the one name reader like the tables of :data:`TABLES` (e.g. the
+    counterfactual report's ``"precision"``: the registry's precision of
+    gains).  Bound to a module attribute and pickled by reference to it, as
+    a function is (registry entries hold closures, which do not pickle), so
+    that what holds the table -- an accumulator over its names, the partials
+    it exchanges -- pickles.
+    """
+
+    def __init__(self, module, name, entries):
+        super().__init__(entries)
+        self.module, self.name = module, name
+
+    def __reduce__(self):
+        return _table_at, (self.module, self.name)
+
+    def __repr__(self):
+        return f"MetricTable({self.module}.{self.name}: {', '.join(self)})"
+
+
+def _table_at(module, name):
+    """The table bound to ``module.name`` (unpickling a :class:`MetricTable`)."""
+    return getattr(importlib.import_module(module), name)
 
 
 def _table(table):

@@ -594,7 +594,7 @@ GAIN_METRICS = {
                    always_defined=True, scorer=False),
         MetricSpec("gain_recall", "counterfactual_report", _ips.gain_recall,
                    "recall@k of gains", options=(_K_REQUIRED,), has_labels=False,
-                   graded=True, averages=_POOLED, scorer=False),
+                   graded=True, averages=_POOLED, n_stats=2, scorer=False),
         MetricSpec("gain_rank", "counterfactual_report", _ips.gain_rank,
                    "ARP (sum of gain times rank)", has_labels=False, graded=True,
                    perfect_score="unbounded", always_defined=True, scorer=False),

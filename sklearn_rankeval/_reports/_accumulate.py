@@ -38,11 +38,13 @@ from .._stats import (
 )
 from ._accumulator_state import (
     SeenIds,
+    check_metric_table,
     check_partials,
     check_window,
     finalize_totals,
     min_max,
     on_host,
+    table_inputs,
 )
 from ._format import frame_columns, make_frame
 from ._report import metric_summaries
@@ -52,18 +54,6 @@ __all__ = ["RankingAccumulator"]
 GROUP_ROWS = ("complete", "sorted", "any")
 #: the layout of 1-D batches without groups (pooled metrics only)
 _BATCHES = "1-D without groups (one group per batch)"
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 @fill_doc
@@ -125,6 +115,12 @@ class RankingAccumulator:
         batches need no ``groups``: the windowed normalized entropy of a
         training loop is ``update(y_true, y_prob)`` per batch.
     %(negative_sampling_rate)s
+    metric_table : table of metric names, default=None
+        The table the metric names are read from: None, the registry's (the
+        names of :func:`ranking_report`); a report's own table, e.g.
+        :func:`counterfactual_report`'s (its ``"precision@k"`` is the
+        precision of gains), with which the Spark and Dask counterfactual
+        reports accumulate its metrics.  It travels in :meth:`partials`.
 
     Attributes
     ----------
@@ -165,8 +161,10 @@ class RankingAccumulator:
     """
 
     def __init__(self, metrics=None, *, group_rows="complete", keep_groups=True,
-                 convention=None, window=None, negative_sampling_rate=None):
+                 convention=None, window=None, negative_sampling_rate=None,
+                 metric_table=None):
         check_option(group_rows, "group_rows", GROUP_ROWS)
+        self.metric_table = check_metric_table(metric_table)
         self.window = check_window(window, group_rows)
         # the last `window` updates: (info, parts) of each, or each metric's
         # sums with keep_groups=False; None for an update without rows
@@ -178,9 +176,9 @@ class RankingAccumulator:
         self.negative_sampling_rate = check_negative_sampling_rate(
             negative_sampling_rate)
         # kept as names (the parsed specs hold closures, which do not pickle)
-        self._names = self._names_of(metrics)
+        self._names = [name for name, _, _ in self._parse(metrics)]
         # a metric the convention lacks, or a rule it cannot follow: raise now
-        resolved_metrics(parse_metrics(self._names), self.convention)
+        resolved_metrics(self._parse(self._names), self.convention)
         # keep_groups=False: per metric, the (numerator, denominator,
         # n_defined) sums of its default average, one triple per batch
         self._totals = {name: [] for name in self._names}
@@ -198,20 +196,20 @@ class RankingAccumulator:
         self.n_rows_ = 0
 
     # -- input ------------------------------------------------------------------
-    @staticmethod
-    def _names_of(metrics):
-        return [name for name, _, _ in parse_metrics(metrics)]
+    def _parse(self, metrics):
+        """Metric names read by the one name reader (over ``metric_table``)."""
+        return parse_metrics(metrics, inputs=table_inputs(self.metric_table))
 
     @property
     def _parsed(self):
         """The metrics as the aggregation sees them (under the convention)."""
-        return resolved_metrics(parse_metrics(self._names), self.convention)
+        return resolved_metrics(self._parse(self._names), self.convention)
 
     def _evaluate(self, y_true, y_score, *, groups, sample_weight, labels=None):
         """``(info, parts)`` of whole groups: the report's path, convention too."""
         info, parts, _ = evaluate(
             y_true, y_score, groups=groups, sample_weight=sample_weight,
-            labels=labels, metrics=parse_metrics(self._names),
+            labels=labels, metrics=self._parse(self._names),
             convention=self.convention,
             negative_sampling_rate=self.negative_sampling_rate)
         return info, parts
@@ -220,7 +218,7 @@ class RankingAccumulator:
     def _pooled_only(self):
         """Whether every metric pools rows (its default average ignores the
         groups: log loss, NE, PCOC, ECE)."""
-        return all(spec.grouping_free for _, spec, _ in parse_metrics(self._names))
+        return all(spec.grouping_free for _, spec, _ in self._parse(self._names))
 
     def _check_layout(self, layout):
         if self._layout not in (None, layout):
@@ -372,7 +370,7 @@ class RankingAccumulator:
             info, parts = on_host(self._evaluate(
                 y_true, y_score, groups=groups, sample_weight=sample_weight))
             if groups is None and self._layout == "1-D":
-                names = [name for name, spec, _ in parse_metrics(self._names)
+                names = [name for name, spec, _ in self._parse(self._names)
                          if not spec.grouping_free]
                 raise ValueError(
                     f"groups: without groups a batch is one ranking, and this "
@@ -461,10 +459,11 @@ class RankingAccumulator:
         if (other._names != self._names or other.group_rows != self.group_rows
                 or other.keep_groups != self.keep_groups
                 or other.convention != self.convention
-                or other.window != self.window):
+                or other.window != self.window
+                or other.metric_table != self.metric_table):
             raise ValueError(
                 "other: accumulators can be merged only with the same metrics, "
-                "group_rows, keep_groups, convention and window."
+                "group_rows, keep_groups, convention, window and metric_table."
             )
         if other._layout is None:
             return self
@@ -629,6 +628,8 @@ class RankingAccumulator:
 
             - ``"metrics"``: list of str, the metric names;
             - ``"convention"``: str or None;
+            - ``"metric_table"``: the table the names are read from (None:
+              the registry's);
             - ``"group"``: array of shape (n_groups,), the group ids, sorted
               (for 2-D batches, the row numbers of the queries);
             - ``"info"``: dict of arrays of shape (n_groups,) that weigh the
@@ -679,6 +680,7 @@ class RankingAccumulator:
         return {
             "metrics": list(self._names),
             "convention": self.convention,
+            "metric_table": self.metric_table,
             "group": np.array(info.labels, copy=True),
             "info": {field: np.array(getattr(info, field), copy=True)
                      for field in GroupInfo._fields[1:]},
@@ -692,11 +694,11 @@ class RankingAccumulator:
     def from_partials(cls, partials):
         """An accumulator holding the groups of :meth:`partials`'s output.
 
-        The accumulator (``group_rows='complete'``) has the metrics and the
-        convention of the accumulator that gave ``partials``; its
-        :meth:`result` and :meth:`per_group` are that accumulator's, and it
-        merges with other accumulators of disjoint groups (other
-        ``from_partials`` ones included), as their rows would.
+        The accumulator (``group_rows='complete'``) has the metrics, the
+        convention and the metric table of the accumulator that gave
+        ``partials``; its :meth:`result` and :meth:`per_group` are that
+        accumulator's, and it merges with other accumulators of disjoint
+        groups (other ``from_partials`` ones included), as their rows would.
 
         Parameters
         ----------
@@ -733,8 +735,8 @@ class RankingAccumulator:
         >>> round(merged.result()["ndcg@2"], 4)
         0.754
         """
-        info, parts, metrics, convention = check_partials(partials)
-        acc = cls(metrics, convention=convention)
+        info, parts, metrics, convention, table = check_partials(partials)
+        acc = cls(metrics, convention=convention, metric_table=table)
         order = np.argsort(info.labels, kind="stable")
         info = info.take(order)
         parts = {name: p.take(order) for name, p in parts.items()}

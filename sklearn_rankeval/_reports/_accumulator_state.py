@@ -10,6 +10,7 @@ import numpy as np
 
 from .._engine import encode_groups
 from .._metrics import (
+    MetricTable,
     parse_metrics,
 )
 from .._stats import (
@@ -19,8 +20,8 @@ from .._stats import (
     finalize_value,
 )
 
-__all__ = ["SeenIds", "check_partials", "check_window", "finalize_totals", "min_max",
-           "on_host"]
+__all__ = ["SeenIds", "check_metric_table", "check_partials", "check_window",
+           "finalize_totals", "min_max", "on_host", "table_inputs"]
 
 
 def on_host(evaluated):
@@ -40,9 +41,25 @@ def min_max(ids):
     return lo, hi
 
 
+def check_metric_table(table):
+    """``metric_table``: None (the registry's names) or a report's own
+    :class:`~sklearn_rankeval._metrics.MetricTable`."""
+    if table is not None and not isinstance(table, MetricTable):
+        raise TypeError(f"metric_table must be None or a report's table of metric "
+                        f"names, got {type(table).__name__}.")
+    return table
+
+
+def table_inputs(table):
+    """The tables the one name reader reads for ``metric_table``."""
+    return ("rows",) if table is None else (table,)
+
+
 def check_partials(partials):
-    """``(info, parts, metrics, convention)`` of :meth:`RankingAccumulator.partials`'s
-    output; a ValueError naming ``partials`` for anything else."""
+    """``(info, parts, metrics, convention, metric_table)`` of
+    :meth:`RankingAccumulator.partials`'s output; a ValueError naming
+    ``partials`` for anything else (a TypeError for a ``metric_table`` that
+    is no table)."""
     keys = ("metrics", "convention", "group", "info", "partials")
     if not isinstance(partials, dict) or any(key not in partials for key in keys):
         got = (f"a dict with the keys {', '.join(map(str, partials))}"
@@ -70,7 +87,9 @@ def check_partials(partials):
                          f"{', '.join(info_fields)}.")
     info = GroupInfo(labels, *(column("info", f, partials["info"][f])
                                for f in info_fields))
-    parsed = parse_metrics(metrics, argument="partials")
+    # partials of an earlier version hold no table: the registry's names
+    table = check_metric_table(partials.get("metric_table"))
+    parsed = parse_metrics(metrics, argument="partials", inputs=table_inputs(table))
     names = [name for name, _, _ in parsed]
     given = partials["partials"]
     if not isinstance(given, dict) or set(given) != set(names):
@@ -87,7 +106,7 @@ def check_partials(partials):
                 f"partials: the partial results of {name!r} are not of the form "
                 f"RankingAccumulator.partials() gives (made by another version?).")
         parts[name] = Partials(**{f: column(name, f, v) for f, v in fields.items()})
-    return info, parts, names, convention
+    return info, parts, names, convention, table
 
 
 def check_window(window, group_rows):

@@ -89,6 +89,22 @@ def test_messages_show_plain_numbers():
     assert msg == "y_prob must hold probabilities in [0, 1]; found values in [0.1, 2.7]."
 
 
+@pytest.mark.parametrize("bad, shown", [(0, "0"), (-3, "-3"), (1.5, "1.5")])
+def test_a_bad_position_is_shown_as_written_whatever_the_container(bad, shown):
+    # a pandas column is read as floats, an Arrow or NumPy one as integers:
+    # one message (the Spark, Dask and in-memory counterfactual reports)
+    import pandas as pd
+
+    from sklearn_rankeval._core import validate_positions
+
+    containers = [pd.Series([2, 1, bad]), np.array([2.0, 1.0, bad])]
+    if float(bad).is_integer():
+        containers.append(np.array([2, 1, bad], dtype=np.int32))
+    for positions in containers:
+        assert _message(lambda p=positions: validate_positions(p)) == (
+            f"positions must hold integers >= 1 (1-based ranks); got {shown}.")
+
+
 def test_inputs_are_not_modified():
     p = np.array([0.2, 1.5, 0.1, 0.9, 0.7, 0.3])
     y = Y.copy()

@@ -4,7 +4,8 @@ import pytest
 
 NAMES = ["counterfactual_report", "PositionBiasEstimator", "PositionBiasEstimator.fit",
          "PositionBiasDisplay", "PositionBiasDisplay.plot",
-         "PositionBiasDisplay.from_estimator", "PositionBiasDisplay.from_log"]
+         "PositionBiasDisplay.from_estimator", "PositionBiasDisplay.from_log",
+         "spark.counterfactual_report", "dask.counterfactual_report"]
 
 
 @pytest.mark.parametrize("name", NAMES)

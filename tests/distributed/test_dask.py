@@ -11,12 +11,19 @@ import pytest
 from sklearn_rankeval import per_group_scores, ranking_report
 from tests._logs import (
     ALL_METRICS,
+    CLICK_BAD_ARGUMENTS,
+    CLICK_CASES,
+    CLICK_COLUMNS,
+    CLICK_THETA,
     ITEM_WEIGHT_METRICS,
     PROBABILITY_METRICS,
     assert_frame_equal,
     assert_report_equal,
     check_cli_engine,
+    check_click_bad_data,
+    check_click_report,
     convention_metrics,
+    make_click_log,
     make_log,
 )
 
@@ -177,3 +184,33 @@ def test_convention_equals_in_memory(convention, weight):
                                       sample_weight=w, metrics=metrics,
                                       convention=convention)
     assert_frame_equal(frame, expected_frame, "user")
+
+
+def _dask_report(n_partitions):
+    def run(log, **kwargs):
+        return rk_dask.counterfactual_report(
+            dd.from_pandas(log, npartitions=n_partitions), **kwargs)
+
+    return run
+
+
+@pytest.mark.parametrize("case", CLICK_CASES, ids=[c[0] for c in CLICK_CASES])
+def test_counterfactual_report_equals_in_memory(client, case):
+    # the gains computed in the worker processes; ties and -inf scores
+    check_click_report(_dask_report(4), *case)
+
+
+@pytest.mark.parametrize("bad", ["clicks", "beyond", "position"])
+def test_counterfactual_report_bad_data_gives_the_in_memory_message(client, bad):
+    check_click_bad_data(_dask_report(3), bad)
+
+
+def test_counterfactual_report_bad_arguments():
+    log = make_click_log(seed=23, n_impressions=4, ids="str")
+    ddf = dd.from_pandas(log, npartitions=2)
+    kwargs = dict(CLICK_COLUMNS, propensities=CLICK_THETA)
+    for change, error, match in CLICK_BAD_ARGUMENTS:
+        with pytest.raises(error, match=match):
+            rk_dask.counterfactual_report(ddf, **{**kwargs, **change})
+    with pytest.raises(TypeError, match="ddf must be a dask.dataframe.DataFrame"):
+        rk_dask.counterfactual_report(log, **kwargs)

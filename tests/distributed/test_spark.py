@@ -18,12 +18,19 @@ from sklearn_rankeval import per_group_scores, ranking_report
 from sklearn_rankeval import recommendation_report as sr_recommendation_report
 from tests._logs import (
     ALL_METRICS,
+    CLICK_BAD_ARGUMENTS,
+    CLICK_CASES,
+    CLICK_COLUMNS,
+    CLICK_THETA,
     ITEM_WEIGHT_METRICS,
     PROBABILITY_METRICS,
     assert_frame_equal,
     assert_report_equal,
     check_cli_engine,
+    check_click_bad_data,
+    check_click_report,
     convention_metrics,
+    make_click_log,
     make_lists,
     make_log,
 )
@@ -286,6 +293,38 @@ def test_recommendation_report_bad_input(spark):
                                          "df_held are bigint"):
         rk_spark.recommendation_report(
             df_rec, spark.createDataFrame(held.assign(user=range(len(held)))))
+
+
+def _spark_report(spark, n_partitions=5):
+    def run(log, **kwargs):
+        return rk_spark.counterfactual_report(_sdf(spark, log, n_partitions), **kwargs)
+
+    return run
+
+
+@pytest.mark.parametrize("case", CLICK_CASES, ids=[c[0] for c in CLICK_CASES])
+def test_counterfactual_report_equals_in_memory(spark, small_calls, case):
+    # one engine call per 7-row Arrow batch: impressions cut between calls,
+    # each call's gains computed in the partition; ties and -inf scores
+    check_click_report(_spark_report(spark), *case)
+
+
+@pytest.mark.parametrize("bad", ["clicks", "beyond", "position"])
+def test_counterfactual_report_bad_data_gives_the_in_memory_message(spark, bad):
+    check_click_bad_data(_spark_report(spark, 3), bad)
+
+
+def test_counterfactual_report_bad_arguments(spark):
+    log = make_click_log(seed=23, n_impressions=4, ids="str")
+    sdf = spark.createDataFrame(log)
+    kwargs = dict(CLICK_COLUMNS, propensities=CLICK_THETA)
+    for change, error, match in CLICK_BAD_ARGUMENTS:
+        with pytest.raises(error, match=match):
+            rk_spark.counterfactual_report(sdf, **{**kwargs, **change})
+    with pytest.raises(TypeError, match="has type string; a numeric or boolean"):
+        rk_spark.counterfactual_report(sdf, **{**kwargs, "clicks": "impression"})
+    with pytest.raises(TypeError, match="df must be a pyspark.sql.DataFrame"):
+        rk_spark.counterfactual_report(log, **kwargs)
 
 
 def test_the_spark_extra_pins_a_pandas_pyspark_does_not_warn_about():

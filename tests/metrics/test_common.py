@@ -13,7 +13,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.exceptions import UndefinedMetricWarning
 
 from sklearn_rankeval._metrics._pipeline import evaluate_chunked
-from sklearn_rankeval._metrics._registry import METRICS
+from sklearn_rankeval._metrics._registry import GAIN_METRICS, METRICS
 from tests import _reference as ref
 from tests.conftest import as_read, make_grouped_data
 
@@ -505,10 +505,12 @@ def test_ties_give_the_expected_value_over_tie_orders(spec):
         assert spec.func(y, s, **kw) == pytest.approx(np.mean(values), rel=1e-12)
 
 
-@pytest.mark.parametrize("spec", list(METRICS.values()), ids=list(METRICS))
+@pytest.mark.parametrize("spec", [*METRICS.values(), *GAIN_METRICS.values()],
+                         ids=[*METRICS, *GAIN_METRICS])
 def test_declared_statistics_are_the_kernels(spec):
     """The registry declares how many statistics a group carries for the
-    pooled average; the kernel returns exactly that many (none without micro)."""
+    pooled average; the kernel returns exactly that many (none without micro).
+    The metrics of gains too (the counterfactual report's partials)."""
     y, s, g = data(spec, 4)
     options = spec.check_options(**({"k": 3} if spec.has_k else {}))
     _, parts = evaluate_chunked(y, s, groups=g, parsed=[(spec.name, spec, options)])
