@@ -1,6 +1,6 @@
 """Mutant names for a mutmut run, by stage (setup.cfg ``[mutmut]``).
 
-Run from the repository root after mutmut has generated ``mutants/``::
+Run from the repository root (mutmut 3 installed)::
 
     mutmut run --max-children 2 $(python tools/mutation_sample.py averages)
     mutmut run --max-children 2 $(python tools/mutation_sample.py finalize \
@@ -15,8 +15,8 @@ interval.
 """
 
 import argparse
+import io
 import random
-import re
 from pathlib import Path
 
 FINALIZE = {
@@ -31,28 +31,28 @@ FINALIZE = {
 KERNELS = ["_metrics/_kernels.py", "_metrics/_ctr_kernels.py",
            "_metrics/_ips_kernels.py", "_metrics/_concordance.py",
            "_metrics/_beyond_kernels.py"]
-ROOT = Path("mutants/sklearn_rankeval")
+ROOT = Path("sklearn_rankeval")
 
 
 def mutants_of(relative):
-    """``(module.mutant name, function)`` of every mutant of one file."""
+    """``(module.mutant name, function)`` of every mutant of one file, as
+    mutmut names them (its own generator, so no ``mutants/`` tree is needed)."""
+    from mutmut.__main__ import write_all_mutants_to_file
+
+    path = ROOT / relative
+    mutated = write_all_mutants_to_file(out=io.StringIO(), source=path.read_text(),
+                                        filename=path)
     module = "sklearn_rankeval." + relative[:-3].replace("/", ".")
-    text = (ROOT / relative).read_text()
-    names = sorted(set(re.findall(r"def (x\w*?__mutmut_\d+)\(", text)),
+    names = sorted(set(mutated.mutant_names),  # by function, then number
                    key=lambda n: (n.rpartition("__mutmut_")[0],
                                   int(n.rpartition("_")[2])))
     return [(f"{module}.{n}", n[2:].rpartition("__mutmut_")[0]) for n in names]
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("stages", nargs="+",
-                        help="averages, bootstrap, finalize or kernels, "
-                             "each with an optional :N (a sample of N)")
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
-    names = []
-    for stage in args.stages:
+def select(stages, seed=0):
+    """``{stage: mutant names}`` for ``["averages", "kernels:250", ...]``."""
+    out = {}
+    for stage in stages:
         stage, _, n = stage.partition(":")
         if stage == "averages":
             every = [m for m, _ in mutants_of("_stats/_averages.py")]
@@ -64,10 +64,21 @@ def main():
         elif stage == "kernels":
             every = [m for f in KERNELS for m, _ in mutants_of(f)]
         else:
-            parser.error(f"unknown stage {stage!r}")
+            raise ValueError(f"unknown stage {stage!r}")
         if n:
-            every = random.Random(args.seed).sample(every, min(int(n), len(every)))
-        names.extend(sorted(every))
+            every = random.Random(seed).sample(every, min(int(n), len(every)))
+        out[stage] = sorted(every)
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("stages", nargs="+",
+                        help="averages, bootstrap, finalize or kernels, "
+                             "each with an optional :N (a sample of N)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    names = [m for chosen in select(args.stages, args.seed).values() for m in chosen]
     print("\n".join(dict.fromkeys(names)))
 
 

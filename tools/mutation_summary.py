@@ -39,7 +39,7 @@ from mutmut.stats import status_by_exit_code
 from mutmut.utils.file_utils import walk_mutatable_files
 
 sys.path.insert(0, str(Path(__file__).parent))
-from mutation_sample import FINALIZE, KERNELS  # noqa: E402  (the one list)
+from mutation_sample import FINALIZE, KERNELS, select  # noqa: E402  (one list)
 
 EQUIVALENT_FILE = Path(__file__).with_name("mutation_equivalent.txt")
 STAGES = ("averages", "bootstrap", "finalize", "kernels", "calibration (other)")
@@ -193,17 +193,24 @@ def collect():
     return rows
 
 
-def summary(rows, survivors):
+def summary(rows, survivors, chosen=None):
     by_stage = defaultdict(list)
     for r in rows:
         for s in r["stages"]:
             by_stage[s].append(r)
     for stage in STAGES:
         every = by_stage.get(stage, [])
+        population = len(every)
+        if chosen is not None:  # the stages' selections (a sample: its own)
+            if stage not in chosen:
+                continue
+            names = set(chosen[stage])
+            every = [r for r in every if r["mutant"] in names]
         rs = [r for r in every if r["status"] != "not checked"]
         if not rs:
             continue
-        print(f"\n== {stage}: {len(rs)} of its {len(every)} mutants run")
+        print(f"\n== {stage}: {len(rs)} of its {population} mutants run"
+              + (" (a uniform sample)" if len(every) < population else ""))
         c = Counter(r["status"] for r in rs)
         eq = sum(1 for r in rs if r["status"] == "survived" and r.get("equivalent"))
         killed, total = c["killed"], len(rs)
@@ -240,11 +247,17 @@ def summary(rows, survivors):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("stages", nargs="*",
+                        help="as mutation_sample.py's: each stage over the "
+                             "mutants it selects (default: every stage, all "
+                             "the mutants run)")
+    parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--survivors", action="store_true")
     parser.add_argument("--json")
     args = parser.parse_args(argv)
     rows = collect()
-    summary(rows, args.survivors)
+    summary(rows, args.survivors,
+            select(args.stages, args.seed) if args.stages else None)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
 

@@ -204,11 +204,11 @@ def test_novelty_of_interactions_from_one_row_and_one_recommendation_on():
 
 def test_per_user_means_from_the_least_list_on():
     # rows: size, sum m*novelty, sum m*popularity, sum m*tail, sum of pair cosines
-    stats = [[1.0, 2.0, 0.0, 3.0],
-             [2.0, 5.0, 0.0, 6.0],
-             [4.0, 9.0, 0.0, 3.0],
-             [1.0, 1.0, 0.0, 0.0],
-             [0.0, 1.0, 0.0, 1.5]]
+    stats = [[1.0, 2.0, 0.0, 3.0, 0.0, 0.0],
+             [2.0, 5.0, 0.0, 6.0, 0.5, 0.0],
+             [4.0, 9.0, 0.0, 3.0, 0.5, 0.0],
+             [1.0, 1.0, 0.0, 0.0, 0.5, 0.0],
+             [0.0, 1.0, 0.0, 1.5, 0.0, 0.0]]  # users 4, 5: empty lists
     parts = _parts([1.0], stats)
     with _quiet():
         novelty = bk.novelty(parts, "n", {"variant": "users"})
@@ -216,15 +216,18 @@ def test_per_user_means_from_the_least_list_on():
         tail = bk.long_tail(parts, "t", {})
         ild = bk.ild(parts, "i", {})
     # a user of one (expected) item has a novelty, an ARP and a tail share
-    np.testing.assert_array_equal(novelty.defined, [True, True, False, True])
+    np.testing.assert_array_equal(novelty.defined,
+                                  [True, True, False, True, False, False])
     np.testing.assert_allclose(novelty.value[[0, 1, 3]], [2.0, 2.5, 2.0])
     np.testing.assert_allclose(arp.value[[0, 1, 3]], [4.0, 4.5, 1.0])
     np.testing.assert_allclose(tail.value[[0, 1, 3]], [1.0, 0.5, 0.0])
-    assert np.isnan(novelty.value[2])
+    assert np.isnan(novelty.value[[2, 4, 5]]).all()
+    assert np.isnan(arp.value[[4, 5]]).all()
     # ILD needs two items: 1 - cosines / (|L| (|L| - 1)), from exactly 2 on
-    np.testing.assert_array_equal(ild.defined, [False, True, False, True])
+    np.testing.assert_array_equal(ild.defined,
+                                  [False, True, False, True, False, False])
     np.testing.assert_allclose(ild.value[[1, 3]], [1 - 1.0 / 2, 1 - 1.5 / 6])
-    assert np.isnan(ild.value[[0, 2]]).all()
+    assert np.isnan(ild.value[[0, 2, 4, 5]]).all()
 
 
 @pytest.mark.parametrize("finalize, name", [
