@@ -11,6 +11,7 @@ import numpy as np
 
 from .._core import get_config, is_foreign_array, to_numpy
 from ._compiled import compiled_rows
+from ._dispatch import compiled_path
 from ._native import Natives
 
 __all__ = ["GroupedRows", "grouped_rows"]
@@ -115,9 +116,13 @@ def check_unranked_layout(layout):
 def grouped_rows(layout, y_true, y_score, groups, w, *, native=()):
     """:class:`GroupedRows` of checked inputs (``_engine.check_inputs``);
     ``native``: the CTR statistics to compute in the pass (``(name,
-    options)`` pairs)."""
+    options)`` pairs), unless :data:`~._dispatch.ENGINE_PATH` is
+    ``"generic"`` (the tests' switch): the metrics' kernels then read the
+    rows."""
     check_unranked_layout(layout)
     y_true, y_score = to_numpy(y_true), to_numpy(y_score)
+    if not compiled_path(y_score):
+        native = ()
     w = None if w is None else to_numpy(w).astype(np.float64)
     if groups is not None and is_foreign_array(groups):
         groups = to_numpy(groups)  # (an Array API array of integer ids)

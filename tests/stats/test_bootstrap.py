@@ -20,10 +20,16 @@ from sklearn_rankeval._metrics._pipeline import evaluate_ranked as evaluate
 from sklearn_rankeval._metrics._registry import METRICS
 from sklearn_rankeval._stats._averages import Average, average_terms, ratio_of_sums
 from sklearn_rankeval._stats._bootstrap import (
+    MAX_CELLS,
+    bootstrap_intervals,
     bootstrap_values,
+    check_confidence,
+    check_n_resamples,
     check_random_state,
     percentile_interval,
     resample_counts,
+    resample_progress,
+    sign_flips,
 )
 from tests import _reference as ref
 from tests.conftest import as_read, make_grouped_data
@@ -444,3 +450,124 @@ def test_95_percent_intervals_cover_the_population_value_95_percent_of_the_time(
     # ratio on 200 groups), and 2 of the 30 rates fell outside 93-97%, as
     # the binomial noise predicts
     assert np.all((0.93 <= covered) & (covered <= 0.97)), covered
+
+
+# -- the random matrices, the checks and the interval, piece by piece ---------
+def _rows_of(chunks):
+    return np.vstack([c.copy() for _, c in chunks])
+
+
+@pytest.mark.parametrize("max_cells", [MAX_CELLS, 5, 40])
+def test_exact_sign_flips_enumerate_every_assignment(max_cells):
+    # row i is the binary expansion of i, group 0 the lowest bit
+    n_groups = 5
+    expected = [[(i // 2 ** j) % 2 for j in range(n_groups)]
+                for i in range(2 ** n_groups)]
+    got = _rows_of(sign_flips(n_groups, 3, None, exact=True, max_cells=max_cells))
+    assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("n_groups", [3, 8, 17])
+def test_random_sign_flips_are_one_bytes_call_per_row(n_groups):
+    # independent fair coins: the bits of ceil(n_groups / 8) random bytes
+    n = 30
+    got = _rows_of(sign_flips(n_groups, n, np.random.default_rng(4)))
+    small = _rows_of(sign_flips(n_groups, n, np.random.default_rng(4),
+                                max_cells=2 * n_groups))
+    assert_array_equal(got, small)
+    rng = np.random.default_rng(4)
+    n_bytes = (n_groups + 7) // 8
+    for row in got:
+        bits = []
+        for byte in rng.bytes(n_bytes):
+            bits.extend((byte >> (7 - b)) & 1 for b in range(8))
+        assert_array_equal(row, bits[:n_groups])
+    big = _rows_of(sign_flips(64, 500, np.random.default_rng(0)))
+    assert set(np.unique(big)) == {0.0, 1.0}
+    assert abs(big.mean() - 0.5) < 0.01  # 32,000 fair coins: sd 0.003
+
+
+def test_progress_is_told_the_rows_of_every_chunk():
+    told = []
+    token = resample_progress.set(told.append)
+    try:
+        counts = _rows_of(resample_counts(6, 25, np.random.default_rng(0),
+                                          max_cells=6 * 4))
+        assert told == [4, 4, 4, 4, 4, 4, 1]
+        told.clear()
+        _rows_of(sign_flips(3, 10, np.random.default_rng(0), max_cells=3 * 4))
+        assert told == [4, 4, 2]
+        told.clear()
+        _rows_of(sign_flips(3, 10, None, exact=True, max_cells=3 * 3))
+        assert told == [3, 3, 2]
+    finally:
+        resample_progress.reset(token)
+    assert counts.shape == (25, 6)
+    # without a listener nothing is told
+    _rows_of(resample_counts(6, 5, np.random.default_rng(0)))
+    assert told == [3, 3, 2]
+
+
+def test_resampling_checks_and_their_messages():
+    assert check_n_resamples(1) == 1
+    assert check_confidence(0.5) == 0.5
+    with pytest.raises(ValueError, match=r"^confidence must be in \(0, 1\)"):
+        check_confidence(1.5)
+    with pytest.raises(ValueError, match=r"^level must be in \(0, 1\)"):
+        check_confidence(0.0, name="level")
+    with pytest.raises(TypeError, match="got '0.9' of type str"):
+        check_confidence("0.9")
+    with pytest.raises(TypeError, match="got 2.0 of type float"):
+        check_n_resamples(2.0)
+    with pytest.raises(TypeError, match="got list"):
+        check_random_state([1])
+    # a legacy RandomState seeds a new Generator with one draw
+    legacy = np.random.RandomState(3)
+    seed = np.random.RandomState(3).randint(np.iinfo(np.int64).max, dtype=np.int64)
+    assert_array_equal(check_random_state(legacy).integers(0, 100, 5),
+                       np.random.default_rng(seed).integers(0, 100, 5))
+
+
+def test_percentile_interval_of_one_distribution_is_two_floats():
+    lo, hi = percentile_interval([3.0, 1.0, 2.0, 5.0, 4.0], 0.5)
+    assert type(lo) is float and type(hi) is float
+    assert (lo, hi) == (2.0, 4.0)
+    lo, hi = percentile_interval(np.array([np.nan, 1.0, 3.0]), 0.5)
+    assert (lo, hi) == (1.5, 2.5)
+
+
+def test_several_averages_share_the_resamples_whatever_their_statistics():
+    # ECE (3 x n_bins statistics) beside log loss and GAUC: each column is
+    # its own metric on the resampled groups
+    specs = [METRICS["ece"], METRICS["log_loss"], METRICS["gauc"]]
+    y, s, g, item_w, _ = _weighted_data(5, spec=METRICS["ece"])
+    averages, expected = [], []
+    counts = np.vstack([c.copy() for _, c in resample_counts(
+        15, 40, np.random.default_rng(8))])
+    for spec in specs:
+        info, partials = _partials(spec, y, s, g, item_w)
+        averages.append(average_terms(partials, info, spec,
+                                      average=spec.default_average))
+        expected.append(_loop(spec, (y, s, g, item_w), info, partials, counts,
+                              spec.default_average))
+    got = bootstrap_values(averages, 40, np.random.default_rng(8))
+    assert got.shape == (40, 3)
+    assert_allclose(got, np.column_stack(expected), rtol=1e-12, atol=1e-14)
+
+
+def test_bootstrap_intervals_apply_the_undefined_policy():
+    spec = METRICS["mrr"]
+    y, s, g, _, _ = _weighted_data(6, spec=spec)
+    y = np.where(np.isin(g, np.unique(g)[[1, 4, 5]]), 0, y)  # 3 groups undefined
+    info, partials = _partials(spec, y, s, g, None)
+    assert not partials.defined.all()
+    parsed = [("mrr", spec, spec.check_options())]
+    got = bootstrap_intervals(info, {"mrr": partials}, parsed, confidence=0.8,
+                              n_resamples=50, rng=np.random.default_rng(2),
+                              undefined=0.25)
+    counts = np.vstack([c.copy() for _, c in resample_counts(
+        len(info.labels), 50, np.random.default_rng(2))])
+    dist = _loop(spec, (y, s, g, None), info, partials, counts, "macro",
+                 undefined=0.25)
+    assert got["mrr"] == (pytest.approx(np.quantile(dist, 0.1), rel=1e-12),
+                          pytest.approx(np.quantile(dist, 0.9), rel=1e-12))
