@@ -410,10 +410,11 @@ def counterfactual_report(ddf, *, clicks, y_score, positions, groups, propensiti
     ...     "score": [0.2, 0.5, 0.9, 0.1, 0.8, 0.8],  # the new ranker
     ... })
     >>> # a click at position 3 weighs 1 / 0.25
+    >>> ddf = dd.from_pandas(log, npartitions=2)
     >>> counterfactual_report(
-    ...     dd.from_pandas(log, npartitions=2), clicks="clicked", y_score="score",
-    ...     positions="position", groups="impression",
-    ...     propensities=[1.0, 0.5, 0.25], metrics=["precision@1", "arp"])
+    ...     ddf, clicks="clicked", y_score="score", positions="position",
+    ...     groups="impression", propensities=[1.0, 0.5, 0.25],
+    ...     metrics=["precision@1", "arp"])
     {'precision@1': 2.5, 'arp': 5.0}
     """
     dd, pd = _dask()
