@@ -20,6 +20,7 @@ from ._distributed import (
     click_doc,
     click_partials,
     click_plan,
+    concat_partial_columns,
     fill_doc,
     input_order_column,
     metric_plan,
@@ -432,7 +433,5 @@ def counterfactual_report(ddf, *, clicks, y_score, positions, groups, propensiti
                          "log": pd.Series([], dtype=object)})
     out = ddf[used].shuffle(on=groups).map_partitions(
         _click_partition, columns=columns, plan=plan, meta=meta).compute()
-    parts = [p for p in out["partials"] if p is not None]
-    collected = {name: np.concatenate([p[name] for p in parts]) for name in parts[0]} \
-        if parts else {}
+    collected = concat_partial_columns(p for p in out["partials"] if p is not None)
     return reduce_clicks(collected, list(out["log"]), plan)

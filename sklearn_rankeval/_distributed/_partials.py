@@ -164,6 +164,14 @@ def partial_columns(state, names, pooled):
     return out
 
 
+def concat_partial_columns(parts):
+    """The :func:`partial_columns` of several partitions as one (``{}`` for
+    none: :func:`accumulator_of` then says the input is empty)."""
+    parts = list(parts)
+    return ({name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
+            if parts else {})
+
+
 def accumulator_of(columns, names, pooled, convention=None, metric_table=None):
     """The accumulator of the collected :func:`partial_columns` of every group."""
     labels = np.asarray(columns["group"])

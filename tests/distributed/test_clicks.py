@@ -10,6 +10,7 @@ import pytest
 from sklearn_rankeval._distributed import (
     click_partials,
     click_plan,
+    concat_partial_columns,
     partial_columns,
     reduce_clicks,
 )
@@ -45,9 +46,7 @@ def _engine_report(log, partition, *, piece=5, weighted=False, **kwargs):
         texts.append(checks.to_json())
         if state is not None:
             columns.append(partial_columns(state, plan.names, plan.pooled))
-    collected = ({name: np.concatenate([c[name] for c in columns])
-                  for name in columns[0]} if columns else {})
-    return reduce_clicks(collected, texts, plan)
+    return reduce_clicks(concat_partial_columns(columns), texts, plan)
 
 
 def _partitions(log, n=3):
