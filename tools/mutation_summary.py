@@ -226,9 +226,11 @@ def summary(rows, survivors, chosen=None):
         if decidable:
             p = detected / decidable
             half = 1.96 * (p * (1 - p) / decidable) ** 0.5  # the sample's
+            sampled = (f" (+-{100 * half:.1f}, a sample)"
+                       if len(every) < population else "")
             print(f"   score: detected / (mutants - equivalent - no tests) = "
-                  f"{detected}/{decidable} = {100 * p:.1f}% (+-{100 * half:.1f} "
-                  f"if a sample); raw detected / run = {100 * detected / total:.1f}%")
+                  f"{detected}/{decidable} = {100 * p:.1f}%{sampled}; raw "
+                  f"detected / run = {100 * detected / total:.1f}%")
         kinds = Counter(r["kind"] for r in rs if r["status"] == "survived"
                         and not r.get("equivalent"))
         if kinds:
