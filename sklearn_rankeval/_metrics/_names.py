@@ -16,10 +16,17 @@ reports, scorer names, the command line).  It reads two grammars:
   as ir_measures does; a measure or a parameter without an equivalent here
   is a ``ValueError`` that says why (:data:`IR_MEASURES_REFUSED`).
 
-This package's names are lower case and ir_measures' are not, so the two
-never meet; mind that ``"map@10"`` (this package's AP@10, normalised by
-``min(R, 10)``) and ``"MAP@10"`` (ir_measures' alias of ``AP@10``, trec_eval's
-``map_cut_10``, normalised by ``R``) are two numbers.
+Letter case: this package's names are lower case; ir_measures' are read as
+ir_measures writes them (``nDCG``, ``AP``, ``RR``, ``P``, ...).  Where an
+ir_measures name is spelt like one of this package's but for letter case
+(``"nDCG@10"`` and ``"ndcg@10"``, ``"ERR@20"`` and ``"err@20"``), the two are
+two canonical names of two grammars and :data:`IR_DIFFERENCES` says how
+their values differ.  Every other spelling that differs from a name only in
+letter case -- ir_measures' upper-case aliases ``MAP``, ``MRR``, ``NDCG``,
+``Precision``, ``Recall``, ``BPref`` among them -- is refused with both
+meanings named (:func:`case_variant_message`): ``"MAP@10"`` could be this
+package's ``"map@10"`` (normalised by ``min(R, 10)``) or ir_measures'
+``"AP@10"`` (trec_eval's ``map_cut_10``, normalised by ``R``), two numbers.
 """
 
 import ast
@@ -38,6 +45,7 @@ __all__ = [
     "did_you_mean",
     "metric_options",
     "parse_metric_name",
+    "case_variant_message",
     "parse_metrics",
     "read_metric_name",
     "valid_names_text",
@@ -57,9 +65,28 @@ IR_MEASURES = {
     "ERR": ("err", "optional", ()),
     "RBP": ("rbp", "optional", ("p", "rel")),
 }
-#: ir_measures' other spellings of the same measures.
+#: ir_measures' other spellings of the same measures (read when they differ
+#: from every registry name by more than letter case: :func:`_read_ir_measures`).
 IR_ALIASES = {"MAP": "AP", "MRR": "RR", "NDCG": "nDCG", "Precision": "P",
               "Recall": "R", "RPrec": "Rprec", "BPref": "Bpref"}
+#: How the value of an ir_measures name differs from this package's metric
+#: of the same name (the name table of the documentation prints it).
+IR_DIFFERENCES = {
+    "nDCG": "a query without a relevant item counts 0 (ndcg leaves it out, "
+            "with a warning)",
+    "AP": "AP@K is divided by R, the number of relevant items (map@K by "
+          "min(R, K)); a query without a relevant item counts 0",
+    "RR": "a query without a relevant item counts 0",
+    "P": "a query without a relevant item counts 0",
+    "R": "a query without a relevant item counts 0",
+    "Success": "a query without a relevant item counts 0",
+    "Rprec": "a query without a relevant item counts 0",
+    "Bpref": "a query without a relevant item counts 0 (bpref leaves it out)",
+    "ERR": "gdeval's ERR (ir_measures' provider): a query without a relevant "
+           "item counts 0",
+    "RBP": "cwl_eval's RBP: without rel= the grades are read as gains (here: "
+           "0/1 labels only)",
+}
 
 _COUNT = ("a count, not a score per query: per_group_scores gives each "
           "group's n_items and n_relevant")
@@ -175,7 +202,59 @@ def read_metric_name(name, inputs=("rows",)):
     if spec is not None:
         return (spec, {}) if spec.input == "rows" and (
             not spec.has_k or spec.k_default is None) else None
-    return _read_ir_measures(name) if "rows" in inputs else None
+    read = _read_ir_measures(name) if "rows" in inputs else None
+    if read is None or name.split("(")[0].split("@")[0].strip() in IR_MEASURES:
+        return read
+    # an ir_measures alias: refused where it differs from one of this
+    # package's names only in letter case
+    message = case_variant_message(name, inputs, read)
+    if message:
+        raise ValueError(message)
+    return read
+
+
+def _ours(name, inputs):
+    """``name`` read by this package's grammar only (None if it is not one)."""
+    match = re.fullmatch(r"([a-z_]+)@([0-9]+)", name)
+    if match is not None:
+        spec = _lookup(match.group(1), inputs)
+        cut = match.group(2)
+        return spec if (spec is not None and spec.has_k and cut == str(int(cut))
+                        and int(cut)) else None
+    spec = _lookup(name, inputs)
+    return spec if spec is not None and spec.input == "rows" and (
+        not spec.has_k or spec.k_default is None) else None
+
+
+def case_variant_message(name, inputs=("rows",), read=None):
+    """The refusal of a name that differs from a canonical one only in letter
+    case, naming every meaning it could have ("" if it is no such name).
+
+    The canonical names are this package's (lower case) and ir_measures' as
+    ir_measures writes them; ``read``: the name as ir_measures' alias reads.
+    """
+    if not isinstance(name, str):
+        return ""
+    lowered = name.strip().lower()
+    meanings = {}
+    ours = _ours(lowered, inputs)
+    if ours is not None and lowered != name:
+        meanings[lowered] = f"{lowered!r} (this package's {ours.name})"
+    base, at, cut = name.strip().partition("@")
+    head = base.split("(")[0].strip()
+    rest = base[len(base.split("(")[0]):] + at + cut
+    targets = [m for m in IR_MEASURES if m.lower() == head.lower()]
+    if head in IR_ALIASES:
+        targets.append(IR_ALIASES[head])
+    for measure in targets:
+        spelt = (measure + rest).strip()
+        note = IR_DIFFERENCES.get(measure, "")
+        meanings.setdefault(spelt, f"{spelt!r} (ir_measures' {measure}"
+                                   f"{': ' + note if note else ''})")
+    if len(meanings) < 2:
+        return ""
+    return (f"{name!r} differs only in letter case from names with different "
+            f"values: " + "; ".join(meanings.values()) + ". Write one of them.")
 
 
 def parse_metric_name(name, inputs=("rows",)):

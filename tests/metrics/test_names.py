@@ -18,6 +18,7 @@ every entry point that takes a metric name, and gives ir_measures' number:
 import json
 import math
 import shutil
+import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -56,22 +57,18 @@ ZERO = {"undefined": 0.0}
 NAMES = {
     "nDCG": ("ndcg", {}),
     "nDCG@10": ("ndcg", {"k": 10}),
-    "NDCG@5": ("ndcg", {"k": 5}),
     "nDCG(dcg='exp-log2')@10": ("ndcg", {"k": 10, "gain": "exponential"}),
     "nDCG(dcg='log2', judged_only=False)@3": ("ndcg", {"k": 3}),
     "P@10": ("precision", {"k": 10}),
-    "Precision@3": ("precision", {"k": 3}),
     "P(rel=2)@5": ("precision", {"k": 5, "rel": 2}),
     "P(cutoff=5)": ("precision", {"k": 5}),
     "P(rel = 2) @ 5": ("precision", {"k": 5, "rel": 2}),
     "R@100": ("recall", {"k": 100}),
     "Recall(rel=3)@20": ("recall", {"k": 20, "rel": 3}),
     "AP": ("map", {}),
-    "MAP": ("map", {}),
     "AP@100": ("map", {"k": 100, "k_denominator": "relevant"}),
     "AP(rel=2)@10": ("map", {"k": 10, "k_denominator": "relevant", "rel": 2}),
     "RR": ("mrr", {}),
-    "MRR": ("mrr", {}),
     "RR@10": ("mrr", {"k": 10}),
     "RR(rel=2)": ("mrr", {"rel": 2}),
     "Success@5": ("success", {"k": 5}),
@@ -108,12 +105,57 @@ def test_the_table_covers_every_mapped_measure():
     assert measures == {metric for metric, _, _ in IR_MEASURES.values()}
 
 
+# a spelling that differs from a canonical name only in letter case, where
+# the canonical names it could mean give different values: refused, naming
+# each meaning (API.md, wave 5)
+CASE_VARIANTS = {
+    "NDCG@10": ("'ndcg@10'", "'nDCG@10'"),
+    "MAP@10": ("'map@10'", "'AP@10'"),
+    "MAP": ("'map'", "'AP'"),
+    "MRR": ("'mrr'", "'RR'"),
+    "MRR@10": ("'mrr@10'", "'RR@10'"),
+    "Precision@3": ("'precision@3'", "'P@3'"),
+    "Recall@5": ("'recall@5'", "'R@5'"),
+    "BPref": ("'bpref'", "'Bpref'"),
+    "NDCG": ("'ndcg'", "'nDCG'"),
+}
+
+
+@pytest.mark.parametrize("name", list(CASE_VARIANTS))
+def test_case_variants_are_refused_with_both_meanings(name):
+    with pytest.raises(ValueError, match="differs only in letter case") as err:
+        parse_metrics([name])
+    for meaning in CASE_VARIANTS[name]:
+        assert meaning in str(err.value)
+    assert parse_metric_name(name) is None
+
+
+def test_two_canonical_spellings_say_how_they_differ():
+    # nDCG@10 (ir_measures) and ndcg@10 (ours) are both canonical; the
+    # difference is in the name table, and the values differ exactly there:
+    # a query without a relevant item counts 0 in ir_measures' name
+    from sklearn_rankeval._metrics._names import IR_DIFFERENCES
+    assert "counts 0" in IR_DIFFERENCES["nDCG"]
+    assert "min(R, K)" in IR_DIFFERENCES["AP"]
+    y = np.array([1, 0, 0, 0, 1, 0])
+    s = np.array([0.9, 0.1, 0.5, 0.4, 0.3, 0.8])
+    g = np.array([0, 0, 1, 1, 2, 2])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = ranking_report(y, s, groups=g, metrics=["ndcg@10"], output="dict")
+    theirs = ranking_report(y, s, groups=g, metrics=["nDCG@10"], output="dict")
+    # groups 0 and 2: NDCG 1 and 1/log2(3); group 1 has no relevant item
+    per = [1.0, 1.0 / np.log2(3)]
+    assert ours["ndcg@10"] == pytest.approx(np.mean(per), rel=1e-12)
+    assert theirs["nDCG@10"] == pytest.approx(sum(per) / 3, rel=1e-12)
+
+
 def test_our_names_keep_their_meaning():
     # lower case: this package's names, no switch; "map@10" is not "MAP@10"
     assert read_metric_name("map@10") == (METRICS["map"], {"k": 10})
     assert read_metric_name("ndcg") == (METRICS["ndcg"], {})
     (_, _, ours), = parse_metrics(["map@10"])
-    (_, _, theirs), = parse_metrics(["MAP@10"])
+    (_, _, theirs), = parse_metrics(["AP@10"])
     assert ours["k_denominator"] == "min" and "undefined" not in ours
     assert theirs["k_denominator"] == "relevant" and theirs["undefined"] == 0.0
     for name in ("precision", "gauc@5", "foo@10", "Foo", "P(2)@5", "P(**x)@5",
