@@ -373,35 +373,39 @@ def validate_sample_weight(sample_weight, n, what, xp=np):
     return w
 
 
-def binary_labels(y_true, pos_label=None):
-    """Binary class labels -> 0/1 relevance, as ``roc_auc_score`` reads them.
+def binary_labels(y_true, pos_label=None, *, multiclass=False):
+    """Labels -> 0/1 relevance: the one reader of labels, for every door.
 
-    With ``pos_label``, the items equal to it are positive (any two labels,
-    strings included).  Without, booleans are read as 0/1 and ``{-1, 1}`` as
-    ``1`` positive; other labels are returned unchanged (relevance grades).
+    With ``pos_label``, the items equal to it are positive (at most two
+    distinct labels, strings included, as scikit-learn reads ``pos_label``).
+    Without, booleans are read as 0/1 and ``{-1, 1}`` (or only ``-1``) as
+    ``1`` positive; other numbers are returned unchanged (relevance grades,
+    which the relevance check then reads); strings need ``pos_label``.
+    ``multiclass``: ``y_true`` holds class labels of 2-D scores (each
+    sample's relevant item is its true class), where ``pos_label`` has no
+    meaning.  Called by :func:`~sklearn_rankeval._engine.check_inputs` (every
+    metric, report, accumulator, scorer and distributed partition) and by the
+    displays, which plot the same relevance.
     """
     from sklearn import get_config
 
     from ._array_api import is_foreign_array, namespace_of
 
+    if pos_label is not None and multiclass:
+        raise InvalidArgumentError(
+            "pos_label", "cannot be used with multiclass scores (2-D y_score and "
+            "1-D y_true): each sample's relevant item is its true class.")
     if is_foreign_array(y_true) and get_config().get("array_api_dispatch", False):
         # an Array API array: read in its namespace, with NumPy's checks
         xp = namespace_of(y_true)
         if pos_label is not None:
             classes = xp.unique_values(y_true)
-            if classes.shape[0] > 2:
-                raise ValueError(
-                    f"y_true has {classes.shape[0]} classes; with pos_label it "
-                    f"must hold at most two labels."
-                )
-            if classes.shape[0] == 2 and not bool(xp.any(classes == pos_label)):
-                raise ValueError(
-                    f"pos_label={pos_label!r} is not a label of y_true "
-                    f"({', '.join(str(float(c)) for c in classes)})."
-                )
+            _check_pos_label(pos_label, [float(c) for c in classes])
             return xp.astype(y_true == pos_label, xp.int64)
         if xp.isdtype(y_true.dtype, "bool"):
             return xp.astype(y_true, xp.int64)
+        if multiclass:
+            return y_true
         if bool(xp.any(y_true < 0)) and bool(xp.all((y_true == 1) | (y_true == -1))):
             return xp.astype(y_true == 1, xp.int64)
         return y_true
@@ -413,29 +417,36 @@ def binary_labels(y_true, pos_label=None):
         return y_true  # ragged: the usual checks report it
     if pos_label is not None:
         classes = np.unique(y)
-        if len(classes) > 2:
-            raise ValueError(
-                f"y_true has {len(classes)} classes; with pos_label it must hold "
-                f"at most two labels."
-            )
-        if y.size and not (classes == pos_label).any() and len(classes) == 2:
-            raise ValueError(
-                f"pos_label={pos_label!r} is not a label of y_true "
-                f"({', '.join(map(str, classes.tolist()))})."
-            )
+        _check_pos_label(pos_label, classes.tolist())
         return (y == pos_label).astype(np.int64)
+    if multiclass:
+        return y_true
     if y.dtype.kind == "b":
         return y.astype(np.int64)
-    if y.dtype.kind in "OUS":
-        raise ValueError(
-            "y_true holds string labels: pass pos_label= to say which one is the "
-            "positive class."
-        )
-    if y.dtype.kind in "if" and y.size and (y < 0).any():
+    if y.dtype.kind in "OUS" and not all(
+            isinstance(v, Real) for v in y.ravel()[:1000].tolist()):
+        raise InvalidArgumentError(
+            "y_true", "holds class labels that are not numbers: pass "
+            "pos_label= to name the class that is relevant (positive).")
+    if y.dtype.kind in "if" and y.ndim == 1 and y.size and (y < 0).any():
         values = np.unique(y)
         if np.array_equal(values, [-1, 1]) or np.array_equal(values, [-1]):
             return (y == 1).astype(np.int64)
     return y_true
+
+
+def _check_pos_label(pos_label, classes):
+    """``pos_label`` with the distinct labels ``classes`` (a list)."""
+    if len(classes) > 2:
+        raise InvalidArgumentError(
+            "y_true", f"has {len(classes)} distinct labels; with pos_label it "
+            f"must hold at most two (the positive class and the others).")
+    if len(classes) == 2 and not any(c == pos_label for c in classes):
+        raise InvalidArgumentError(
+            "pos_label", f"is not a label of y_true: got pos_label="
+            f"{pos_label!r}, the labels are {', '.join(map(_number, classes))}.",
+            message=f"pos_label={pos_label!r} is not a label of y_true "
+                    f"({', '.join(map(_number, classes))}).")
 
 
 def _one_dimensional(x, name):

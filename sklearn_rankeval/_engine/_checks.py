@@ -1,17 +1,27 @@
-"""The input check of every ranking metric, in any Array API namespace.
+"""The one input door: every path builds one :class:`RankingInput`.
 
-:func:`check_inputs` reads the layout from the shapes, checks the arrays and
+:func:`check_inputs` (its one constructor) reads the layout from the shapes,
+reads the labels once (booleans, ``{-1, 1}``, ``pos_label``: the one reader
+:func:`~sklearn_rankeval._core.binary_labels`), checks the arrays, and
 encodes multiclass labels (:func:`encode_classes`), without ranking
-anything.  NumPy input may hold any ids and class labels (strings included);
+anything.  The metric functions, reports, per-group frames, the
+accumulator, ``compare_rankings``, the scorers and the Spark/Dask
+partitions all reach the engine through it; nothing downstream reads an
+input again.  A new kind of judgment (grades per intent, item groups,
+sampled rankings, judge samples) is a field of :class:`RankingInput` and a
+reader here.  NumPy input may hold any ids and class labels (strings included);
 under ``array_api_dispatch`` host data (NumPy, lists, pandas) is moved to
 the namespace and device of ``y_score`` and must hold numbers (strings are a
 host concern: factorize them there and pass the codes).
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .._core import (
     astype,
+    binary_labels,
     check_binary_labels,
     get_namespace,
     take,
@@ -23,7 +33,7 @@ from .._core import (
 )
 from ._group_ids import check_length, group_ids_array
 
-__all__ = ["check_inputs", "encode_classes"]
+__all__ = ["RankingInput", "check_inputs", "encode_classes"]
 
 _HOST_ENCODE = ("encode them on the host (e.g. sklearn.preprocessing.LabelEncoder) "
                 "and pass the codes")
@@ -31,11 +41,38 @@ _FACTORIZE = ("factorize other ids on the host (codes, ids = "
               "pandas.factorize(groups)) and pass the codes")
 
 
+class RankingInput(NamedTuple):
+    """The checked input of a ranking metric: immutable, built once.
+
+    Unpacks as ``(layout, y_true, y_score, groups, sample_weight)``, the
+    arrays the engine ranks (:func:`~._dispatch.rank`).  ``layout`` is
+    ``"2d"``, ``"multiclass"`` or ``"long"``; ``y_true`` the relevance as
+    read (0/1 for labels, grades as given, class indices in the multiclass
+    layout); ``groups`` the group ids as given (encoded by the engine's one
+    encoding, :mod:`._group_ids`); ``sample_weight`` the checked weights or
+    None.
+    """
+
+    layout: str
+    y_true: object
+    y_score: object
+    groups: object
+    sample_weight: object
+
+    @property
+    def n_rows(self):
+        """The number of rows (items) of the input."""
+        shape = tuple(self.y_score.shape)
+        return shape[0] * shape[1] if self.layout == "2d" else shape[0]
+
+
 def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=None,
-                 score_name="y_score", probabilities=False, binary=False):
+                 score_name="y_score", probabilities=False, binary=False,
+                 pos_label=None):
     """The checked arrays of a ranking metric, before any ranking.
 
-    Returns ``(layout, y_true, y_score, groups, w)``: ``layout`` is ``"2d"``
+    Returns a :class:`RankingInput` ``(layout, y_true, y_score, groups, w)``:
+    ``layout`` is ``"2d"``
     (2-D ``y_true`` and ``y_score``: one query per row), ``"multiclass"``
     (2-D ``y_score``, 1-D class labels: then ``y_true`` holds each sample's
     column index) or ``"long"`` (1-D ``y_score``, with ``groups`` or one
@@ -47,9 +84,13 @@ def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=Non
     ``probabilities``: the scores must be probabilities in [0, 1];
     ``binary``: ``y_true`` must hold 0/1 labels (the metrics of two classes);
     ``score_name``: the caller's name of ``y_score`` in the messages
-    (``"y_prob"`` in the CTR functions).
+    (``"y_prob"`` in the CTR functions); ``pos_label``: the positive class
+    of label input (:func:`~sklearn_rankeval._core.binary_labels`, which
+    also reads booleans and ``{-1, 1}`` of 1-D ``y_true``).
     """
     xp, device = get_namespace(y_score, y_true, groups, sample_weight)
+    y_true = binary_labels(y_true, pos_label,
+                           multiclass=_ndim(y_score) == 2 and _ndim(y_true) == 1)
 
     def move(x, name):
         """Host data (NumPy, lists, pandas) to the namespace and device."""
@@ -95,7 +136,7 @@ def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=Non
                     f"{tuple(y_true.shape)} and {tuple(y_score.shape)}."
                 )
             w = validate_sample_weight(sample_weight, n_queries, "query (row)", xp=xp)
-            return "2d", y_true, y_score, None, w
+            return RankingInput("2d", y_true, y_score, None, w)
         if y_true_arr.ndim != 1 or y_true_arr.shape[0] != n_queries:
             raise ValueError(
                 f"y_true must be 2-D of shape {tuple(y_score.shape)} (one row per "
@@ -104,7 +145,7 @@ def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=Non
             )
         y_encoded = encode_classes(xp, y_true_arr, y_score.shape[1], labels, device)
         w = validate_sample_weight(sample_weight, n_queries, "sample (query)", xp=xp)
-        return "multiclass", y_encoded, y_score, None, w
+        return RankingInput("multiclass", y_encoded, y_score, None, w)
 
     y_true = _check_long_y_true(validate_relevance(move(y_true, "y_true"), xp=xp),
                                 y_score, score_name)
@@ -114,7 +155,17 @@ def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=Non
     if groups is not None and xp is not np:
         groups = _integer_ids(xp, device, groups, n)
     w = validate_sample_weight(sample_weight, n, "row", xp=xp)
-    return "long", y_true, y_score, groups, w
+    return RankingInput("long", y_true, y_score, groups, w)
+
+
+def _ndim(x):
+    """The number of dimensions of an array or nested list (-1 if ragged)."""
+    if hasattr(x, "ndim"):
+        return x.ndim
+    try:
+        return np.ndim(x)
+    except ValueError:  # ragged nested lists: the checks below report them
+        return -1
 
 
 def _integer_ids(xp, device, groups, n):

@@ -26,14 +26,10 @@ from numbers import Integral
 import numpy as np
 
 from .._core import (
-    binary_labels,
-    check_binary_labels,
     check_option,
     column_or_2d,
-    validate_probabilities,
-    validate_sample_weight,
 )
-from .._engine import encode_rows
+from .._engine import check_inputs, encode_rows
 from .._stats import (
     check_confidence,
     check_n_resamples,
@@ -107,17 +103,14 @@ def validate_calibration_inputs(y_true, y_prob, sample_weight=None, *,
     """
     n_bins = check_n_bins(n_bins)
     check_option(strategy, "strategy", STRATEGIES)
-    y = _one_d(binary_labels(y_true, pos_label), "y_true")
-    y = check_binary_labels(y).astype(np.float64)
-    p = validate_probabilities(_one_d(y_prob, "y_prob")).astype(np.float64,
-                                                               copy=False)
-    if y.shape[0] != p.shape[0]:
-        raise ValueError(
-            f"y_true and y_prob have different lengths ({y.shape[0]} and "
-            f"{p.shape[0]})."
-        )
-    w = validate_sample_weight(sample_weight, p.shape[0], "row")
-    return y, p, w, n_bins
+    # the one input door: labels, probabilities, lengths and weights read
+    # and worded as every metric reads them (the ECE metric included)
+    p = _one_d(y_prob, "y_prob")
+    _, y, p, _, w = check_inputs(y_true, p, sample_weight=sample_weight,
+                                 score_name="y_prob", probabilities=True,
+                                 binary=True, pos_label=pos_label)
+    return (np.asarray(y).astype(np.float64), p.astype(np.float64, copy=False),
+            w, n_bins)
 
 
 def encode_labels(labels, n, name):

@@ -4,7 +4,6 @@ Each is a docstring and one call of :func:`._pipeline.compute`; their kernels
 are in :mod:`._ctr_kernels`.
 """
 
-from .._core import binary_labels
 from ._docs import fill_doc
 from ._pipeline import compute
 from ._registry import DEFAULT, metric_function
@@ -366,6 +365,6 @@ def _ctr_compute(name, y_true, y_prob, groups, sample_weight, average, pos_label
                  **options):
     """A CTR metric function's body: the labels read as two classes, then the
     pipeline (which checks the labels and probabilities, naming ``y_prob``)."""
-    return compute(name, binary_labels(y_true, pos_label), y_prob, groups=groups,
+    return compute(name, y_true, y_prob, groups=groups,
                    sample_weight=sample_weight, average=average,
-                   score_name="y_prob", **options)
+                   score_name="y_prob", pos_label=pos_label, **options)

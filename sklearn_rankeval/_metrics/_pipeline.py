@@ -21,6 +21,7 @@ import numpy as np
 from .._core import (
     asarray,
     astype,
+    binary_labels,
     check_negative_sampling_rate,
     device_of,
     namespace_of,
@@ -63,7 +64,7 @@ def _native(parsed):
 
 def evaluate_chunked(y_true, y_score, *, groups=None, sample_weight=None,
                      labels=None, parsed=(), score_name="y_score",
-                     negative_sampling_rate=None):
+                     negative_sampling_rate=None, pos_label=None):
     """The per-group partials of ``parsed`` metrics, ranked chunk by chunk.
 
     Returns what ``evaluate_ranked(rank_groups(...), parsed)`` returns (the
@@ -76,7 +77,7 @@ def evaluate_chunked(y_true, y_score, *, groups=None, sample_weight=None,
     """
     layout, y_true, y_score, groups, w = check_inputs(
         y_true, y_score, groups=groups, sample_weight=sample_weight, labels=labels,
-        score_name=score_name,
+        score_name=score_name, pos_label=pos_label,
         probabilities=any(spec.scores == "probability" for _, spec, _ in parsed),
         binary=any(spec.labels_kind == "binary" for _, spec, _ in parsed))
     # options that the metric reads off all the rows (ECE's quantile edges,
@@ -182,7 +183,8 @@ def _ranked_pass(layout, y_true, y_score, groups, w, parsed):
 
 
 def evaluate(y_true, y_score, *, groups=None, sample_weight=None, labels=None,
-             metrics, convention=None, negative_sampling_rate=None):
+             metrics, convention=None, negative_sampling_rate=None,
+             pos_label=None):
     """The per-group partials of ``metrics`` under ``convention``.
 
     ``metrics`` is :func:`~._names.parse_metrics`' list.  Returns ``(info,
@@ -193,19 +195,21 @@ def evaluate(y_true, y_score, *, groups=None, sample_weight=None, labels=None,
     per-group values depend only on each group's own rows, so the report,
     the per-group frame, the comparison of models, every batch of an
     accumulator and every partition of a distributed frame go through here.
-    ``negative_sampling_rate``: see :func:`evaluate_chunked`.
+    ``negative_sampling_rate``: see :func:`evaluate_chunked`; ``pos_label``:
+    the positive class of label input (read by the one input door).
     """
     plan = convention_plan(metrics, convention)
     info, parts = _run(plan, y_true, y_score, groups=groups,
                        sample_weight=sample_weight, labels=labels,
-                       convention=convention,
+                       convention=convention, pos_label=pos_label,
                        negative_sampling_rate=check_negative_sampling_rate(
                            negative_sampling_rate))
     return info, parts, [(name, spec, opts) for name, spec, opts, _ in plan]
 
 
 def _run(plan, y_true, y_score, *, groups, sample_weight, labels, convention,
-         docno=None, score_name="y_score", negative_sampling_rate=None):
+         docno=None, score_name="y_score", negative_sampling_rate=None,
+         pos_label=None):
     """The one place a convention's switches act: ``(info, parts)`` of a plan.
 
     ``plan`` is ``[(name, spec, options, switches)]``
@@ -222,6 +226,11 @@ def _run(plan, y_true, y_score, *, groups, sample_weight, labels, convention,
         key = (switches["ties"], switches["query_weight"])
         by_ranking.setdefault(key, []).append((name, spec, opts, switches))
     weighted = sample_weight is not None
+    # the labels, read once for every ranking of the plan (the conventions'
+    # tie rules read them too): the input door's one reader
+    y_true = binary_labels(y_true, pos_label, multiclass=labels is not None or (
+        getattr(y_score, "ndim", np.ndim(y_score)) == 2
+        and getattr(y_true, "ndim", np.ndim(y_true)) == 1))
     info, parts = None, {}
     for (ties, query_weight), items in by_ranking.items():
         score, weight = prepare(
@@ -249,7 +258,7 @@ def _run(plan, y_true, y_score, *, groups, sample_weight, labels, convention,
 def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=None,
             average, undefined=None, judged=None, convention=None, ties=None,
             docno=None, query_weight=None, group_weight=None, score_name="y_score",
-            negative_sampling_rate=None, **options):
+            negative_sampling_rate=None, pos_label=None, **options):
     """A metric function's body: its switches, the pipeline, the average.
 
     ``score_name``: the function's name of ``y_score`` in messages.
@@ -276,6 +285,7 @@ def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=No
     info, parts = _run([(name, spec, options, switches)], y_true, y_score,
                        groups=groups, sample_weight=sample_weight, labels=labels,
                        convention=convention, docno=docno, score_name=score_name,
+                       pos_label=pos_label,
                        negative_sampling_rate=check_negative_sampling_rate(
                            negative_sampling_rate))
     part = parts[name]

@@ -9,7 +9,6 @@ metric's kernel (:mod:`._kernels`) and aggregates its per-group partials
 under ``average``.
 """
 
-from .._core import binary_labels
 from ._docs import fill_doc
 from ._pipeline import compute
 from ._registry import DEFAULT, metric_function
@@ -116,11 +115,10 @@ def gauc_score(
     >>> round(gauc_score(y_true, y_score, groups=groups), 4)
     0.9167
     """
-    y_true = binary_labels(y_true, pos_label)
     return compute("gauc", y_true, y_score, groups=groups,
                    sample_weight=sample_weight, average=average, undefined=undefined,
                    group_weight=group_weight, ties=ties, docno=docno,
-                   convention=convention)
+                   convention=convention, pos_label=pos_label)
 
 
 @metric_function("map")

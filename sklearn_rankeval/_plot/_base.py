@@ -9,13 +9,12 @@ learning-to-rank models) are scored by ``predict``.
 """
 
 from collections.abc import Mapping
-from numbers import Real
 
 import numpy as np
 from sklearn.base import is_classifier
 from sklearn.utils.validation import check_is_fitted
 
-from .._core import get_response_values_binary, to_numpy
+from .._core import binary_labels, get_response_values_binary, to_numpy
 from .._metrics import rank_for_curves, substitute_doc
 
 __all__ = [
@@ -176,32 +175,15 @@ class RankingCurveDisplayMixin:
         relevance grade and ``y_true > 0`` is relevant.
         """
         import_pyplot(f"{cls.__name__}.from_predictions")
-        # the displays plot on the host: Array API inputs are copied there
-        values = y_true = to_numpy(y_true)
+        # the displays plot on the host: Array API inputs are copied there;
+        # the labels are read by the input door's one reader, as the metrics
+        # (gauc_score, the reports) read them
+        values = to_numpy(y_true)
         if hasattr(values, "to_numpy") and not isinstance(values, np.ndarray):
             values = values.to_numpy()
         values = np.asarray(values)
-        if pos_label is None:
-            if values.dtype.kind in "USO" and not all(
-                isinstance(v, Real) for v in values.ravel().tolist()
-            ):
-                raise ValueError(
-                    "y_true holds class labels that are not numbers: pass "
-                    "pos_label= to name the class that is relevant."
-                )
-            return y_true
-        if np.ndim(y_score) == 2 and values.ndim == 1:
-            raise ValueError(
-                "pos_label cannot be used with multiclass scores (2-D y_score and "
-                "1-D y_true): each sample's relevant item is its true class."
-            )
-        present = [v for v in np.unique(values).tolist() if v == pos_label]
-        if not present:
-            raise ValueError(
-                f"pos_label={pos_label!r} is not a value of y_true "
-                f"(values: {np.unique(values).tolist()[:10]})."
-            )
-        return (values == pos_label).astype(np.int64)
+        return binary_labels(values, pos_label,
+                             multiclass=np.ndim(y_score) == 2 and values.ndim == 1)
 
     @staticmethod
     def _rank_for_curves(y_true, y_score, groups, sample_weight):
