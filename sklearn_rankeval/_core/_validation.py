@@ -156,17 +156,24 @@ def check_average(average, options):
     return average
 
 
+#: The string values of ``undefined=``: leave undefined groups out and say
+#: how many (the default of every group metric, as scikit-learn's
+#: ``zero_division="warn"``), leave them out silently, or raise.
+UNDEFINED_OPTIONS = ("warn", "skip", "raise")
+
+
 def check_undefined(undefined):
-    """``undefined`` is ``"skip"``, ``"raise"`` or a finite real number."""
+    """``undefined`` is ``"warn"``, ``"skip"``, ``"raise"`` or a finite real
+    number (strict: any other string is an error, on every path)."""
     if isinstance(undefined, str):
-        if undefined in ("skip", "raise"):
+        if undefined in UNDEFINED_OPTIONS:
             return undefined
     elif isinstance(undefined, Real) and not isinstance(undefined, (bool, np.bool_)):
         if np.isfinite(undefined):
             return float(undefined)
-    raise ValueError(
-        "undefined must be 'skip', 'raise' or a finite number, " f"got {undefined!r}."
-    )
+    raise InvalidArgumentError(
+        "undefined", f"must be 'warn', 'skip', 'raise' or a finite number, got "
+        f"{undefined!r}.")
 
 
 def as_numeric(x, name):

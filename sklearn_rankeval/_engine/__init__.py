@@ -32,7 +32,7 @@ query, multiclass probabilities, one ranking) becomes one
 with no Python loop over groups or rows.
 """
 
-from ._checks import check_inputs, encode_classes
+from ._checks import RankingInput, check_inputs, encode_classes, layout_of
 from ._chunks import chunk_rows, ranked_chunks
 from ._dispatch import rank, rank_groups
 from ._group_ids import (
@@ -48,6 +48,7 @@ from ._rows import GroupedRows, grouped_rows
 __all__ = [
     "GroupedRows",
     "RankedGroups",
+    "RankingInput",
     "check_group_ids",
     "check_inputs",
     "chunk_rows",
@@ -58,6 +59,7 @@ __all__ = [
     "encode_rows",
     "group_ids_array",
     "grouped_rows",
+    "layout_of",
     "native_supported",
     "rank",
     "rank_groups",

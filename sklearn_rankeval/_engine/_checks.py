@@ -33,7 +33,7 @@ from .._core import (
 )
 from ._group_ids import check_length, group_ids_array
 
-__all__ = ["RankingInput", "check_inputs", "encode_classes"]
+__all__ = ["RankingInput", "check_inputs", "encode_classes", "layout_of"]
 
 _HOST_ENCODE = ("encode them on the host (e.g. sklearn.preprocessing.LabelEncoder) "
                 "and pass the codes")
@@ -89,8 +89,9 @@ def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=Non
     also reads booleans and ``{-1, 1}`` of 1-D ``y_true``).
     """
     xp, device = get_namespace(y_score, y_true, groups, sample_weight)
-    y_true = binary_labels(y_true, pos_label,
-                           multiclass=_ndim(y_score) == 2 and _ndim(y_true) == 1)
+    y_true = binary_labels(
+        y_true, pos_label,
+        multiclass=layout_of(y_true, y_score, labels) == "multiclass")
 
     def move(x, name):
         """Host data (NumPy, lists, pandas) to the namespace and device."""
@@ -156,6 +157,15 @@ def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=Non
         groups = _integer_ids(xp, device, groups, n)
     w = validate_sample_weight(sample_weight, n, "row", xp=xp)
     return RankingInput("long", y_true, y_score, groups, w)
+
+
+def layout_of(y_true, y_score, labels=None):
+    """The layout :func:`check_inputs` reads from the shapes: ``"2d"`` (2-D
+    ``y_true`` and ``y_score``), ``"multiclass"`` (2-D ``y_score``, 1-D
+    class labels, or ``labels`` given) or ``"long"``."""
+    if _ndim(y_score) == 2:
+        return "2d" if _ndim(y_true) == 2 and labels is None else "multiclass"
+    return "long"
 
 
 def _ndim(x):

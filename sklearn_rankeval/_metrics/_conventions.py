@@ -301,7 +301,9 @@ def resolve(spec, convention, explicit):
         if name not in option_names and name not in switches:
             raise TypeError(f"{spec.func_name}() got an unexpected option {name}.")
     if switches["undefined"] is None:
-        switches["undefined"] = "skip"
+        # a group metric warns how many groups it leaves out; the pooled
+        # CTR metrics pool every row (their per-group values are a frame's)
+        switches["undefined"] = "skip" if spec.pools_undefined else "warn"
     switches["undefined"] = check_undefined(switches["undefined"])
     if switches["ties"] is not None:
         check_option(switches["ties"], "ties", TIES)

@@ -292,7 +292,7 @@ def expected_calibration_error(y_true, y_prob, *, groups=None, sample_weight=Non
 @metric_function("xauc")
 @fill_doc
 def xauc_score(y_true, y_score, *, groups=None, sample_weight=None,
-               average=DEFAULT):
+               average=DEFAULT, undefined=None):
     """The AUC of continuous labels (watch time, GMV) within each group: xAUC.
 
     .. math::
@@ -321,6 +321,7 @@ def xauc_score(y_true, y_score, *, groups=None, sample_weight=None,
         weight), as GAUC; ``'macro'``: each group counts once.  None: an
         ndarray of the xAUC of every group, in the sorted order of the unique
         ids.
+    %(undefined)s
 
     Returns
     -------
@@ -358,7 +359,8 @@ def xauc_score(y_true, y_score, *, groups=None, sample_weight=None,
     0.6666666666666666
     """
     return compute("xauc", y_true, y_score, groups=groups,
-                   sample_weight=sample_weight, average=average)
+                   sample_weight=sample_weight, average=average,
+                   undefined=undefined)
 
 
 def _ctr_compute(name, y_true, y_prob, groups, sample_weight, average, pos_label,

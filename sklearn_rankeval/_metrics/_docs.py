@@ -80,12 +80,17 @@ average : {'micro', 'macro', 'weighted'} or None
     the sorted order of the unique ids (row order for 2-D input);
     :func:`~sklearn_rankeval.per_group_scores` gives them keyed by id.""",
     "undefined": """\
-undefined : 'skip', 'raise' or float, default=None
-    Groups where the metric is undefined (see Notes): ``'skip'`` leaves them
-    out of the average (NaN with ``average=None``), ``'raise'`` raises a
-    ``ValueError``, a number counts them with that value.  If every group is
-    undefined the result is NaN with an ``UndefinedMetricWarning``.  None:
-    the convention's value, else ``'skip'``.""",
+undefined : 'warn', 'skip', 'raise' or float, default=None
+    Groups where the metric is undefined (see Notes): ``'warn'`` leaves them
+    out of the average (NaN with ``average=None``) and says how many of how
+    many groups with an ``UndefinedMetricWarning``, as scikit-learn's
+    ``zero_division="warn"``; ``'skip'`` leaves them out silently;
+    ``'raise'`` raises a ``ValueError``; a number counts them with that
+    value.  If every group is undefined the result is NaN with an
+    ``UndefinedMetricWarning``.  None: the convention's value, else
+    ``'warn'`` (in scikit-learn's 2-D layout, the value of scikit-learn's
+    function of the same name where it has one: ``ndcg_score`` counts a row
+    without a relevant item 0).""",
     "ties": """\
 ties : {'expected', 'input', 'docno'}, default=None
     How tied scores are ranked.  ``'expected'``: this library's rule, which

@@ -30,8 +30,9 @@ from .._core import (
     validate_relevance,
     validate_sample_weight,
     validate_scores,
+    warn,
 )
-from .._engine import check_inputs, grouped_rows, ranked_chunks
+from .._engine import check_inputs, grouped_rows, layout_of, ranked_chunks
 from .._stats import GroupInfo, Partials, apply_undefined
 from ._conventions import (
     check_result,
@@ -228,9 +229,8 @@ def _run(plan, y_true, y_score, *, groups, sample_weight, labels, convention,
     weighted = sample_weight is not None
     # the labels, read once for every ranking of the plan (the conventions'
     # tie rules read them too): the input door's one reader
-    y_true = binary_labels(y_true, pos_label, multiclass=labels is not None or (
-        getattr(y_score, "ndim", np.ndim(y_score)) == 2
-        and getattr(y_true, "ndim", np.ndim(y_true)) == 1))
+    layout = layout_of(y_true, y_score, labels)
+    y_true = binary_labels(y_true, pos_label, multiclass=layout == "multiclass")
     info, parts = None, {}
     for (ties, query_weight), items in by_ranking.items():
         score, weight = prepare(
@@ -244,8 +244,14 @@ def _run(plan, y_true, y_score, *, groups, sample_weight, labels, convention,
         for name, spec, _, switches in items:
             check_result(convention, spec, ranked[name], ranked_info, switches,
                          weighted=weighted)
+            undefined = switches["undefined"]
+            if (undefined == "warn" and layout == "2d"
+                    and spec.sklearn_undefined is not None):
+                # scikit-learn's function of this name, in its own layout:
+                # its value (ndcg_score scores a row without a relevant item 0)
+                undefined = spec.sklearn_undefined
             parts[name] = apply_undefined(ranked[name], ranked_info.labels,
-                                          undefined=switches["undefined"],
+                                          undefined=undefined,
                                           label=spec.label,
                                           needs_negative=spec.needs_negative)
             if info is None or query_weight == "mean":
@@ -289,6 +295,12 @@ def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=No
                        negative_sampling_rate=check_negative_sampling_rate(
                            negative_sampling_rate))
     part = parts[name]
+    if (groups is None and not spec.pools_undefined
+            and layout_of(y_true, y_score, labels) == "long"):
+        warn(f"{spec.func_name} was called without groups: all the rows are "
+             f"scored as one group (one ranking). Pass groups= (the query or "
+             f"user of each row) to score each group and average over groups.",
+             UserWarning)
     if unjudged is not None and spec.judged_rule == "residual":
         # the expected RBP weight of the unjudged items' ranks: RBP with the
         # unjudged rows as the "relevant" ones (linear in the rank weights,
@@ -299,7 +311,9 @@ def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=No
             sample_weight=sample_weight,
             parsed=[("rbp", rbp, rbp.check_options(p=options["p"]))])
         part = part._replace(value=part.value + extra["rbp"].value)
-    return spec.aggregate(part, info, average=group_average(average, switches))
+    return spec.aggregate(part, info, average=group_average(average, switches),
+                          undefined="warn" if switches["undefined"] == "warn"
+                          else "skip")
 
 
 def _check_judged(y_true, y_score, judged):

@@ -276,6 +276,12 @@ class MetricSpec:
         AP, ...).  The metric functions leave such a group out as undefined
         either way; ``recommendation_report(users="recommended")`` counts a
         user with a list and no held-out item with it.
+    sklearn_undefined : float or None
+        The value scikit-learn's function of the same name gives an
+        undefined group in its own layout (2-D ``y_true``, one query per
+        row), where it has one: NDCG 0 (``sklearn.metrics.ndcg_score``).  In
+        that layout the default ``undefined="warn"`` counts such a group with
+        it, silently, so that the value is scikit-learn's.
     """
 
     name: str
@@ -307,6 +313,7 @@ class MetricSpec:
     response_method: str = None
     native: str = None
     empty_value: object = None
+    sklearn_undefined: object = None
 
     #: what the metric reads: grouped rows (``"lists"``: ``ListMetricSpec``)
     input = "rows"
@@ -481,7 +488,7 @@ METRICS = {
         MetricSpec("ndcg", "ndcg_score", _kernels.ndcg, "NDCG",
                    options=(_K_OPTIONAL, _GAIN), has_labels=False, graded=True,
                    tie_rule="sklearn", averages=_GMEAN,
-                   native="ndcg"),
+                   native="ndcg", sklearn_undefined=0.0),
         MetricSpec("success", "success_at_k_score", _kernels.success_at_k,
                    "success@k", options=(_K_REQUIRED, _REL), empty_value=0.0,
                    native="success"),

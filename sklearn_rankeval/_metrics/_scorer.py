@@ -45,15 +45,26 @@ class _GroupedScoreFunc:
         if np.ndim(y_score) == 2:
             return self.score_func(y_true, y_score, **kwargs)
         if groups is None:
-            raise ValueError(
-                f"{self.__name__} scores each group (query, user) separately, but "
-                f"the scorer received no groups. Enable metadata routing with "
-                f"sklearn.set_config(enable_metadata_routing=True) and pass groups "
-                f"when fitting, e.g. GridSearchCV(...).fit(X, y, groups=groups) or "
-                f"cross_validate(..., params={{'groups': groups}}): the scorer "
-                f"requests groups. Scoring the fold as one ranking is refused."
-            )
+            raise ValueError(self._no_groups_advice())
         return self.score_func(y_true, y_score, groups=groups, **kwargs)
+
+    def _no_groups_advice(self):
+        """What to do, by the state of scikit-learn's metadata routing."""
+        from sklearn import get_config
+
+        head = (f"{self.__name__} scores each group (query, user) separately, "
+                f"but the scorer received no groups. ")
+        tail = ("The scorer requests groups; scoring the fold as one ranking is "
+                "refused.")
+        if get_config().get("enable_metadata_routing", False):
+            return (head + "Metadata routing is enabled, so fit() received no "
+                    "groups: pass them when fitting, e.g. GridSearchCV(...).fit("
+                    "X, y, groups=groups) or cross_validate(..., params="
+                    "{'groups': groups}). " + tail)
+        return (head + "Enable metadata routing with sklearn.set_config("
+                "enable_metadata_routing=True) and pass groups when fitting, "
+                "e.g. GridSearchCV(...).fit(X, y, groups=groups) or "
+                "cross_validate(..., params={'groups': groups}). " + tail)
 
     def __repr__(self):
         return self.__name__

@@ -35,7 +35,16 @@ from typing import Callable, NamedTuple
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
-from .._core import astype, concat, flatnonzero, full, namespace_of, to_numpy, warn
+from .._core import (
+    astype,
+    check_undefined,
+    concat,
+    flatnonzero,
+    full,
+    namespace_of,
+    to_numpy,
+    warn,
+)
 
 __all__ = [
     "MIN_GEO_MEAN",
@@ -45,6 +54,8 @@ __all__ = [
     "Partials",
     "aggregate",
     "apply_undefined",
+    "undefined_reason",
+    "warn_undefined",
     "average_finalize",
     "average_terms",
     "finalize_value",
@@ -200,7 +211,9 @@ class Average(NamedTuple):
 
 
 def apply_undefined(partials, labels, *, undefined, label, needs_negative=False):
-    """The undefined-group policy: raise, skip (keep the mask), or a value."""
+    """The undefined-group policy: raise, skip or warn (keep the mask: the
+    warning is the average's, :func:`warn_undefined`), or a value."""
+    undefined = check_undefined(undefined)
     values, defined = partials.value, partials.defined
     xp = namespace_of(values)
     if isinstance(undefined, str):
@@ -216,6 +229,28 @@ def apply_undefined(partials, labels, *, undefined, label, needs_negative=False)
         return partials
     values = xp.where(defined, values, xp.full_like(values, float(undefined)))
     return partials._replace(value=values, defined=xp.ones_like(defined))
+
+
+def undefined_reason(needs_negative=False):
+    """Why a group's value is undefined, in the messages' words."""
+    return ("no relevant item, or a single class" if needs_negative
+            else "no relevant item")
+
+
+def warn_undefined(partials, *, label, needs_negative=False):
+    """The ``undefined="warn"`` warning: how many of how many groups are
+    undefined and left out, and why (silent when none is, or when all are:
+    the average then warns that it is NaN)."""
+    defined = partials.defined
+    xp = namespace_of(defined)
+    n = int(defined.shape[0])
+    n_bad = n - int(xp.sum(_i(xp, defined)))
+    if 0 < n_bad < n:
+        warn(f"{label} is undefined for {n_bad} of {n} groups "
+             f"({undefined_reason(needs_negative)}); they are left out. Pass "
+             f"undefined='skip' to leave them out silently, or a number to "
+             f"count them with that value.", UndefinedMetricWarning)
+    return n_bad
 
 
 def plain_label(label):
@@ -307,6 +342,9 @@ def aggregate(partials, info, spec, *, average, undefined="skip"):
     (NumPy's pairwise summation, so the error does not grow with the number
     of groups).
     """
+    if undefined == "warn":
+        warn_undefined(partials, label=spec.label,
+                       needs_negative=spec.needs_negative)
     if average is None:
         p = apply_undefined(partials, info.labels, undefined=undefined,
                             label=spec.label, needs_negative=spec.needs_negative)

@@ -518,7 +518,7 @@ def test_review_edge_cases(namespace, dispatch):
     with pytest.raises(TypeError, match="y_true holds values of dtype"):
         mrr(np.array(list("abcabcabca")), to(rng.random((10, 3))))
     # pos_label: the same checks as for NumPy
-    with pytest.raises(ValueError, match="3 classes"):
+    with pytest.raises(ValueError, match="3 distinct labels"):
         gauc(to(np.array([0, 1, 2, 1, 0, 2])), to(np.arange(6.0)), pos_label=1)
     with pytest.raises(ValueError, match="is not a label of y_true"):
         gauc(to(np.array([0, 2, 0, 2, 0, 2])), to(np.arange(6.0)), pos_label=1)

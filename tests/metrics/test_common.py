@@ -85,10 +85,21 @@ def test_row_permutation_invariance(spec, seed):
 
 def test_undefined_groups_are_nan_in_average_none(spec):
     y, s, g = data(spec, 3)
+    takes = "undefined" in inspect.signature(spec.func).parameters
     with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        values = per_group(spec, y, s, g)
-    assert_array_equal(~np.isnan(values), defined_groups(spec, y, g))
+        warnings.simplefilter("error")  # an explicit choice is silent
+        values = per_group(spec, y, s, g, **({"undefined": "skip"} if takes else {}))
+    defined = np.asarray(defined_groups(spec, y, g))
+    assert_array_equal(~np.isnan(values), defined)
+    n_bad = int((~defined).sum())
+    if not takes or n_bad == 0:
+        return
+    # the default (undefined="warn") says how many of how many, and why
+    with pytest.warns(UndefinedMetricWarning,
+                      match=f"undefined for {n_bad} of {defined.size} groups "
+                            f"\\(no relevant item"):
+        default = per_group(spec, y, s, g)
+    assert_array_equal(default, values)
 
 
 def test_group_relabelling_invariance(spec):

@@ -195,10 +195,21 @@ def test_without_routing_a_grouped_scorer_refuses_to_score_a_fold(click_log):
 def test_routing_on_but_groups_not_passed_raises(routing, click_log):
     X, y, groups = click_log
     model = LogisticRegression().fit(X, y)
-    with pytest.raises(ValueError, match="received no groups"):
+    with pytest.raises(ValueError, match="received no groups") as err:
         get_scorer("gauc")(model, X, y)
+    # the advice follows the state: routing is on, fit() had no groups
+    assert "fit() received no groups" in str(err.value)
+    assert "Enable metadata routing" not in str(err.value)
     assert get_scorer("gauc")(model, X, y, groups=groups) == pytest.approx(
         gauc_score(y, model.predict_proba(X)[:, 1], groups=groups), rel=1e-12)
+
+
+def test_routing_off_advice_says_to_enable_it(click_log):
+    X, y, _ = click_log
+    model = LogisticRegression().fit(X, y)
+    with sklearn.config_context(enable_metadata_routing=False):
+        with pytest.raises(ValueError, match="Enable metadata routing"):
+            get_scorer("mrr")(model, X, y)
 
 
 def test_single_ranking_scorer_without_groups(click_log):

@@ -236,13 +236,20 @@ def test_ndcg_2d_equals_sklearn(seed, k, weighted, all_zero_rows):
     expected_rows = [sklearn_ndcg_score(y_true[i : i + 1], y_score[i : i + 1], k=k) for i in range(n_rows)]
     expected = sklearn_ndcg_score(y_true, y_score, k=k, sample_weight=w)
     if all_zero_rows:
-        # sklearn scores an all-zero row 0 and counts it: undefined=0.0
-        got = sr.ndcg_score(y_true, y_score, k=k, sample_weight=w, undefined=0.0)
+        # sklearn scores an all-zero row 0 and counts it: in sklearn's layout
+        # the default gives sklearn's value, silently (API.md, wave 5)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = sr.ndcg_score(y_true, y_score, k=k, sample_weight=w)
+            got_rows = sr.ndcg_score(y_true, y_score, k=k, average=None)
         np.testing.assert_allclose(got, expected, **TOL)
-        got_rows = silent(sr.ndcg_score, y_true, y_score, k=k, average=None)
+        np.testing.assert_allclose(got_rows, expected_rows, **TOL)
+        # an explicit undefined="skip" leaves such rows out (NaN per row)
+        skipped = silent(sr.ndcg_score, y_true, y_score, k=k, average=None,
+                         undefined="skip")
         nonzero = y_true.sum(axis=1) > 0
-        np.testing.assert_allclose(np.asarray(got_rows)[nonzero], np.array(expected_rows)[nonzero], **TOL)
-        assert np.isnan(np.asarray(got_rows)[~nonzero]).all()
+        np.testing.assert_allclose(np.asarray(skipped)[nonzero], np.array(expected_rows)[nonzero], **TOL)
+        assert np.isnan(np.asarray(skipped)[~nonzero]).all()
     else:
         np.testing.assert_allclose(sr.ndcg_score(y_true, y_score, k=k, sample_weight=w), expected, **TOL)
         np.testing.assert_allclose(sr.ndcg_score(y_true, y_score, k=k, average=None), expected_rows, **TOL)
