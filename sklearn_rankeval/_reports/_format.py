@@ -88,8 +88,29 @@ def frame_columns(info, parts):
     return columns
 
 
-def report_table(rows, digits, segment_header=False):
-    """``rows``: (segment or None, name, value, support[, low, high]) -> a table."""
+def undefined_footer(rows, totals):
+    """One line per metric (and segment) that leaves groups out as undefined:
+    ``rows`` as :func:`report_table`'s, ``totals`` the number of groups of
+    each segment (``{None: n}`` without segments)."""
+    out = []
+    for seg, name, _, support, *_ in rows:
+        n = totals.get(seg)
+        if n is None or support >= n:
+            continue
+        parsed = parse_metric_name(name)
+        reason = ("no relevant item, or a single class"
+                  if parsed is not None and parsed[0].needs_negative
+                  else "no relevant item")
+        where = "" if seg is None else f" (segment {seg})"
+        out.append(f"{name}{where}: {n - support} of {n} groups undefined "
+                   f"({reason}), left out")
+    return out
+
+
+def report_table(rows, digits, segment_header=False, totals=None):
+    """``rows``: (segment or None, name, value, support[, low, high]) -> a
+    table; ``totals``: the number of groups of each segment, for the lines
+    that count the groups a metric leaves out (:func:`undefined_footer`)."""
     names = [r[1] for r in rows]
     width = max(len("metric"), *(len(name) for name in names)) + 2
     value_width = max(digits + 3, len("value"))
@@ -107,6 +128,8 @@ def report_table(rows, digits, segment_header=False):
         lines.append(f"{lead}{name:<{width}s}{value:>{value_width}.{digits}f}"
                      f"{cis}  {support:>6d}")
     lines += pooled_footer(dict.fromkeys(names))
+    if totals is not None:
+        lines += undefined_footer(rows, totals)
     return "\n".join(lines)
 
 
@@ -137,8 +160,11 @@ def dict_value(summary):
     return {"value": value, "ci_low": low, "ci_high": high}
 
 
-def tidy_frame(rows, first):
-    """Tidy columns of ``rows`` (first..., name, value, support[, low, high])."""
+def tidy_frame(rows, first, totals=None):
+    """Tidy columns of ``rows`` (first..., name, value, support[, low,
+    high]); with ``totals`` (the number of groups of each segment, keyed by
+    the row's first field or None), an ``n_undefined`` column: the groups
+    each metric leaves out as undefined."""
     lead = len(first)
     columns = {key: np.array([r[i] for r in rows], dtype=object)
                for i, key in enumerate(first)}
@@ -148,28 +174,37 @@ def tidy_frame(rows, first):
         columns["ci_low"] = np.array([r[lead + 3] for r in rows], dtype=float)
         columns["ci_high"] = np.array([r[lead + 4] for r in rows], dtype=float)
     columns["n_groups"] = np.array([r[lead + 2] for r in rows], dtype=np.int64)
+    if totals is not None:
+        columns["n_undefined"] = np.array(
+            [totals[r[0] if lead else None] - r[lead + 2] for r in rows],
+            dtype=np.int64)
     return make_frame(columns, "pandas", index=None)
 
 
-def format_report(summaries, output, digits):
-    """One report, ``{name: (value, support[, low, high])}``, as ``output`` asks."""
+def format_report(summaries, output, digits, n_groups=None):
+    """One report, ``{name: (value, support[, low, high])}``, as ``output``
+    asks; ``n_groups``: the number of groups (the text's footer and the
+    frame's ``n_undefined`` count the groups each metric leaves out)."""
     if output == "dict":
         return {name: dict_value(summ) for name, summ in summaries.items()}
     rows = [(name, *summ) for name, summ in summaries.items()]
+    totals = None if n_groups is None else {None: n_groups}
     if output == "frame":
-        return tidy_frame(rows, ())
-    return report_table([(None, *row) for row in rows], digits)
+        return tidy_frame(rows, (), totals)
+    return report_table([(None, *row) for row in rows], digits, totals=totals)
 
 
-def format_segments(by_segment, output, digits):
+def format_segments(by_segment, output, digits, n_groups=None):
+    """The report of each segment; ``n_groups``: ``{segment: number of its
+    groups}`` (see :func:`format_report`)."""
     if output == "dict":
         return {seg: {name: dict_value(s) for name, s in summ.items()}
                 for seg, summ in by_segment.items()}
     rows = [(seg, name, *s) for seg, summ in by_segment.items()
             for name, s in summ.items()]
     if output == "frame":
-        return tidy_frame(rows, ("segment",))
-    return report_table(rows, digits, segment_header=True)
+        return tidy_frame(rows, ("segment",), n_groups)
+    return report_table(rows, digits, segment_header=True, totals=n_groups)
 
 
 def _fmt(x, width, digits=4):

@@ -253,7 +253,8 @@ default=None
                                intervals)
 
     if segments is None:
-        return format_report(summaries(info, parts), output, digits)
+        return format_report(summaries(info, parts), output, digits,
+                             n_groups=int(info.n_items.shape[0]))
     seg_index, seg_labels = _row_segments(segments, y_score)
     if np.ndim(y_score) == 2:
         seg_of_group = seg_index  # one segment per query
@@ -278,9 +279,10 @@ default=None
             negative_sampling_rate=negative_sampling_rate)
         info, parts = info.to_numpy(), {n: p.to_numpy() for n, p in parts.items()}
         seg_of_group = np.asarray(info.labels) % len(seg_labels)
-    by_segment = {}
+    by_segment, n_groups = {}, {}
     for code, label in enumerate(seg_labels):
         index = np.flatnonzero(seg_of_group == code)
         sub = {name: p.take(index) for name, p in parts.items()}
         by_segment[plain_label(label)] = summaries(info.take(index), sub)
-    return format_segments(by_segment, output, digits)
+        n_groups[plain_label(label)] = int(index.shape[0])
+    return format_segments(by_segment, output, digits, n_groups=n_groups)

@@ -161,14 +161,25 @@ def test_segments_text_and_frame_output():
                              segments=seg, output="dict")
     frame = ranking_report(y, s, groups=g, metrics=["mrr", "ndcg@3"],
                            segments=seg, output="frame")
-    assert list(frame.columns) == ["segment", "metric", "value", "n_groups"]
+    assert list(frame.columns) == ["segment", "metric", "value", "n_groups",
+                                   "n_undefined"]
     for row in frame.itertuples():
         assert row.value == as_dict[row.segment][row.metric]
-        assert row.n_groups == len(np.unique(g[(seg == row.segment) & (y > 0)]))
+        in_segment = np.unique(g[seg == row.segment])
+        with_relevant = np.unique(g[(seg == row.segment) & (y > 0)])
+        assert row.n_groups == len(with_relevant)
+        # the groups without a relevant item: left out, and counted
+        assert row.n_undefined == len(in_segment) - len(with_relevant)
     text = ranking_report(y, s, groups=g, metrics=["mrr"], segments=seg, digits=3)
     lines = text.splitlines()
     assert lines[0].split() == ["segment", "metric", "value", "groups"]
     assert lines[1].split()[:3] == ["even", "mrr", f"{as_dict['even']['mrr']:.3f}"]
+    for label in ("even", "odd"):
+        n = len(np.unique(g[seg == label]))
+        n_bad = n - len(np.unique(g[(seg == label) & (y > 0)]))
+        line = (f"mrr (segment {label}): {n_bad} of {n} groups undefined "
+                f"(no relevant item), left out")
+        assert (line in lines) == (n_bad > 0)
 
 
 def test_report_frame_output_and_output_dict_alias():

@@ -288,7 +288,8 @@ def test_report_text_frame_and_segments_with_intervals():
                                    f"{d['mrr']['ci_high']:.4f}"]
     pd = pytest.importorskip("pandas")
     frame = ranking_report(y, s, output="frame", **kw)
-    assert list(frame.columns) == ["metric", "value", "ci_low", "ci_high", "n_groups"]
+    assert list(frame.columns) == ["metric", "value", "ci_low", "ci_high", "n_groups",
+                                   "n_undefined"]
     assert frame["ci_low"].tolist() == [d["mrr"]["ci_low"], d["gauc"]["ci_low"]]
     assert isinstance(frame, pd.DataFrame)
     # segments: each segment resampled on its own groups
@@ -307,7 +308,7 @@ def test_report_text_frame_and_segments_with_intervals():
             d["mrr"]["ci_low"], d["mrr"]["ci_high"])
     seg_frame = ranking_report(y, s, output="frame", segments=seg, **kw)
     assert list(seg_frame.columns) == ["segment", "metric", "value", "ci_low",
-                                       "ci_high", "n_groups"]
+                                       "ci_high", "n_groups", "n_undefined"]
     seg_text = ranking_report(y, s, segments=seg, **kw)
     assert seg_text.splitlines()[0].split() == [
         "segment", "metric", "value", "ci_low", "ci_high", "groups"]
