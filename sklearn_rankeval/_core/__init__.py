@@ -2,8 +2,10 @@
 
 * :mod:`._array_api` -- the namespace of the inputs and the segment helpers
   the Array API standard lacks (``xpx``);
-* :mod:`._validation` -- the one definition of every argument and array check
-  (one rule, one message, from every entry point);
+* :mod:`._validation` -- the one definition of every array check and of the
+  labels' reading (one rule, one message, from every entry point);
+* :mod:`._params` -- declared parameters: each option's constraint written
+  once, one error kind (``InvalidParameterError``) for every violation;
 * :mod:`._config` -- ``get_config`` / ``set_config`` / ``config_context``;
 * :mod:`._warnings` -- warnings attributed to the user's line;
 * :mod:`._compat` -- the only importer of scikit-learn's private API.
@@ -30,20 +32,26 @@ from ._array_api import (
 )
 from ._compat import get_response_values_binary
 from ._config import config_context, get_config, set_config
-from ._validation import (
-    InvalidArgumentError,
-    as_numeric,
-    as_numeric_array_api,
-    binary_labels,
+from ._params import (
+    Interval,
+    InvalidParameterError,
+    Options,
     check_alpha,
     check_average,
-    check_binary_labels,
     check_k,
     check_n_points,
     check_negative_sampling_rate,
     check_option,
     check_positive_int,
     check_undefined,
+    declared,
+)
+from ._validation import (
+    InvalidArgumentError,
+    as_numeric,
+    as_numeric_array_api,
+    binary_labels,
+    check_binary_labels,
     column_or_2d,
     validate_binary,
     validate_positions,
@@ -56,7 +64,10 @@ from ._validation import (
 from ._warnings import warn
 
 __all__ = [
+    "Interval",
     "InvalidArgumentError",
+    "InvalidParameterError",
+    "Options",
     "as_numeric",
     "as_numeric_array_api",
     "asarray",
@@ -74,6 +85,7 @@ __all__ = [
     "column_or_2d",
     "concat",
     "config_context",
+    "declared",
     "cumsum",
     "device_of",
     "flatnonzero",

@@ -7,20 +7,12 @@ its inputs.
 """
 
 import math
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 
 __all__ = [
     "InvalidArgumentError",
-    "check_alpha",
-    "check_average",
-    "check_k",
-    "check_negative_sampling_rate",
-    "check_n_points",
-    "check_option",
-    "check_positive_int",
-    "check_undefined",
     "column_or_2d",
     "check_binary_labels",
     "validate_binary",
@@ -77,103 +69,6 @@ def _first(values, mask, xp=np):
     if xp is not np:
         return None
     return np.asarray(values)[np.asarray(mask)].ravel()[0].item()
-
-
-def check_negative_sampling_rate(value):
-    """``negative_sampling_rate``: None, or the share of negatives kept, in (0, 1]."""
-    if value is None:
-        return None
-    if (isinstance(value, bool) or not isinstance(value, Real)
-            or not 0 < value <= 1):
-        raise ValueError(f"negative_sampling_rate must be a number in (0, 1] "
-                         f"(the share of negatives kept), got {value!r}.")
-    return float(value)
-
-
-def check_k(k, *, allow_none=True):
-    """Return ``k`` as a Python int (or None) after checking it is a positive int."""
-    return check_positive_int(k, "k", allow_none=allow_none)
-
-
-def check_positive_int(value, name, *, allow_none=True):
-    """Return ``value`` as a Python int (or None) after checking it is a
-    positive int; the messages name the argument ``name``."""
-    if value is None:
-        if allow_none:
-            return None
-        raise TypeError(f"{name} must be a positive integer, got None.")
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
-        expected = "a positive integer or None" if allow_none else "a positive integer"
-        raise TypeError(
-            f"{name} must be {expected}, got {value!r} of type {type(value).__name__}."
-        )
-    if value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}.")
-    return int(value)
-
-
-def check_n_points(n_points):
-    """``n_points`` is an int >= 2 or None (all-points interpolation)."""
-    if n_points is None:
-        return None
-    if isinstance(n_points, (bool, np.bool_)) or not isinstance(n_points, Integral):
-        raise TypeError(
-            f"n_points must be an integer >= 2 or None, got {n_points!r} "
-            f"of type {type(n_points).__name__}."
-        )
-    if n_points < 2:
-        raise ValueError(f"n_points must be an integer >= 2 or None, got {n_points!r}.")
-    return int(n_points)
-
-
-def check_alpha(alpha):
-    """``alpha`` is a real number in [0, 1]."""
-    if isinstance(alpha, (bool, np.bool_)) or not isinstance(alpha, Real):
-        raise TypeError(
-            f"alpha must be a real number in [0, 1], got {alpha!r} "
-            f"of type {type(alpha).__name__}."
-        )
-    if not 0.0 <= alpha <= 1.0:  # also rejects NaN
-        raise ValueError(f"alpha must be in [0, 1], got {alpha!r}.")
-    return float(alpha)
-
-
-def check_option(value, name, options):
-    """``value`` is one of the strings in ``options``."""
-    if not isinstance(value, str) or value not in options:
-        valid = ", ".join(repr(o) for o in options)
-        raise ValueError(f"{name} must be one of {valid}; got {value!r}.")
-    return value
-
-
-def check_average(average, options):
-    """``average`` is None or one of ``options`` (strings)."""
-    if average is None:
-        return None
-    if not isinstance(average, str) or average not in options:
-        valid = ", ".join([repr(o) for o in options] + ["None"])
-        raise ValueError(f"average must be one of {valid}; got {average!r}.")
-    return average
-
-
-#: The string values of ``undefined=``: leave undefined groups out and say
-#: how many (the default of every group metric, as scikit-learn's
-#: ``zero_division="warn"``), leave them out silently, or raise.
-UNDEFINED_OPTIONS = ("warn", "skip", "raise")
-
-
-def check_undefined(undefined):
-    """``undefined`` is ``"warn"``, ``"skip"``, ``"raise"`` or a finite real
-    number (strict: any other string is an error, on every path)."""
-    if isinstance(undefined, str):
-        if undefined in UNDEFINED_OPTIONS:
-            return undefined
-    elif isinstance(undefined, Real) and not isinstance(undefined, (bool, np.bool_)):
-        if np.isfinite(undefined):
-            return float(undefined)
-    raise InvalidArgumentError(
-        "undefined", f"must be 'warn', 'skip', 'raise' or a finite number, got "
-        f"{undefined!r}.")
 
 
 def as_numeric(x, name):

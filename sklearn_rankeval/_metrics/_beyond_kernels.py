@@ -96,7 +96,7 @@ from typing import NamedTuple
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
-from .._core import warn
+from .._core import Interval, declared, warn
 from .._stats import Partials
 
 __all__ = [
@@ -265,15 +265,9 @@ def popularity(train_user, train_item, *, n_items):
     return Popularity(interactions, users, n_users)
 
 
-def check_head_share(head_share):
-    """``head_share`` if a real number in [0, 1], else a TypeError/ValueError."""
-    if isinstance(head_share, (bool, np.bool_)) or not isinstance(head_share, Real):
-        raise TypeError(
-            f"head_share must be a real number in [0, 1], got {head_share!r}."
-        )
-    if not 0 <= head_share <= 1:
-        raise ValueError(f"head_share must be in [0, 1], got {head_share!r}.")
-    return head_share
+#: ``head_share``: the share of interactions the short head holds, in [0, 1].
+check_head_share = declared("head_share", Interval(Real, 0, 1, "both"),
+                            text="a real number in [0, 1]")
 
 
 def short_head(interactions, head_share=0.8):

@@ -26,8 +26,10 @@ from numbers import Integral
 import numpy as np
 
 from .._core import (
+    Interval,
     check_option,
     column_or_2d,
+    declared,
 )
 from .._engine import check_inputs, encode_rows
 from .._stats import (
@@ -59,16 +61,9 @@ STRATEGIES = ("uniform", "quantile")
 # ---------------------------------------------------------------------------
 # checks (one place: the display and the ECE metric both call these)
 # ---------------------------------------------------------------------------
-def check_n_bins(n_bins):
-    """``n_bins`` is an integer >= 1 (a Python int is returned)."""
-    if isinstance(n_bins, (bool, np.bool_)) or not isinstance(n_bins, Integral):
-        raise TypeError(
-            f"n_bins must be an integer >= 1, got {n_bins!r} of type "
-            f"{type(n_bins).__name__}."
-        )
-    if n_bins < 1:
-        raise ValueError(f"n_bins must be an integer >= 1, got {n_bins!r}.")
-    return int(n_bins)
+#: ``n_bins``: the number of calibration bins, an integer >= 1.
+check_n_bins = declared("n_bins", Interval(Integral, 1, None), convert=int,
+                        text="an integer >= 1")
 
 
 def _one_d(x, name):

@@ -24,6 +24,7 @@ replaces each row's weight with the mean over its group.
 import numpy as np
 
 from .._core import (
+    InvalidParameterError,
     check_option,
     check_undefined,
     device_of,
@@ -143,13 +144,16 @@ def check_gain(value):
         return Gain("binary") if value == "binary" else value
     if callable(value):
         return Gain("callable", value)
-    table = np.asarray(value, dtype=np.float64) if value is not None else None
+    try:
+        table = (np.asarray(value, dtype=np.float64) if value is not None
+                 else None)
+    except (TypeError, ValueError):
+        table = None
     if table is None or table.ndim != 1 or table.size == 0 \
             or not np.isfinite(table).all():
-        raise ValueError(
-            f"gain must be 'linear', 'exponential', 'binary', a 1-D array of "
-            f"finite gains indexed by grade or a callable; got {value!r}."
-        )
+        raise InvalidParameterError(
+            "gain", f"must be 'linear', 'exponential', 'binary', a 1-D array of "
+            f"finite gains indexed by grade or a callable; got {value!r}.")
     return Gain("table", tuple(table.tolist()))
 
 

@@ -9,12 +9,20 @@ new metric is one kernel plus one entry here (plus its public function in
 ``_metrics.py``, a docstring and one call).
 """
 
+import math
 from dataclasses import dataclass
 from numbers import Integral, Real
 
-import numpy as np
-
-from .._core import check_average, check_k, check_n_points, check_option
+from .._core import (
+    Interval,
+    InvalidParameterError,
+    Options,
+    check_average,
+    check_k,
+    check_n_points,
+    check_option,
+    declared,
+)
 from .._stats import GroupInfo, Partials, aggregate
 from . import _beyond_kernels as _beyond
 from . import _ctr_kernels as _ctr
@@ -50,22 +58,29 @@ def _choice(name, options):
     return check
 
 
+#: ``log_base``: the base of a discount's logarithm, a number > 1.
+_check_log_base = declared("log_base", Interval(Real, 1, math.inf, "neither"),
+                           text="a number > 1")
+
+
 def check_log_base(value):
-    if (isinstance(value, bool) or not isinstance(value, Real)
-            or not np.isfinite(value) or value <= 1):
-        raise ValueError(f"log_base must be a number > 1, got {value!r}.")
+    value = _check_log_base(value)
     return float(value) if value != 2 else 2
 
 
-def check_max_grade(value):
-    if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
-        raise ValueError(f"max_grade must be an integer >= 1, got {value!r}.")
-    return int(value)
+#: ``max_grade``: the highest relevance grade (ERR), an integer >= 1.
+check_max_grade = declared("max_grade", Interval(Integral, 1, None), convert=int,
+                           text="an integer >= 1")
 
 
 def check_edges(value):
     """Bin edges given by the ECE function (quantile bins): a tuple."""
-    return None if value is None else tuple(float(e) for e in value)
+    try:
+        return None if value is None else tuple(float(e) for e in value)
+    except (TypeError, ValueError):
+        raise InvalidParameterError(
+            "edges", f"must be a sequence of numbers (the bin edges) or None, "
+            f"got {value!r}.") from None
 
 
 def _quantile_edges(y_score, sample_weight, options):
@@ -82,22 +97,21 @@ def check_rel(value):
     ``y_true >= r``; ``"binary"``: when ``y_true > 0``, and ``y_true`` must
     hold only 0 and 1 (for a name whose peer reads grades as gains).
     """
+    value = _check_rel(value)
     if value is None or value == "binary":
         return value
-    if (isinstance(value, bool) or not isinstance(value, Real)
-            or not np.isfinite(value) or value <= 0):
-        raise ValueError(
-            f"rel must be a number > 0 (an item is relevant when y_true >= "
-            f"rel; y_true >= 0 always, so rel <= 0 would make every item "
-            f"relevant), got {value!r}.")
     return int(value) if float(value).is_integer() else float(value)
 
 
-def check_persistence(value):
-    if (isinstance(value, bool) or not isinstance(value, Real)
-            or not 0 < value < 1):
-        raise ValueError(f"p must be a number in (0, 1), got {value!r}.")
-    return float(value)
+_check_rel = declared(
+    "rel", Interval(Real, 0, math.inf, "neither"), Options(("binary",)), None,
+    text="a number > 0 (an item is relevant when y_true >= rel; y_true >= 0 "
+         "always, so rel <= 0 would make every item relevant)")
+
+
+#: ``p``: RBP's persistence, in (0, 1).
+check_persistence = declared("p", Interval(Real, 0, 1, "neither"), convert=float,
+                             text="a number in (0, 1)")
 
 
 _K_OPTIONAL = ("k", None, check_k)

@@ -5,9 +5,19 @@ aggregated with each metric's default ``average``; ``segments`` aggregates the
 same partials within each segment's groups.
 """
 
+from numbers import Integral
+
 import numpy as np
 
-from .._core import astype, check_option, namespace_of, reject_host_options, to_numpy
+from .._core import (
+    Interval,
+    astype,
+    check_option,
+    declared,
+    namespace_of,
+    reject_host_options,
+    to_numpy,
+)
 from .._engine import encode_rows
 from .._metrics import (
     DEFAULT_METRICS,
@@ -27,6 +37,9 @@ from ._format import format_report, format_segments, with_intervals
 __all__ = ["DEFAULT_METRICS", "ranking_report"]
 
 OUTPUTS = ("text", "dict", "frame")
+#: ``digits``: the decimals of the text report, an integer >= 0.
+_check_digits = declared("digits", Interval(Integral, 0, None), convert=int,
+                         text="a non-negative integer")
 
 
 def metric_summaries(info, parts, parsed):
@@ -223,9 +236,7 @@ default=None
             )
         output = "dict"
     parsed = parse_metrics(metrics)
-    if isinstance(digits, bool) or not isinstance(digits, (int, np.integer)) \
-            or digits < 0:
-        raise ValueError(f"digits must be a non-negative integer, got {digits!r}.")
+    digits = _check_digits(digits)
     if confidence is not None:
         confidence = check_confidence(confidence)
         n_resamples = check_n_resamples(n_resamples)

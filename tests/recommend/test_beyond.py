@@ -496,7 +496,7 @@ def test_short_head_edges():
     assert np.flatnonzero(bd.short_head(np.array([3, 0, 1]), 1.0)).tolist() == [0, 2]
     assert not bd.short_head(np.array([3, 0, 1]), 0.0).any()
     assert not bd.short_head(np.zeros(3, dtype=int), 0.8).any()
-    with pytest.raises(ValueError, match="head_share must be in"):
+    with pytest.raises(ValueError, match="head_share must be a real number in"):
         bd.short_head(np.array([1]), 1.5)
     with pytest.raises(TypeError, match="head_share must be a real"):
         bd.short_head(np.array([1]), True)

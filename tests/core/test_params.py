@@ -1,0 +1,116 @@
+"""Declared parameters: one constraint per option, one error kind.
+
+Every option of every registry metric, and the shared options of the
+functions, raise :class:`InvalidParameterError` -- both a ``ValueError`` and
+a ``TypeError``, as scikit-learn's -- for a value of the wrong type and for
+one out of range, with the parameter's name first in the message.
+"""
+
+import math
+from numbers import Integral, Real
+
+import numpy as np
+import pytest
+from sklearn.utils._param_validation import InvalidParameterError as SklearnIPE
+
+from sklearn_rankeval import (
+    expected_reciprocal_rank_score,
+    ndcg_score,
+    ranking_report,
+)
+from sklearn_rankeval._core import (
+    Interval,
+    InvalidParameterError,
+    Options,
+    check_k,
+    check_undefined,
+    declared,
+)
+from sklearn_rankeval._metrics._registry import LIST_METRICS, METRICS
+
+
+def test_the_error_is_both_kinds_and_sklearns():
+    err = InvalidParameterError("k", "must be a positive integer, got 0.")
+    assert isinstance(err, ValueError) and isinstance(err, TypeError)
+    assert isinstance(err, SklearnIPE)
+    assert str(err) == "k must be a positive integer, got 0."
+    assert err.argument == "k"
+
+
+@pytest.mark.parametrize("interval, inside, outside", [
+    (Interval(Integral, 1, None), [1, 2, 10**12, np.int64(3)],
+     [0, -1, 1.5, True, "2", None, math.nan]),
+    (Interval(Real, 0, 1, "right"), [1, 0.5, 1e-300], [0, 1.0000001, math.nan, False]),
+    (Interval(Real, 0, 1, "neither"), [0.5], [0, 1, -0.1]),
+    (Interval(Real, 0, 1, "both"), [0, 1, 0.3], [-1e-9, 2]),
+    (Interval(Real, -math.inf, math.inf, "neither"), [0.0, -5, 1e308],
+     [math.inf, -math.inf, math.nan]),
+])
+def test_interval_membership(interval, inside, outside):
+    for v in inside:
+        assert interval.holds(v), v
+    for v in outside:
+        assert not interval.holds(v), v
+
+
+def test_declared_message_and_conversion():
+    check = declared("x", Interval(Integral, 2, None), Options(("auto",)), None,
+                     convert=int)
+    assert check(np.int32(4)) == 4 and type(check(np.int32(4))) is int
+    assert check("auto") == "auto" and check(None) is None
+    with pytest.raises(InvalidParameterError,
+                       match=r"^x must be an integer >= 2 or one of 'auto' or "
+                             r"None, got 1\.$"):
+        check(1)
+    with pytest.raises(InvalidParameterError, match="got 'Auto'"):
+        check("Auto")
+
+
+@pytest.mark.parametrize("bad", [0, -3, 2.5, "10", True, math.nan])
+def test_k_one_kind_of_error(bad):
+    # a bad k was a TypeError or a ValueError depending on the value
+    with pytest.raises(InvalidParameterError, match="^k must be a positive integer"):
+        check_k(bad)
+    with pytest.raises(ValueError, match="^k must be"):
+        ndcg_score([[1, 0]], [[0.2, 0.1]], k=bad)
+    with pytest.raises(TypeError, match="^k must be"):
+        ndcg_score([[1, 0]], [[0.2, 0.1]], k=bad)
+
+
+@pytest.mark.parametrize("bad", [0, 2.5, "4", -1])
+def test_max_grade_same_kind_as_k(bad):
+    with pytest.raises(InvalidParameterError, match="^max_grade must be an integer >= 1"):
+        expected_reciprocal_rank_score([[1, 0]], [[0.2, 0.1]], max_grade=bad)
+
+
+def test_undefined_is_strict():
+    for good in ("warn", "skip", "raise", 0, 1.0, -2):
+        check_undefined(good)
+    for bad in ("rase", "Skip", "", math.nan, math.inf, True, None, [0]):
+        with pytest.raises(InvalidParameterError, match="^undefined must be"):
+            check_undefined(bad)
+    # internal paths too: a registry entry's from_ranked
+    from sklearn_rankeval._engine import rank_groups
+    rg = rank_groups([1, 0, 0, 0], [0.3, 0.2, 0.1, 0.4], groups=[1, 1, 2, 2])
+    with pytest.raises(InvalidParameterError, match="undefined must be"):
+        METRICS["mrr"].from_ranked(rg, average=None, undefined="rase")
+
+
+def test_digits_declared():
+    with pytest.raises(InvalidParameterError, match="^digits must be a non-negative"):
+        ranking_report([1, 0], [0.5, 0.2], digits=-1)
+
+
+class _Odd:
+    """A value of no accepted type."""
+
+
+@pytest.mark.parametrize("table", [METRICS, LIST_METRICS], ids=["rows", "lists"])
+def test_every_registry_option_raises_the_one_kind(table):
+    # every declared option refuses a value of no accepted type with the one
+    # error kind, naming itself
+    for spec in table.values():
+        for name, _, check in spec.options:
+            with pytest.raises(InvalidParameterError) as err:
+                check(_Odd())
+            assert str(err.value).startswith(name), (spec.name, name, err.value)
