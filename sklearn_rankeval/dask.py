@@ -24,6 +24,7 @@ from ._distributed import (
     fill_doc,
     input_order_column,
     metric_plan,
+    parquet_doc,
     partial_columns,
     partial_dtypes,
     reduce_clicks,
@@ -31,7 +32,8 @@ from ._distributed import (
     summarize_partials,
 )
 
-__all__ = ["counterfactual_report", "per_group_scores", "ranking_report"]
+__all__ = ["counterfactual_report", "evaluate_parquet", "per_group_scores",
+           "ranking_report"]
 
 _INSTALL = 'pip install "sklearn-rankeval[dask]"'
 
@@ -248,12 +250,37 @@ def _partials(ddf, y_true, y_score, groups, sample_weight, metrics, convention=N
             pooled)
 
 
-def _evaluate_parquet(path, *, y_true, y_score, groups, metrics, per_group=False):
-    """``rankeval evaluate PATH --engine dask``: a Parquet file, folder or glob.
+@parquet_doc
+def evaluate_parquet(path, *, y_true, y_score, groups, metrics=None, per_group=False):
+    """The metrics of a Parquet file, folder or glob, on Dask.
 
-    Returns ``(report, per-group dict or None, n_rows, n_groups)``, computed
-    with the current scheduler (a ``dask.distributed.Client`` if one is
-    active, else dask's default).
+    What ``rankeval evaluate PATH --engine dask`` computes: the rows are
+    read by Dask from ``path`` (a file, a folder of part files or a glob),
+    shuffled by group once, ranked per partition, and only the per-group
+    partial sums come back (the values of :func:`ranking_report` on the
+    same rows).  The current scheduler computes it (a ``dask.distributed.Client`` if one
+    is active, else dask's default).
+
+    Read more in the :ref:`User Guide <distributed>`.
+
+    %(parquet_parameters)s
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import pandas as pd
+    >>> from sklearn_rankeval.dask import evaluate_parquet
+    >>> log = pd.DataFrame({
+    ...     "user": ["ann", "ann", "ann", "bob", "bob"],
+    ...     "clicked": [1, 0, 0, 0, 1],
+    ...     "score": [0.9, 0.4, 0.6, 0.8, 0.8],
+    ... })
+    >>> folder = tempfile.mkdtemp()
+    >>> log.to_parquet(os.path.join(folder, "part-0.parquet"))
+    >>> result = evaluate_parquet(folder, y_true="clicked", y_score="score",
+    ...                           groups="user", metrics=["mrr", "gauc"])
+    >>> result.report, result.n_rows, result.n_groups
+    ({'mrr': 0.875, 'gauc': 0.8}, 5, 2)
     """
     dd, _ = _dask()
     ddf = dd.read_parquet(str(path))

@@ -39,6 +39,7 @@ from ._distributed import (
     list_plan,
     metric_plan,
     note_row,
+    parquet_doc,
     partial_columns,
     partial_dtypes,
     partition_columns,
@@ -50,8 +51,8 @@ from ._distributed import (
     summarize_partials,
 )
 
-__all__ = ["counterfactual_report", "per_group_scores", "ranking_report",
-           "recommendation_report"]
+__all__ = ["counterfactual_report", "evaluate_parquet", "per_group_scores",
+           "ranking_report", "recommendation_report"]
 
 _INSTALL = 'pip install "sklearn-rankeval[spark]"'
 #: Rows given to the engine per call: Arrow batches (10,000 rows by default,
@@ -284,12 +285,29 @@ def _partials(df, y_true, y_score, groups, sample_weight, metrics, convention=No
     return columns, names, pooled
 
 
-def _evaluate_parquet(path, *, y_true, y_score, groups, metrics, per_group=False):
-    """``rankeval evaluate PATH --engine spark``: a Parquet file, folder or glob.
+@parquet_doc
+def evaluate_parquet(path, *, y_true, y_score, groups, metrics=None, per_group=False):
+    """The metrics of a Parquet file, folder or glob, on Spark.
 
-    Returns ``(report, per-group dict or None, n_rows, n_groups)`` from one
-    Spark job.  The session is the active one, or a new one (``local[*]``
-    unless ``spark-submit`` or ``SPARK_*`` settings say otherwise).
+    What ``rankeval evaluate PATH --engine spark`` computes: the rows are
+    read by Spark from ``path`` (a file, a folder of part files or a glob),
+    shuffled by group once, ranked per partition, and only the per-group
+    partial sums come back (the values of :func:`ranking_report` on the
+    same rows).  The session is the active one, or a new one (``local[*]`` unless
+    ``spark-submit`` or ``SPARK_*`` settings say otherwise).
+
+    Read more in the :ref:`User Guide <distributed>`.
+
+    %(parquet_parameters)s
+
+    Examples
+    --------
+    >>> from sklearn_rankeval.spark import evaluate_parquet
+    >>> result = evaluate_parquet(  # doctest: +SKIP
+    ...     "clicks/*.parquet", y_true="clicked", y_score="score",
+    ...     groups="user", metrics=["mrr", "gauc"])
+    >>> result.report  # doctest: +SKIP
+    {'mrr': 0.875, 'gauc': 0.8}
     """
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     _pyspark()

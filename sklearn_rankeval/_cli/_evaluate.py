@@ -8,7 +8,6 @@ whole file; with ``--group-rows sorted`` only the open group is held between
 chunks.
 """
 
-import importlib
 import sys
 
 import numpy as np
@@ -161,9 +160,12 @@ def _on_engine(args, names):
     """``--engine spark|dask``: a Parquet path (folder, glob) on that engine."""
     if _F_ALPHA in names:
         raise UsageError("metric 'f_alpha' is not available with --engine")
-    module = importlib.import_module(f"sklearn_rankeval.{args.engine}")
+    if args.engine == "spark":
+        from ..spark import evaluate_parquet
+    else:
+        from ..dask import evaluate_parquet
     try:
-        return module._evaluate_parquet(
+        return evaluate_parquet(
             args.file, y_true=args.label, y_score=args.score, groups=args.group,
             metrics=names, per_group=args.per_group)
     except (ValueError, TypeError) as exc:
@@ -199,7 +201,8 @@ def run(args):
                       ([g, *(csv_number(v[i]) for v in per.values())]
                        for i, g in enumerate(ids)))
     else:
-        out = [f"{args.file}: {n_rows} rows, {n_groups} groups",
+        groups = f"{n_groups} group" + ("" if n_groups == 1 else "s")
+        out = [f"{args.file}: {n_rows} rows, {groups}",
                *table_lines(summary, args.digits)]
         if per is not None:
             cols = list(per)

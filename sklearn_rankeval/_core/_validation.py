@@ -150,6 +150,12 @@ def validate_scores(y_score, xp=np, *, name="y_score"):
         with np.errstate(all="ignore"):
             total = np.sum(y_score)
     if y_score.dtype.kind == "f" and not np.isfinite(total):
+        if y_score.ndim == 2 and np.isnan(y_score).any():
+            raise InvalidArgumentError(
+                name, "contains NaN. Rows of different lengths padded with NaN? "
+                "Pad y_score with -inf instead (an item that was not "
+                "retrieved: ranked after every other) and y_true with 0.",
+                value=math.nan)
         _no_nan(y_score, name)
         if np.isposinf(y_score).any():
             raise InvalidArgumentError(name, posinf, value=math.inf)

@@ -24,7 +24,6 @@ from ._clicks import (
 )
 from ._lists import (
     TrainItems,
-    list_layout,
     list_plan,
     partition_columns,
     reduce_columns,
@@ -36,6 +35,7 @@ from ._partials import (
     concat_partial_columns,
     input_order_column,
     metric_plan,
+    parquet_doc,
     partial_columns,
     partial_dtypes,
     reduce_partials,
@@ -55,7 +55,6 @@ __all__ = [
     "fill_doc",
     "group_type_tap",
     "input_order_column",
-    "list_layout",
     "list_plan",
     "metric_plan",
     "note_row",
@@ -67,5 +66,6 @@ __all__ = [
     "reduce_columns",
     "reduce_partials",
     "split_log_rows",
+    "parquet_doc",
     "summarize_partials",
 ]

@@ -15,6 +15,8 @@ the rows of each group in the frame's order after the shuffle: the adapters
 then carry a position column (:func:`needs_input_order`).
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .._metrics import (
@@ -22,6 +24,7 @@ from .._metrics import (
     needs_input_order,
     parse_metrics,
     resolved_metrics,
+    substitute_doc,
 )
 from .._reports import RankingAccumulator
 from .._stats import GroupInfo
@@ -37,6 +40,8 @@ __all__ = [
     "metric_plan",
     "partial_columns",
     "reduce_partials",
+    "ParquetReport",
+    "parquet_doc",
     "summarize_partials",
 ]
 
@@ -213,8 +218,50 @@ def reduce_partials(columns, names, pooled, *, convention=None):
     return accumulator_of(columns, names, pooled, convention).result()
 
 
+class ParquetReport(NamedTuple):
+    """What ``evaluate_parquet`` of :mod:`sklearn_rankeval.spark` and
+    :mod:`sklearn_rankeval.dask` returns: the report ``{metric: value}``,
+    the per-group values (``{"group": ids, metric: values}``, sorted by id,
+    NaN where undefined; None unless asked), the number of rows and the
+    number of groups."""
+
+    report: dict
+    per_group: object
+    n_rows: int
+    n_groups: int
+
+
+#: The parameters and result of ``evaluate_parquet`` (Spark and Dask alike).
+PARQUET_DOCS = {"parquet_parameters": """\
+Parameters
+----------
+path : str or path-like
+    A Parquet file, a folder of Parquet files or a glob.
+y_true, y_score, groups : str
+    The names of the relevance, score and group-id columns.
+metrics : list of str, default=None
+    Metric names as :func:`~sklearn_rankeval.get_scorer_names` lists
+    them (None: the default set of :func:`ranking_report`).
+per_group : bool, default=False
+    Also return every group's values.
+
+Returns
+-------
+result : ParquetReport
+    A named tuple ``(report, per_group, n_rows, n_groups)``: the report
+    ``{metric: value}``, the per-group values ``{"group": ids, metric:
+    values}`` sorted by id (None unless ``per_group``), the number of rows
+    and of groups."""}
+
+
+def parquet_doc(func):
+    """Substitute :data:`PARQUET_DOCS` in ``evaluate_parquet``'s docstring."""
+    return substitute_doc(func, PARQUET_DOCS)
+
+
 def summarize_partials(columns, names, pooled, *, per_group=False, convention=None):
-    """``(report, per-group dict or None, n_rows, n_groups)`` of the partials.
+    """A :class:`ParquetReport` ``(report, per-group dict or None, n_rows,
+    n_groups)`` of the partials.
 
     What ``rankeval evaluate --engine`` prints, from the one collection of
     the partials: the per-group values (sorted by id, NaN where undefined)
@@ -227,4 +274,4 @@ def summarize_partials(columns, names, pooled, *, per_group=False, convention=No
         frame = acc.per_group(output="dict")
         per = {key: frame[key] for key in ("group", *names)}
     n_rows = int(np.sum(np.asarray(columns["n_items"], dtype=np.int64)))
-    return report, per, n_rows, int(len(columns["group"]))
+    return ParquetReport(report, per, n_rows, int(len(columns["group"])))

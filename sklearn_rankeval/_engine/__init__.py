@@ -32,11 +32,12 @@ query, multiclass probabilities, one ranking) becomes one
 with no Python loop over groups or rows.
 """
 
-from ._checks import RankingInput, check_inputs, encode_classes, layout_of
+from ._checks import check_inputs, encode_classes, layout_of
 from ._chunks import chunk_rows, ranked_chunks
 from ._dispatch import rank, rank_groups
 from ._group_ids import (
     check_group_ids,
+    check_length,
     encode_groups,
     encode_rows,
     group_ids_array,
@@ -48,8 +49,8 @@ from ._rows import GroupedRows, grouped_rows
 __all__ = [
     "GroupedRows",
     "RankedGroups",
-    "RankingInput",
     "check_group_ids",
+    "check_length",
     "check_inputs",
     "chunk_rows",
     "discount_cumsum",

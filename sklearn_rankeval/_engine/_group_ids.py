@@ -25,6 +25,8 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
+from .._core import InvalidArgumentError
+
 __all__ = ["GroupSlots", "check_group_ids", "check_length", "encode_groups",
            "encode_rows", "group_ids_array", "group_slots"]
 
@@ -74,12 +76,19 @@ def _is_missing(values):
     return np.asarray(nan, dtype=bool) | np.equal(values, None)
 
 
-def check_length(shape, n):
+def check_length(shape, n, name="groups"):
+    """``groups`` (or the argument ``name``): 1-D, one id per row of the
+    ``n`` rows -- the one rule of every door."""
     if len(shape) != 1 or shape[0] != n:
-        raise ValueError(
-            f"groups must be 1-D with one id per row of y_score ({n}), "
-            f"got shape {tuple(shape)}."
-        )
+        hint = ""
+        if len(shape) == 2 and shape[0] == n:
+            hint = (" Tuple ids (one (query, user) pair per row) are not a "
+                    "group id: build one composite key per row, e.g. codes, _ "
+                    "= pandas.factorize(pandas.MultiIndex.from_arrays([query, "
+                    "user])), or the strings query + '|' + user.")
+        raise InvalidArgumentError(
+            name, f"must be 1-D with one id per row of y_score ({n}), got shape "
+            f"{tuple(shape)}.{hint}")
 
 
 def _sorted_codes(uniques):

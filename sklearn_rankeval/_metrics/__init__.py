@@ -21,7 +21,6 @@ Never imports ``_reports``, ``_recommend``, ``_counterfactual``,
 """
 
 from ._beyond_kernels import (
-    USER_STATS,
     BeyondPartials,
     Popularity,
     check_head_share,
@@ -30,7 +29,6 @@ from ._beyond_kernels import (
     lorenz_curve,
     short_head,
 )
-from ._beyond_kernels import merge as merge_list_partials
 from ._beyond_kernels import partials as list_partials
 from ._beyond_kernels import popularity as train_popularity
 from ._calibration import (
@@ -40,7 +38,6 @@ from ._classification import (
     f_alpha_score,
 )
 from ._conventions import (
-    CONVENTIONS,
     check_convention,
     needs_input_order,
     resolve,
@@ -77,10 +74,8 @@ from ._kernels import (
 )
 from ._names import (
     MetricTable,
-    did_you_mean,
     parse_metric_name,
     parse_metrics,
-    read_metric_name,
     valid_names_text,
 )
 from ._pipeline import (
@@ -125,7 +120,6 @@ from ._user_models import (
 
 __all__ = [
     "BeyondPartials",
-    "CONVENTIONS",
     "DEFAULT_METRICS",
     "GAIN_METRICS",
     "LIST_METRICS",
@@ -134,7 +128,6 @@ __all__ = [
     "Popularity",
     "RECALL_LEVELS",
     "TREC_EVAL",
-    "USER_STATS",
     "averaged_roc",
     "bpref_score",
     "calibration_ratio",
@@ -144,7 +137,6 @@ __all__ = [
     "check_fpr_grid",
     "check_head_share",
     "dcg_score",
-    "did_you_mean",
     "distinct_pairs",
     "drop_unjudged",
     "evaluate",
@@ -169,7 +161,6 @@ __all__ = [
     "make_ranking_scorer",
     "mean_average_precision_score",
     "mean_reciprocal_rank_score",
-    "merge_list_partials",
     "ndcg_score",
     "needs_input_order",
     "normalized_entropy",
@@ -181,7 +172,6 @@ __all__ = [
     "rank_biased_precision_residual",
     "rank_biased_precision_score",
     "rank_for_curves",
-    "read_metric_name",
     "recall_at_k_score",
     "recall_level_cutoffs",
     "reliability_curves",

@@ -32,7 +32,13 @@ from .._core import (
     validate_scores,
     warn,
 )
-from .._engine import check_inputs, grouped_rows, layout_of, ranked_chunks
+from .._engine import (
+    check_inputs,
+    check_length,
+    grouped_rows,
+    layout_of,
+    ranked_chunks,
+)
 from .._stats import GroupInfo, Partials, apply_undefined
 from ._conventions import (
     check_result,
@@ -359,9 +365,7 @@ def drop_unjudged(y_true, y_score, groups, sample_weight, judged):
         if hasattr(groups, "to_numpy") and not isinstance(groups, np.ndarray):
             groups = groups.to_numpy()
         groups = np.asarray(groups)
-        if groups.shape != y_score.shape:
-            raise ValueError(f"groups must be 1-D with one id per row of y_score "
-                             f"({y_score.shape[0]}), got shape {groups.shape}.")
+        check_length(groups.shape, y_score.shape[0])
     if sample_weight is not None:
         sample_weight = validate_sample_weight(sample_weight, y_score.shape[0], "row")
     # a group without any judged row keeps its first row, as non-relevant

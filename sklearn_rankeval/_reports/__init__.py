@@ -13,13 +13,7 @@
 from ._accumulate import RankingAccumulator
 from ._compare import compare_rankings
 from ._format import (
-    dict_value,
     format_report,
-    frame_columns,
-    make_frame,
-    per_group_values,
-    report_table,
-    tidy_frame,
     with_intervals,
 )
 from ._per_group import per_group_scores
@@ -28,14 +22,8 @@ from ._report import ranking_report
 __all__ = [
     "RankingAccumulator",
     "compare_rankings",
-    "dict_value",
     "format_report",
-    "frame_columns",
-    "make_frame",
     "per_group_scores",
-    "per_group_values",
     "ranking_report",
-    "report_table",
-    "tidy_frame",
     "with_intervals",
 ]

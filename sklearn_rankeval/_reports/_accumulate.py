@@ -21,7 +21,7 @@ from .._core import (
     validate_sample_weight,
     validate_scores,
 )
-from .._engine import check_group_ids, group_ids_array
+from .._engine import check_group_ids, check_length, group_ids_array
 from .._metrics import (
     check_convention,
     evaluate,
@@ -283,11 +283,7 @@ class RankingAccumulator:
                 f"rows of a group are matched across batches by their id."
             )
         ids = group_ids_array(groups)
-        if ids.ndim != 1 or ids.shape[0] != n:
-            raise ValueError(
-                f"groups must be 1-D with one id per row of y_score ({n}), got "
-                f"shape {ids.shape}."
-            )
+        check_length(ids.shape, n)
         check_group_ids(ids)
         return {"y_true": y_true, "y_score": y_score, "groups": ids,
                 "sample_weight": w}

@@ -14,12 +14,12 @@ import pytest
 
 from sklearn_rankeval import recommendation_report
 from sklearn_rankeval._metrics import (
-    USER_STATS,
     BeyondPartials,
     list_partials,
     parse_metrics,
     train_popularity,
 )
+from sklearn_rankeval._metrics._beyond_kernels import USER_STATS
 from sklearn_rankeval._metrics._registry import LIST_METRICS, METRICS
 
 SPECS = list(LIST_METRICS.values())
