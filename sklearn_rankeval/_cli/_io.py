@@ -205,9 +205,19 @@ def _positions(path, names, columns, where):
     positions = []
     for column in columns:
         if column.name not in names:
+            hint = ""
+            if where == "header" and len(names) == 1:
+                # one column: another delimiter than the one read with?
+                found = [name for sep, name in (("\t", "tab"), (";", "';'"),
+                                                ("|", "'|'"), (",", "','"))
+                         if sep in names[0]]
+                if found:
+                    sep = {"tab": "'\\t'"}.get(found[0], found[0])
+                    hint = (f" (one column: is the file {found[0]}-separated? "
+                            f"pass --delimiter {sep})")
             raise InputFileError(
                 path, f"no column {column.name!r} (for --{column.role}); the "
-                f"{where} has {', '.join(repr(n) for n in names)}",
+                f"{where} has {', '.join(repr(n) for n in names)}{hint}",
                 line=1 if where == "header" else None)
         positions.append(names.index(column.name))
     return positions

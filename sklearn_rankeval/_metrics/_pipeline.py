@@ -19,6 +19,7 @@ turns its partials into any average.
 import numpy as np
 
 from .._core import (
+    InvalidArgumentError,
     asarray,
     astype,
     binary_labels,
@@ -167,11 +168,13 @@ def relevant_at(y_true, rel, layout, names):
     xp = namespace_of(y_true)
     if rel == "binary":
         if not bool(xp.all((y_true == 0) | (y_true == 1))):
-            raise ValueError(
-                f"{what}: y_true holds grades other than 0 and 1, which "
-                f"ir_measures reads as gains when rel= is not given (graded "
-                f"RBP); this package's RBP counts an item as relevant or not. "
-                f"Name the threshold, e.g. 'RBP(rel=1)' (y_true >= 1 relevant).")
+            problem = (
+                "holds grades other than 0 and 1, which "
+                "ir_measures reads as gains when rel= is not given (graded "
+                "RBP); this package's RBP counts an item as relevant or not. "
+                "Name the threshold, e.g. 'RBP(rel=1)' (y_true >= 1 relevant).")
+            raise InvalidArgumentError("y_true", f"{problem} ({what})",
+                                       message=f"{what}: y_true {problem}")
         return y_true
     return astype(xp, y_true >= rel, xp.int8)  # (NumPy 1.x has no np.astype)
 

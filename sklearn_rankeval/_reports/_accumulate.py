@@ -17,11 +17,8 @@ from .._core import (
     check_option,
     is_foreign_array,
     reject_host_options,
-    validate_relevance,
-    validate_sample_weight,
-    validate_scores,
 )
-from .._engine import check_group_ids, check_length, group_ids_array
+from .._engine import check_group_ids, check_inputs, check_length, group_ids_array
 from .._metrics import (
     check_convention,
     evaluate,
@@ -267,25 +264,24 @@ class RankingAccumulator:
             )
 
     def _rows(self, y_true, y_score, groups, sample_weight):
-        """Validated 1-D rows (as arrays) of a batch, before any state change."""
-        y_score = validate_scores(y_score)
-        y_true = validate_relevance(y_true)
-        n = y_score.shape[0]
-        if y_true.ndim != 1 or y_true.shape[0] != n:
-            raise ValueError(
-                f"y_true and y_score have inconsistent lengths: "
-                f"{y_true.shape[0]} and {n}."
-            )
-        w = validate_sample_weight(sample_weight, n, "row")
+        """Checked 1-D rows (as arrays) of a batch, before any state change:
+        the input door's one check (labels read, lengths, weights), then the
+        ids every batch must carry."""
         if groups is None:
             raise ValueError(
                 f"groups is required with group_rows={self.group_rows!r}: the "
                 f"rows of a group are matched across batches by their id."
             )
+        layout, y_true, y_score, _, w = check_inputs(
+            y_true, y_score, groups=groups, sample_weight=sample_weight)
+        if layout != "long":
+            raise ValueError(
+                f"y_score must be 1-D (one score per row) with groups, got shape "
+                f"{tuple(y_score.shape)}.")
         ids = group_ids_array(groups)
-        check_length(ids.shape, n)
+        check_length(ids.shape, y_score.shape[0])
         check_group_ids(ids)
-        return {"y_true": y_true, "y_score": y_score, "groups": ids,
+        return {"y_true": np.asarray(y_true), "y_score": y_score, "groups": ids,
                 "sample_weight": w}
 
     @staticmethod

@@ -307,14 +307,19 @@ def average_terms(partials, info, spec, *, average, undefined="skip"):
 
 
 def finalize_value(sums, n_counted, *, label, needs_negative=False, finalize,
-                   reason=None):
+                   reason=None, weightless=False):
     """The average from summed statistics, or NaN with a warning.
 
     NaN and an ``UndefinedMetricWarning`` when no group counts, or when the
     groups that count give no value: ``reason`` says why (a pooled metric's
     own words, e.g. no click for the normalized entropy), else zero total
-    weight.
+    weight; ``weightless``: every row's sample weight is 0 (said first, as
+    the cause of whatever else).
     """
+    if weightless:
+        warn(f"{label} is undefined: sample_weight is 0 for every row (no group "
+             f"has any weight); returning NaN.", UndefinedMetricWarning)
+        return float("nan")
     if n_counted == 0:
         warn(
             f"{label} is undefined for every group (no group has a relevant item"
@@ -354,11 +359,14 @@ def aggregate(partials, info, spec, *, average, undefined="skip"):
                            needs_negative=spec.needs_negative, finalize=None)
         return xp.where(p.defined, p.value, xp.full_like(p.value, math.nan))
     avg = average_terms(partials, info, spec, average=average, undefined=undefined)
+    xp = namespace_of(info.weight)
+    weightless = info.weight.shape[0] > 0 and not bool(xp.any(info.weight > 0))
     return finalize_value(*summed(avg), label=spec.label,
                           needs_negative=spec.needs_negative,
                           finalize=avg.finalize,
                           reason=getattr(spec, "pooled_undefined", None)
-                          if average == "micro" else None)
+                          if average == "micro" else None,
+                          weightless=weightless)
 
 
 def summed(avg):
