@@ -175,6 +175,13 @@ negative_sampling_rate : float in (0, 1], default=None
 pos_label : int, float, bool or str, default=None
     The label of the positive class (then ``y_true`` may hold any two
     labels, strings included).""",
+    "pos_label_door": """\
+pos_label : int, float, bool or str, default=None
+    The label of the positive class: the rows whose ``y_true`` equals it are
+    relevant (``y_true`` may then hold any two labels, strings included).
+    None: ``y_true`` holds relevance grades, or labels read as every
+    function reads them (booleans as 0/1, ``{-1, 1}`` with ``1``
+    relevant).""",
     "average_ctr": """\
 average : {'micro', 'macro', 'weighted'} or None, default='micro'
     ``'micro'``: every row pooled, the metric of all rows at once (the groups

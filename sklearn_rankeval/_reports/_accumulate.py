@@ -112,6 +112,7 @@ class RankingAccumulator:
         batches need no ``groups``: the windowed normalized entropy of a
         training loop is ``update(y_true, y_prob)`` per batch.
     %(negative_sampling_rate)s
+    %(pos_label_door)s
     metric_table : table of metric names, default=None
         The table the metric names are read from: None, the registry's (the
         names of :func:`ranking_report`); a report's own table, e.g.
@@ -159,8 +160,9 @@ class RankingAccumulator:
 
     def __init__(self, metrics=None, *, group_rows="complete", keep_groups=True,
                  convention=None, window=None, negative_sampling_rate=None,
-                 metric_table=None):
+                 metric_table=None, pos_label=None):
         check_option(group_rows, "group_rows", GROUP_ROWS)
+        self.pos_label = pos_label
         self.metric_table = check_metric_table(metric_table)
         self.window = check_window(window, group_rows)
         # the last `window` updates: (info, parts) of each, or each metric's
@@ -207,7 +209,7 @@ class RankingAccumulator:
         info, parts, _ = evaluate(
             y_true, y_score, groups=groups, sample_weight=sample_weight,
             labels=labels, metrics=self._parse(self._names),
-            convention=self.convention,
+            convention=self.convention, pos_label=self.pos_label,
             negative_sampling_rate=self.negative_sampling_rate)
         return info, parts
 
@@ -273,7 +275,8 @@ class RankingAccumulator:
                 f"rows of a group are matched across batches by their id."
             )
         layout, y_true, y_score, _, w = check_inputs(
-            y_true, y_score, groups=groups, sample_weight=sample_weight)
+            y_true, y_score, groups=groups, sample_weight=sample_weight,
+            pos_label=self.pos_label)
         if layout != "long":
             raise ValueError(
                 f"y_score must be 1-D (one score per row) with groups, got shape "

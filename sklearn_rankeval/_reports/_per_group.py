@@ -22,7 +22,7 @@ OUTPUTS = FRAME_OUTPUTS
 @fill_doc
 def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
                      sample_weight=None, output="pandas", convention=None,
-                     negative_sampling_rate=None):
+                     negative_sampling_rate=None, pos_label=None):
     """Every metric of every group, as a DataFrame keyed by the group's id.
 
     One row per group (query, user, session) in the sorted order of the
@@ -61,6 +61,7 @@ def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
         have, or a rule that needs ``docno=`` (trec_eval's ties), is a
         ``ValueError``.  None: this library's own rules.
     %(negative_sampling_rate)s
+    %(pos_label_door)s
 
     Returns
     -------
@@ -110,6 +111,6 @@ def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
                         convention=convention)
     info, parts, _ = evaluate(y_true, y_score, groups=groups,
                               sample_weight=sample_weight, metrics=parsed,
-                              convention=convention,
+                              convention=convention, pos_label=pos_label,
                               negative_sampling_rate=negative_sampling_rate)
     return make_frame(frame_columns(info, parts), output)

@@ -102,7 +102,7 @@ def _segment_of_groups(seg_index, groups, n):
 def ranking_report(y_true, y_score, *, groups=None, metrics=None, sample_weight=None,
                    output_dict=False, digits=4, segments=None, output="text",
                    confidence=None, n_resamples=1000, random_state=None,
-                   convention=None, negative_sampling_rate=None):
+                   convention=None, negative_sampling_rate=None, pos_label=None):
     """Report many ranking metrics computed from one validation and one sort.
 
     What :func:`sklearn.metrics.classification_report` is to classification:
@@ -170,6 +170,7 @@ default=None
         function called with ``convention=``.  A metric the library does not
         have is a ``ValueError``.  None: this library's own rules.
     %(negative_sampling_rate)s
+    %(pos_label_door)s
 
     Returns
     -------
@@ -245,7 +246,7 @@ default=None
                         convention=convention)
     info, parts, parsed = evaluate(y_true, y_score, groups=groups,
                                    sample_weight=sample_weight, metrics=parsed,
-                                   convention=convention,
+                                   convention=convention, pos_label=pos_label,
                                    negative_sampling_rate=negative_sampling_rate)
 
     if (confidence is not None or segments is not None) and not isinstance(
@@ -287,6 +288,7 @@ default=None
         info, parts, parsed = evaluate(
             y_true, y_score, groups=cells, sample_weight=sample_weight,
             metrics=parse_metrics(metrics), convention=convention,
+            pos_label=pos_label,
             negative_sampling_rate=negative_sampling_rate)
         info, parts = info.to_numpy(), {n: p.to_numpy() for n, p in parts.items()}
         seg_of_group = np.asarray(info.labels) % len(seg_labels)
