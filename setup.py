@@ -105,8 +105,10 @@ class BuildExt(build_ext):
 def _extensions():
     from Cython.Build import cythonize
 
+    sources = _load_fresh().SOURCES  # the module first, then its .pxd files
     ext = Extension("sklearn_rankeval._engine._grouped",
-                    [str(ENGINE / "_grouped.pyx")])
+                    [str(ENGINE / sources[0])],
+                    depends=[str(ENGINE / name) for name in sources[1:]])
     return cythonize(
         [ext],
         build_dir=str(Path("build", "cython")),

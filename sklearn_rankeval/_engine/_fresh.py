@@ -15,15 +15,20 @@ Standard library only (``setup.py`` runs it before anything is installed).
 import hashlib
 from pathlib import Path
 
-__all__ = ["SOURCE_SUFFIXES", "check_fresh", "source_hash"]
+__all__ = ["SOURCES", "check_fresh", "source_hash"]
 
-#: The files of the compiled engine's sources.
-SOURCE_SUFFIXES = (".pyx", ".pxd", ".pxi")
+#: The compiled engine's sources, by name: the module and the ``.pxd`` files
+#: it cimports.  ``setup.py`` builds from (and hashes) exactly these, so a
+#: file beside them that the build does not read -- an editor's lock or swap
+#: file, a backup, a copy -- never makes the module look stale.  A new
+#: ``.pxd`` is added here (tests/engine/test_compiled.py checks that every
+#: local module a source cimports is listed).
+SOURCES = ("_grouped.pyx", "_group_kernels.pxd")
 
 
 def _sources(folder):
-    return sorted(p for p in Path(folder).iterdir()
-                  if p.suffix in SOURCE_SUFFIXES and p.is_file())
+    return [Path(folder) / name for name in sorted(SOURCES)
+            if (Path(folder) / name).is_file()]
 
 
 def source_hash(folder):

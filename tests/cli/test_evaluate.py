@@ -228,7 +228,9 @@ _HEADER = "query,relevance,prediction\n"
      "column 'prediction' (--score) contains +inf; only -inf is allowed"),
     (_HEADER + "q,yes,0.5\n", ", line 2",
      "column 'relevance' (--label): 'yes' is not a number"),
-    (_HEADER + "q,1,0.5\nq,-1,0.5\n", ", line 3",
+    # (-1/1 labels are read as 0/1, as every door reads them; a grade of -1
+    # beside a grade of 2 is no label)
+    (_HEADER + "q,2,0.5\nq,-1,0.5\n", ", line 3",
      "column 'relevance' (--label) must be >= 0 (relevance grades)"),
     (_HEADER + "q,1,0.5\nq,-inf,0.5\n", ", line 3",
      "column 'relevance' (--label) contains infinite values"),

@@ -1,6 +1,7 @@
 """The compiled grouped pass (issue 30): threads, sizes, the index switch,
 checks before the pass, and the freshness of the module imported."""
 
+import re
 import shutil
 import types
 import warnings
@@ -62,6 +63,39 @@ def test_a_stale_module_is_an_import_error(tmp_path):
     for path in tmp_path.iterdir():
         path.unlink()
     _fresh.check_fresh(built)
+
+
+def test_files_the_build_does_not_read_never_make_it_stale(tmp_path):
+    folder = Path(_fresh.__file__).parent
+    for name in _fresh.SOURCES:
+        shutil.copy(folder / name, tmp_path / name)
+    before = _fresh.source_hash(tmp_path)
+    # an editor's lock file (a regular file, or emacs' dangling symlink), a
+    # swap file, a backup and a copy beside the sources
+    (tmp_path / ".#_grouped.pyx").write_text("user@host.1234")
+    (tmp_path / "._grouped.pyx.swp").write_bytes(b"\0" * 16)
+    (tmp_path / "_grouped.pyx~").write_text("old")
+    (tmp_path / "_grouped (copy).pyx").write_text("copy")
+    (tmp_path / ".#_group_kernels.pxd").symlink_to(tmp_path / "missing")
+    assert _fresh.source_hash(tmp_path) == before
+    built = types.SimpleNamespace(__file__=str(tmp_path / "_grouped.so"),
+                                  SOURCE_HASH=before)
+    _fresh.check_fresh(built)
+
+
+def test_every_cimported_local_module_is_a_listed_source():
+    # the build hashes only the listed sources: a .pxd that a source cimports
+    # but the list lacks would be edited without the module looking stale
+    folder = Path(_fresh.__file__).parent
+    cimported = set()
+    for name in _fresh.SOURCES:
+        text = (folder / name).read_text()
+        cimported |= set(re.findall(r"^\s*from \.(\w+) cimport", text, re.M))
+        cimported |= set(re.findall(r"^\s*include \"(\w+\.pxi)\"", text, re.M))
+    listed = {Path(n).stem for n in _fresh.SOURCES} | set(_fresh.SOURCES)
+    assert cimported and cimported <= listed, cimported - listed
+    assert not (set(p.name for p in folder.glob("*.px[di]"))
+                - set(_fresh.SOURCES)), "a .pxd/.pxi beside the engine is not listed"
 
 
 # ---------------------------------------------------------------------------
