@@ -9,7 +9,8 @@ Run from the repository root (mutmut 3 installed)::
 Each stage names every mutant of its functions (``averages``:
 ``_stats/_averages.py``; ``bootstrap``: ``_stats/_bootstrap.py``;
 ``finalize``: the registry's finalize functions; ``kernels``: the kernel
-files), or with ``:N`` a uniform sample of N of them (``--seed``), so that
+files; ``input``: the input door -- ``_engine/_checks.py``,
+``_core/_params.py`` and the label reader), or with ``:N`` a uniform sample of N of them (``--seed``), so that
 the killed share estimates the score of all of them with a binomial
 interval.
 """
@@ -28,6 +29,10 @@ FINALIZE = {
                                     "entropy", "_per_user", "novelty", "arp",
                                     "long_tail", "ild"],
 }
+#: The input door: the one input type and its constructor, the declared
+#: parameters, and the one reader of labels.
+INPUT = {"_engine/_checks.py": None, "_core/_params.py": None,
+         "_core/_validation.py": ["binary_labels", "_check_pos_label"]}
 KERNELS = ["_metrics/_kernels.py", "_metrics/_ctr_kernels.py",
            "_metrics/_ips_kernels.py", "_metrics/_concordance.py",
            "_metrics/_beyond_kernels.py"]
@@ -61,6 +66,10 @@ def select(stages, seed=0):
         elif stage == "finalize":
             every = [m for f, functions in FINALIZE.items()
                      for m, function in mutants_of(f) if function in functions]
+        elif stage == "input":
+            every = [m for f, functions in INPUT.items()
+                     for m, function in mutants_of(f)
+                     if functions is None or function in functions]
         elif stage == "kernels":
             every = [m for f in KERNELS for m, _ in mutants_of(f)]
         else:
@@ -74,7 +83,7 @@ def select(stages, seed=0):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("stages", nargs="+",
-                        help="averages, bootstrap, finalize or kernels, "
+                        help="averages, bootstrap, finalize, kernels or input, "
                              "each with an optional :N (a sample of N)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()

@@ -39,10 +39,11 @@ from mutmut.stats import status_by_exit_code
 from mutmut.utils.file_utils import walk_mutatable_files
 
 sys.path.insert(0, str(Path(__file__).parent))
-from mutation_sample import FINALIZE, KERNELS, select  # noqa: E402  (one list)
+from mutation_sample import FINALIZE, INPUT, KERNELS, select  # noqa: E402  (one list)
 
 EQUIVALENT_FILE = Path(__file__).with_name("mutation_equivalent.txt")
-STAGES = ("averages", "bootstrap", "finalize", "kernels", "calibration (other)")
+STAGES = ("averages", "bootstrap", "finalize", "kernels", "input",
+          "calibration (other)")
 
 
 def stages_of(path, function):
@@ -56,6 +57,9 @@ def stages_of(path, function):
         out.append("finalize")
     if relative in KERNELS:
         out.append("kernels")
+    if relative in INPUT and (INPUT[relative] is None
+                              or function in INPUT[relative]):
+        out.append("input")
     if relative == "_metrics/_calibration.py" and not out:
         out.append("calibration (other)")
     return out
