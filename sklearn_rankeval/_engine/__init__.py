@@ -23,8 +23,11 @@
 * :mod:`._dispatch` -- :func:`rank`: which ranker builds an input's
   :class:`RankedGroups` (``ENGINE_PATH``, switched by the tests);
 * :mod:`._chunks` -- chunks of whole groups (``working_memory``);
-* :mod:`._rows` -- :class:`GroupedRows`, the rows of each group unranked
-  (the CTR metrics), from the same counting sort.
+* :mod:`._rows` -- :class:`UnrankedRows`, the second view of a
+  :class:`RankedGroups` (``rg.unranked``): the rows of the same groups,
+  unranked (the CTR metrics), from the same pass;
+* :mod:`._native` -- :class:`Statistic`, a statistic for the compiled pass
+  as a metric's registry entry declares it.
 
 Any of the four input layouts (grouped rows with ``groups``, one row per
 query, multiclass probabilities, one ranking) becomes one
@@ -41,13 +44,12 @@ from ._group_ids import (
     encode_rows,
     group_ids_array,
 )
-from ._native import supported as native_supported
+from ._native import Statistic
 from ._ranked import RankedGroups, discount_cumsum, discounts
-from ._rows import GroupedRows, grouped_rows
 
 __all__ = [
-    "GroupedRows",
     "RankedGroups",
+    "Statistic",
     "check_group_ids",
     "check_inputs",
     "chunk_rows",
@@ -57,8 +59,6 @@ __all__ = [
     "encode_groups",
     "encode_rows",
     "group_ids_array",
-    "grouped_rows",
-    "native_supported",
     "rank",
     "rank_groups",
     "ranked_chunks",

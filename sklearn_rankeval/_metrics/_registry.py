@@ -15,6 +15,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from .._core import check_average, check_k, check_n_points, check_option
+from .._engine import Statistic
 from .._stats import GroupInfo, Partials, aggregate
 from . import _beyond_kernels as _beyond
 from . import _ctr_kernels as _ctr
@@ -98,6 +99,27 @@ def check_persistence(value):
             or not 0 < value < 1):
         raise ValueError(f"p must be a number in (0, 1), got {value!r}.")
     return float(value)
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    """The engine's compiled statistic equal to a metric's kernel: the name
+    of its kernel code (``_engine/_group_kernels.pxd``), its one option (an
+    int, or ``(name, choices)``: the index of option ``name`` in ``choices``;
+    another value: not computed), ``params(options)``, and whether it reads
+    the DCG discounts cut at ``k`` (``k``, ``n_stats`` and ``ranked`` are
+    the entry's: :meth:`MetricSpec.native_statistic`)."""
+
+    kernel: str
+    option: object = 0
+    params: object = None
+    discounts: bool = False
+
+
+def _inner_edges(options):
+    """ECE's inner bin edges (uniform ones when no edges are given)."""
+    edges = options["edges"] or np.linspace(0.0, 1.0, options["n_bins"] + 1)
+    return tuple(float(e) for e in edges[1:-1])
 
 
 _K_OPTIONAL = ("k", None, check_k)
@@ -235,7 +257,8 @@ class MetricSpec:
     ranked : bool
         Whether the kernel reads the ranking (:class:`~._engine.RankedGroups`)
         or the rows of each group as they come
-        (:class:`~._ctr.GroupedRows`: no sort, for the CTR metrics).
+        unranked (its view ``RankedGroups.unranked``: no sort, for the CTR
+        metrics).
     scores : {"order", "probability"}
         Whether only the order of the scores matters (any strictly increasing
         transform leaves the value unchanged), or the scores are
@@ -252,10 +275,10 @@ class MetricSpec:
         What ``y_true`` holds: relevance grades (``> 0`` relevant), two
         classes only (0/1), or any real labels compared with each other (watch
         time, for xAUC).
-    native : str or None
-        The per-group statistic of the compiled engine that equals this
-        metric's kernel (``sklearn_rankeval._engine._native``), computed in
-        the engine's grouped pass on NumPy input; None: the kernel runs.
+    native : _Compiled or None
+        The statistic of the engine's compiled pass that equals the kernel
+        (its kernel code and option encoding; its count is :attr:`n_stats`),
+        computed in the grouped pass on NumPy input; None: the kernel runs.
     pooled_undefined : str or None
         Why the pooled (``"micro"``) value can be undefined although rows
         count (the warning's words): the normalized entropy of rows of one
@@ -391,14 +414,31 @@ class MetricSpec:
         Where the engine's compiled pass computed the metric's statistics
         (:attr:`native`) they are used instead of running the kernel.
         """
+        if not self.ranked:  # the rows of the same groups, unranked
+            rg = rg.unranked
         if self.weights == "query":
             rg.check_query_weights(self.func_name)
         options = self.kernel_options(options)
-        raw = rg.native_stat(self.native, options) if self.native else None
+        raw = rg.native_stat(self.native_statistic(options))
         if raw is not None:
             return Partials(*raw)
         key = (self.kernel, tuple(options.items()))
         return rg.cached(key, lambda: self.kernel(rg, **options))
+
+    def native_statistic(self, options):
+        """The engine's :class:`~sklearn_rankeval._engine.Statistic` equal to
+        the kernel under its ``options`` (:meth:`kernel_options`), or None."""
+        compiled, k = self.native, options.get("k")
+        option = getattr(compiled, "option", None)
+        if isinstance(option, tuple):  # (name, choices): the choice's index
+            name, choices = option
+            option = (choices.index(options[name]) if options[name] in choices
+                      else None)
+        return None if option is None else Statistic(
+            compiled.kernel, rows=not self.ranked, n_stats=self.statistics(
+                **options), k=-1 if k is None else int(k), option=option,
+            params=compiled.params(options) if compiled.params else (),
+            discounts=compiled.discounts)
 
     def aggregate(self, partials, info, *, average, undefined="skip"):
         """The metric under ``average`` (:func:`._averages.aggregate`)."""
@@ -422,14 +462,6 @@ def group_info(rg):
     return rg.cached("group_info", lambda: GroupInfo.from_ranked(rg))
 
 
-
-
-
-
-
-
-
-
 _POOLED = ("micro", "macro", "weighted")
 #: Metrics with a geometric mean (trec_eval's gm_map, gm_bpref): values in
 #: [0, 1] where a query near 0 is a failure worth weighing.
@@ -441,11 +473,11 @@ METRICS = {
         MetricSpec("gauc", "gauc_score", _kernels.gauc, "GAUC", has_labels=False,
                    weights="item", default_average="weighted", tie_rule="sklearn",
                    needs_negative=True,
-                   native="auc"),
+                   native=_Compiled("auc")),
         MetricSpec("mrr", "mean_reciprocal_rank_score", _kernels.reciprocal_rank,
                    "MRR", options=(_K_OPTIONAL, _REL), averages=_GMEAN,
                    empty_value=0.0,
-                   native="rr"),
+                   native=_Compiled("rr")),
         MetricSpec("map", "mean_average_precision_score",
                    _kernels.average_precision, "MAP",
                    options=(_K_OPTIONAL, ("k_denominator", "min",
@@ -453,7 +485,8 @@ METRICS = {
                                                   ("min", "relevant", "hits"))),
                             _REL),
                    weights="item", tie_rule="sklearn", averages=_GMEAN,
-                   native="ap"),
+                   native=_Compiled("ap", ("k_denominator",
+                                           ("min", "relevant", "hits")))),
         MetricSpec("interpolated_ap", "interpolated_average_precision_score",
                    _kernels.interpolated_ap, "interpolated AP",
                    options=(("n_points", 11, check_n_points),
@@ -465,26 +498,27 @@ METRICS = {
                    options=(_K_REQUIRED, _REL), averages=_POOLED,
                    default_average="micro", perfect_score="min(R,k)/R",
                    n_stats=2,
-                   native="recall"),
+                   native=_Compiled("hits", 2)),  # hits over R
         MetricSpec("precision", "precision_at_k_score", _kernels.precision_at_k,
                    "P@k", options=(_K_REQUIRED, ("k_denominator", "k", _choice(
                        "k_denominator", ("k", "retrieved"))), _REL),
                    averages=_POOLED,
                    perfect_score="min(R,k)/k",
                    n_stats=2, empty_value=0.0,
-                   native="precision"),
+                   native=_Compiled("hits", ("k_denominator", ("k", "retrieved")))),
         MetricSpec("recall", "recall_at_k_score", _kernels.recall_at_k, "R@k",
                    options=(_K_REQUIRED, _REL), averages=_POOLED,
                    perfect_score="min(R,k)/R",
                    n_stats=2,
-                   native="recall"),
+                   native=_Compiled("hits", 2)),  # hits over R
         MetricSpec("ndcg", "ndcg_score", _kernels.ndcg, "NDCG",
                    options=(_K_OPTIONAL, _GAIN), has_labels=False, graded=True,
                    tie_rule="sklearn", averages=_GMEAN,
-                   native="ndcg"),
+                   native=_Compiled("ndcg", ("gain", ("linear", "exponential")),
+                                    discounts=True)),
         MetricSpec("success", "success_at_k_score", _kernels.success_at_k,
                    "success@k", options=(_K_REQUIRED, _REL), empty_value=0.0,
-                   native="success"),
+                   native=_Compiled("success")),
         MetricSpec("r_precision", "r_precision_score", _kernels.r_precision,
                    "R-precision", options=(_REL,), averages=_GMEAN),
         MetricSpec("dcg", "dcg_score", _kernels.dcg, "DCG",
@@ -516,7 +550,7 @@ METRICS = {
                    scores="probability", labels_kind="binary", tie_rule="sklearn",
                    perfect_score="loss", always_defined=True, scorer="neg",
                    n_stats=2,
-                   native="log_loss"),
+                   native=_Compiled("log_loss")),
         MetricSpec("ne", "normalized_entropy", _ctr.normalized_entropy,
                    "normalized entropy",
                    has_labels=False, weights="item", averages=_POOLED,
@@ -527,7 +561,7 @@ METRICS = {
                    n_stats=3,
                    pooled_undefined=("the rows hold one class only (no click, or only "
                                      "clicks): the entropy of their base rate is 0"),
-                   native="ne"),
+                   native=_Compiled("ne")),
         MetricSpec("pcoc", "calibration_ratio", _ctr.calibration_ratio, "PCOC",
                    has_labels=False, weights="item", averages=_POOLED,
                    default_average="micro", pools_undefined=True, ranked=False,
@@ -535,7 +569,7 @@ METRICS = {
                    perfect_score="calibration", scorer=False,
                    n_stats=2,
                    pooled_undefined="the rows hold no positive label (no click)",
-                   native="pcoc"),
+                   native=_Compiled("pcoc")),
         MetricSpec("ece", "expected_calibration_error",
                    _ctr.expected_calibration_error, "ECE",
                    options=(("n_bins", 10, check_n_bins),
@@ -549,7 +583,7 @@ METRICS = {
                    labels_kind="binary", tie_rule="sklearn", perfect_score="loss",
                    always_defined=True, scorer="neg",
                    n_stats=lambda options: 3 * options["n_bins"],
-                   native="ece"),
+                   native=_Compiled("ece", params=_inner_edges)),
         MetricSpec("xauc", "xauc_score", _ctr.xauc, "xAUC", has_labels=False,
                    weights="item", default_average="weighted",
                    tie_rule="sklearn", needs_negative=True, ranked=False,
@@ -569,10 +603,6 @@ CLASSIFICATION = {
                    kind="classification", response_method="predict"),
     ]
 }
-
-
-
-
 
 
 #: Metrics of real-valued gains (sums of ``y_true``, no relevance
