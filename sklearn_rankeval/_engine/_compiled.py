@@ -12,8 +12,12 @@ One pass for every layout of NumPy input:
    no fresh buffer, no page faults after the first call);
 4. per group, on OpenMP threads: the relevant rows sorted, the others
    counted against them, the merged tie blocks, the statistics that the
-   metrics of the call asked for (:mod:`._native`) -- and the blocks
-   themselves only when some metric needs them (its kernel then runs).
+   metrics of the call asked for (:mod:`._native`: those of the blocks and
+   those of the rows, in the same pass) -- and the blocks themselves only
+   when some metric needs them (its kernel then runs);
+5. the unranked view of each chunk (:class:`~._rows.UnrankedRows`): the
+   rows of its groups gathered (one pass over the row indices) or in rank
+   order (:func:`_grouped.sort_pass`) when a kernel reads them.
 
 ``rank(merge=False)`` (the unmerged blocks of curves) sorts every row of
 each group instead.  The per-group values depend on the group's own rows
@@ -192,9 +196,27 @@ class _Input:
             self._order = out
         return self._order
 
-    def unranked(self, slots, size, native):
+    def sorted_rows(self, slots, end=None):
+        """Every row of the groups of ``slots`` in rank order (score
+        descending; tied rows: the relevant ones first, each kind in input
+        order: :func:`_grouped.sort_pass`):
+        ``(score, grade, weight, starts)``, the grade ``y_true`` of a relevant
+        row and 0 of another, the weight None when unweighted, and the
+        offset of each group."""
+        rel, irr_s, irr_w, rlo, rcnt, ilo, icnt = self.fill(slots, end)
+        size = rcnt + icnt
+        n = int(size.sum())
+        score, grade = np.empty(n), np.empty(n)
+        weight = np.empty(n) if self.w is not None else _EMPTY_F
+        if n:
+            _grouped.sort_pass(rel, irr_s, irr_w, rlo, rcnt, ilo, icnt, score,
+                               grade, weight, int(size.max()), n_threads(n))
+        return score, grade, weight if self.w is not None else None, rlo + ilo
+
+    def unranked(self, slots, size, native, end=None):
         """The :class:`~._rows.UnrankedRows` of the groups in ``slots`` (a
-        run of present slots) with statistics ``native``."""
+        run of present slots; the chunk ending at ``end``) with statistics
+        ``native``."""
 
         def arrays():
             if slots.shape[0]:
@@ -208,7 +230,11 @@ class _Input:
                     y_score if self.p is None else self.p[index],
                     None if self.w is None else self.w[index])
 
-        return UnrankedRows(np, None, size, native, arrays)
+        def in_rank_order():
+            score, grade, weight, _ = self.sorted_rows(slots, end)
+            return grade, score, weight
+
+        return UnrankedRows(np, None, size, native, arrays, in_rank_order)
 
     def bounds(self, budget, blocks):
         """Cuts of the present groups into chunks of about ``budget`` bytes of
@@ -390,7 +416,7 @@ def _ranked(inp, slots, native, *, relabel, blocks, end=None):
                           block_size=bsize, block_n_rel=bnrel,
                           block_retrieved=bret, rows=rows, query_weights=qw,
                           native=natives)
-    rg.unranked = inp.unranked(slots, size, natives)
+    rg.unranked = inp.unranked(slots, size, natives, end)
     return rg
 
 
@@ -422,22 +448,16 @@ def _sorted(inp, slots, *, relabel):
         labels = relabel(labels)
     if slots.shape[0] == 0:
         return _empty(labels, qw)
-    rel, irr_s, irr_w, rlo, rcnt, ilo, icnt = inp.fill(slots)
-    n = int(size.sum())
-    score, grade = np.empty(n), np.empty(n)
-    weight = np.empty(n) if inp.w is not None else _EMPTY_F
-    _grouped.sort_pass(rel, irr_s, irr_w, rlo, rcnt, ilo, icnt, score, grade,
-                       weight, int(size.max()), n_threads(n))
-    gstarts = rlo + ilo
+    score, grade, weight, gstarts = inp.sorted_rows(slots)
+    n = score.shape[0]
     gbrk = np.zeros(n, dtype=bool)
     gbrk[gstarts] = True
     brk = gbrk.copy()
     np.not_equal(score[1:], score[:-1], out=brk[1:])
     brk |= gbrk
     bstarts = np.flatnonzero(brk)
-    rg = from_rows(np, None, grade, weight if inp.w is not None else None, bstarts,
-                   gbrk, gstarts, labels, score[bstarts] > -np.inf,
-                   query_weights=qw)
+    rg = from_rows(np, None, grade, weight, bstarts, gbrk, gstarts, labels,
+                   score[bstarts] > -np.inf, query_weights=qw)
     rg.native = Natives({}, _again(inp, slots))
     rg.unranked = inp.unranked(slots, size, rg.native)
     if inp.w is not None:  # the totals of the counting pass, as the merged form's

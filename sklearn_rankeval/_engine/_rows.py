@@ -44,9 +44,14 @@ class UnrankedRows:
     arrays : callable
         ``arrays() -> (y_true, y_score, probabilities, weight)``, the rows
         grouped (computed on first use).
+    in_rank_order : callable or None
+        ``in_rank_order() -> (y_true, y_score, weight)``: the rows of each
+        group in the ranker's order (score descending); None: ``arrays``
+        gives them in that order already.
     """
 
-    def __init__(self, xp, device, group_size, native, arrays):
+    def __init__(self, xp, device, group_size, native, arrays,
+                 in_rank_order=None):
         self.xp = xp
         self.device = device
         self.group_size = group_size
@@ -55,6 +60,7 @@ class UnrankedRows:
         #: values shared by the kernels of one call (the cross-entropy)
         self.cache = {}
         self._arrays = arrays
+        self._in_rank_order = in_rank_order
         self._rows = None
 
     def cached(self, key, fn):
@@ -89,6 +95,15 @@ class UnrankedRows:
     @property
     def weight(self):
         return self._grouped()[3]
+
+    def in_rank_order(self):
+        """``(y_true, y_score, weight)`` of the rows of each group in the
+        engine's rank order (score descending; tied rows in the ranker's
+        order): what an order-reading kernel of the rows reads (xAUC), not
+        sorting them itself."""
+        if self._in_rank_order is None:
+            return self.y_true, self.y_score, self.weight
+        return self.cached("in_rank_order", self._in_rank_order)
 
     @property
     def group(self):

@@ -1,11 +1,13 @@
 """Kernels of the CTR metrics: log loss, normalized entropy, PCOC, ECE, xAUC.
 
 These metrics judge predicted probabilities (or, for xAUC, the order of
-continuous labels) group by group, and none needs the items ranked: their
-kernels take the rows of each group as they come (:class:`GroupedRows`, the
-group of every row in the order of the sorted group ids, no sort of the
-scores) and return :class:`~._averages.Partials` like every kernel, with the
-additive statistics their pooled average needs:
+continuous labels) group by group, and none needs the tie blocks: their
+kernels read the unranked view of the engine's ranking (``rg.unranked``:
+the rows of the same groups, in the order of the sorted group ids; xAUC
+reads them in the engine's rank order), in the input's namespace, and
+return :class:`~._averages.Partials` like every kernel, with the additive
+statistics their pooled average needs (the engine's compiled pass computes
+the first four itself, as their registry entries declare):
 
 ==============  =================================================  ==========
 metric          statistics per group                               value
@@ -197,10 +199,12 @@ def xauc(rows):
     """Share of the differently labelled pairs of a group ordered as the labels.
 
     Pairs weighted ``w_i * w_j``, a score tie counted 1/2
-    (:func:`~._concordance.weighted_concordance`, exact in O(n log n)).
+    (:func:`~._concordance.weighted_concordance`, exact in O(n log n), on
+    the rows in the engine's rank order).
     """
     xp = rows.xp
-    w = rows.weight
+    # the rows of each group in the engine's rank order: no sort here
+    y, s, w = rows.in_rank_order()
     if w is not None:
         # each group's weights over its largest (as the engine scales item
         # weights): a weight constant within a group is exactly 1, the
@@ -209,6 +213,7 @@ def xauc(rows):
         largest = xp.where(largest == 0, xp.ones_like(largest), largest)
         w = astype(xp, w, xp.float64) / take(xp, largest, rows.group)
     concordant, tied, total = weighted_concordance(
-        rows.group, rows.y_true, rows.y_score, w, n_groups=rows.n_groups, xp=xp)
+        None, y, s, w, n_groups=rows.n_groups, xp=xp,
+        group_sizes=rows.group_size)
     value, defined = _divide(xp, concordant + 0.5 * tied, total)
     return Partials(value, defined)
