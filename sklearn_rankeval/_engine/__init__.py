@@ -9,7 +9,9 @@
   (integer ids by offset, Categorical codes as they are, other ids hashed
   once), and back;
 * :mod:`._ranked` -- :class:`RankedGroups`, the canonical form (the tie
-  blocks of every group, in rank order), built once and complete;
+  blocks of every group, in rank order), built once and complete, with its
+  second view: the rows of the same groups unranked (``rg.unranked``,
+  :mod:`._rows`);
 * the rankers that build it:
 
   - :mod:`._compiled` -- NumPy input of every layout: the compiled grouped
@@ -23,13 +25,18 @@
 * :mod:`._dispatch` -- :func:`rank`: which ranker builds an input's
   :class:`RankedGroups` (``ENGINE_PATH``, switched by the tests);
 * :mod:`._chunks` -- chunks of whole groups (``working_memory``);
-* :mod:`._rows` -- :class:`GroupedRows`, the rows of each group unranked
-  (the CTR metrics), from the same counting sort.
+* :mod:`._rows` -- ``UnrankedRows``, that second view (read by the CTR
+  metrics), from the same pass and the same encoding of the groups;
+* :mod:`._native` -- :class:`Statistic`, a statistic for the compiled pass
+  as a metric's registry entry declares it.
 
 Any of the four input layouts (grouped rows with ``groups``, one row per
 query, multiclass probabilities, one ranking) becomes one
-:class:`RankedGroups`; the metrics are computed from block-level counts only,
-with no Python loop over groups or rows.
+:class:`RankedGroups`; the ranking metrics are computed from block-level
+counts only, the metrics of the rows from its unranked view, with no Python
+loop over groups or rows.  The engine knows no metric: the statistics its
+compiled pass computes are named by the metrics' registry entries and
+handed to it as :class:`Statistic` records.
 """
 
 from ._checks import check_inputs, encode_classes, layout_of
@@ -42,13 +49,12 @@ from ._group_ids import (
     encode_rows,
     group_ids_array,
 )
-from ._native import supported as native_supported
+from ._native import Statistic
 from ._ranked import RankedGroups, discount_cumsum, discounts
-from ._rows import GroupedRows, grouped_rows
 
 __all__ = [
-    "GroupedRows",
     "RankedGroups",
+    "Statistic",
     "check_group_ids",
     "check_length",
     "check_inputs",
@@ -59,9 +65,7 @@ __all__ = [
     "encode_groups",
     "encode_rows",
     "group_ids_array",
-    "grouped_rows",
     "layout_of",
-    "native_supported",
     "rank",
     "rank_groups",
     "ranked_chunks",

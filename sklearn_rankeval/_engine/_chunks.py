@@ -46,24 +46,31 @@ def chunk_rows(row_bytes=BYTES_PER_ROW):
     return max(int(budget // row_bytes), 1)
 
 
-def ranked_chunks(layout, y_true, y_score, groups, w, *, native=()):
+def ranked_chunks(layout, y_true, y_score, groups, w, *, native=None,
+                  probabilities=None):
     """The :class:`~._ranked.RankedGroups` of each chunk of whole groups, in
     the sorted order of the group ids (inputs checked by
     :func:`~._checks.check_inputs`).
 
     ``native``: the statistics the compiled pass computes itself for the
-    metrics of the call (``(name, options)`` pairs, :mod:`._native`); when
-    it computes all of them it builds no blocks.
+    metrics of the call (:class:`~._native.Statistic` records, None for a
+    ranked metric without one, :mod:`._native`); when it computes all of
+    them it builds no blocks.  Each chunk has its unranked view
+    (:attr:`~._ranked.RankedGroups.unranked`), whose ``probabilities`` are
+    ``probabilities`` (same shape as ``y_score``), else the scores.
     """
     if layout == "long" and compiled_path(y_score) and (
             groups is not None and y_score.shape[0] > chunk_rows()):
         yield from compiled_chunks(
             layout, y_true, y_score, groups, w, native=native,
-            budget=get_config()["working_memory"] * float(1 << 20))
+            budget=get_config()["working_memory"] * float(1 << 20),
+            probabilities=probabilities)
         return
-    for arrays, relabel in _chunks(layout, y_true, y_score, groups, w):
+    for arrays, relabel in _chunks(layout, y_true, y_score, groups, w,
+                                   probabilities):
         # (labels before the kernels: their messages name groups)
-        yield rank(layout, *arrays, relabel=relabel, merge=True, native=native)
+        yield rank(layout, *arrays[:4], relabel=relabel, merge=True, native=native,
+                   probabilities=arrays[4])
 
 
 
@@ -72,23 +79,25 @@ def _take(w, index):
     return None if w is None else w[index]
 
 
-def _chunks(layout, y_true, y_score, groups, w):
-    """``((y_true, y_score, groups, w), relabel)`` of each chunk, in id order."""
+def _chunks(layout, y_true, y_score, groups, w, p=None):
+    """``((y_true, y_score, groups, w, p), relabel)`` of each chunk, in id
+    order (``p``: the probabilities, or None)."""
     if not isinstance(y_score, np.ndarray):
-        yield from _chunks_array_api(layout, y_true, y_score, groups, w)
+        yield from _chunks_array_api(layout, y_true, y_score, groups, w, p)
         return
     if layout != "long":  # one query per row: slices of rows
         n_rows, n_cols = y_score.shape
         step = max(chunk_rows() // max(n_cols, 1), 1)
         for a in range(0, n_rows, step):
             rows = slice(a, a + step)
-            yield ((y_true[rows], y_score[rows], None, _take(w, rows)),
+            yield ((y_true[rows], y_score[rows], None, _take(w, rows),
+                    _take(p, rows)),
                    None if a == 0 else (lambda labels, a=a: labels + a))
         return
     n = y_score.shape[0]
     size = chunk_rows()
     if groups is None or n <= size:
-        yield (y_true, y_score, groups, w), None
+        yield (y_true, y_score, groups, w, p), None
         return
     keys, decode = _group_keys(groups, n)
     relabel = decode
@@ -100,17 +109,19 @@ def _chunks(layout, y_true, y_score, groups, w):
         bounds = np.unique(np.concatenate([[0], bounds, [n]]))
         for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
             rows = slice(a, b)
-            yield (y_true[rows], y_score[rows], keys[rows], _take(w, rows)), relabel
+            yield (y_true[rows], y_score[rows], keys[rows], _take(w, rows),
+                   _take(p, rows)), relabel
         return
     order, offsets = _partition(keys, size)
     for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist()):
         if a == b:
             continue
         index = order[a:b]
-        yield (y_true[index], y_score[index], keys[index], _take(w, index)), relabel
+        yield (y_true[index], y_score[index], keys[index], _take(w, index),
+               _take(p, index)), relabel
 
 
-def _chunks_array_api(layout, y_true, y_score, groups, w):
+def _chunks_array_api(layout, y_true, y_score, groups, w, p):
     """Chunks of an Array API input: on a CPU device, slices of whole groups
     of rows already grouped (or of 2-D rows), as for NumPy; on an
     accelerator, or with ungrouped rows, one piece (a device evaluates
@@ -124,13 +135,14 @@ def _chunks_array_api(layout, y_true, y_score, groups, w):
         for a in range(0, n, step):
             rows = slice(a, min(a + step, n))
             yield ((y_true[rows, ...], y_score[rows, ...], None,
-                    None if w is None else w[rows]),
+                    None if w is None else w[rows],
+                    None if p is None else p[rows, ...]),
                    None if a == 0 else (lambda labels, a=a: labels + a))
         return
     size = chunk_rows()
     if (not on_cpu or groups is None or n <= size
             or not bool(xp.all(groups[1:] >= groups[:-1]))):
-        yield (y_true, y_score, groups, w), None
+        yield (y_true, y_score, groups, w, p), None
         return
     # cut at the start of the group holding every size-th row
     targets = xp.arange(size, n, size, dtype=xp.int64, device=device_of(groups))
@@ -138,7 +150,7 @@ def _chunks_array_api(layout, y_true, y_score, groups, w):
     bounds = sorted({0, n, *(int(b) for b in bounds)})  # a few scalars
     for a, b in zip(bounds[:-1], bounds[1:]):
         yield (y_true[a:b], y_score[a:b], groups[a:b],
-               None if w is None else w[a:b]), None
+               None if w is None else w[a:b], None if p is None else p[a:b]), None
 
 
 def _group_keys(groups, n):

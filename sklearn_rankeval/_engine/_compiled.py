@@ -12,8 +12,12 @@ One pass for every layout of NumPy input:
    no fresh buffer, no page faults after the first call);
 4. per group, on OpenMP threads: the relevant rows sorted, the others
    counted against them, the merged tie blocks, the statistics that the
-   metrics of the call asked for (:mod:`._native`) -- and the blocks
-   themselves only when some metric needs them (its kernel then runs).
+   metrics of the call asked for (:mod:`._native`: those of the blocks and
+   those of the rows, in the same pass) -- and the blocks themselves only
+   when some metric needs them (its kernel then runs);
+5. the unranked view of each chunk (:class:`~._rows.UnrankedRows`): the
+   rows of its groups gathered (one pass over the row indices) or in rank
+   order (:func:`_grouped.sort_pass`) when a kernel reads them.
 
 ``rank(merge=False)`` (the unmerged blocks of curves) sorts every row of
 each group instead.  The per-group values depend on the group's own rows
@@ -29,8 +33,9 @@ from .._core import get_config
 from ._fresh import check_fresh
 from ._generic import from_rows
 from ._group_ids import GroupSlots, group_slots
-from ._native import Natives, plan, supported
+from ._native import Natives, plan
 from ._ranked import CountedRows, RankedGroups
+from ._rows import UnrankedRows
 
 try:
     from . import _grouped
@@ -42,8 +47,8 @@ except ImportError as exc:  # pragma: no cover - a source tree never built
     ) from exc
 check_fresh(_grouped)
 
-__all__ = ["compiled_chunks", "compiled_rows", "index_dtype", "multiclass_counts",
-           "n_threads", "natives_of_blocks", "rank_compiled"]
+__all__ = ["compiled_chunks", "index_dtype", "multiclass_counts", "n_threads",
+           "natives_of_blocks", "rank_compiled"]
 
 #: Rows below which the per-group pass runs on one thread.  Measured on the
 #: 2-core machines of this project (benchmarks/README.md): the pass over W1
@@ -126,14 +131,22 @@ def _scores(s):
 
 class _Input:
     """The rows of a long or 2-D input as the pass reads them, where each
-    group goes, and the counting pass's per-slot totals."""
+    group goes, and the counting pass's per-slot totals; ``probabilities``:
+    the scores the statistics of the rows read, when they are not
+    ``y_score`` (recalibrated ones)."""
 
-    def __init__(self, layout, y_true, y_score, groups, w):
+    def __init__(self, layout, y_true, y_score, groups, w, probabilities=None):
         self.query_weights = None
         if layout == "2d":
             n_queries, width = y_score.shape
             y_true, y_score = y_true.reshape(-1), y_score.reshape(-1)
+            if probabilities is not None:
+                probabilities = probabilities.reshape(-1)
             self.query_weights, w = w, None
+        self.given = (y_true, y_score)  # (the unranked view's rows)
+        self.p = (None if probabilities is None
+                  else np.ascontiguousarray(probabilities, dtype=np.float64))
+        self._order = None
         n = y_score.shape[0]
         self.n = n
         self.score_dtype = y_score.dtype
@@ -168,6 +181,60 @@ class _Input:
             self.wmin, self.wmax, self.wsum = (c.copy() for c in wstats.T)
         self.present = (np.arange(size) if self.width
                         else np.flatnonzero(self.cnt))
+        self.row_start = np.cumsum(self.cnt) - self.cnt
+
+    def order(self):
+        """The row indices grouped, slot by slot (input order within each
+        group): one pass, on first use."""
+        if self._order is None:
+            out = np.empty(self.n, dtype=index_dtype(self.n))
+            if self.n:
+                _grouped.scatter_order(self.slots.codes, self.slots.lo,
+                                       self.slots.slot, self.width, self.n, 0,
+                                       self.slots.n_slots, self.row_start.copy(),
+                                       out)
+            self._order = out
+        return self._order
+
+    def sorted_rows(self, slots, end=None):
+        """Every row of the groups of ``slots`` in rank order (score
+        descending; tied rows: the relevant ones first, each kind in input
+        order: :func:`_grouped.sort_pass`):
+        ``(score, grade, weight, starts)``, the grade ``y_true`` of a relevant
+        row and 0 of another, the weight None when unweighted, and the
+        offset of each group."""
+        rel, irr_s, irr_w, rlo, rcnt, ilo, icnt = self.fill(slots, end)
+        size = rcnt + icnt
+        n = int(size.sum())
+        score, grade = np.empty(n), np.empty(n)
+        weight = np.empty(n) if self.w is not None else _EMPTY_F
+        if n:
+            _grouped.sort_pass(rel, irr_s, irr_w, rlo, rcnt, ilo, icnt, score,
+                               grade, weight, int(size.max()), n_threads(n))
+        return score, grade, weight if self.w is not None else None, rlo + ilo
+
+    def unranked(self, slots, size, native, end=None):
+        """The :class:`~._rows.UnrankedRows` of the groups in ``slots`` (a
+        run of present slots; the chunk ending at ``end``) with statistics
+        ``native``."""
+
+        def arrays():
+            if slots.shape[0]:
+                last = slots[-1]
+                index = self.order()[self.row_start[slots[0]]:
+                                     self.row_start[last] + self.cnt[last]]
+            else:
+                index = _NO_ROWS
+            y_true, y_score = (x[index] for x in self.given)
+            return (y_true, y_score,
+                    y_score if self.p is None else self.p[index],
+                    None if self.w is None else self.w[index])
+
+        def in_rank_order():
+            score, grade, weight, _ = self.sorted_rows(slots, end)
+            return grade, score, weight
+
+        return UnrankedRows(np, None, size, native, arrays, in_rank_order)
 
     def bounds(self, budget, blocks):
         """Cuts of the present groups into chunks of about ``budget`` bytes of
@@ -205,10 +272,11 @@ class _Input:
         self.chunk_rows = {b: order[s:s + size] for (_, b), s, size
                            in zip(bounds, starts.tolist(), sizes.tolist())}
 
-    def fill(self, slots, end=None):
+    def fill(self, slots, end=None, scores=None):
         """The counting sort of the rows of ``slots`` (sorted; the chunk
         ending at ``end`` of :meth:`split`) into the workspace: ``(rel,
-        irr_s, irr_w, rlo, rcnt, ilo, icnt)``."""
+        irr_s, irr_w, rlo, rcnt, ilo, icnt)``; ``scores``: other scores than
+        ``y_score`` (the probabilities)."""
         slo, shi = int(slots[0]), int(slots[-1]) + 1
         rows = getattr(self, "chunk_rows", None)
         rows = _NO_ROWS if rows is None or end is None else rows[end]
@@ -219,7 +287,8 @@ class _Input:
         weighted = self.w is not None
         rel, irr_s, irr_w = _workspace(int(rel_n.sum()), int(irr_n.sum()), weighted)
         _grouped.scatter(self.slots.codes, self.slots.lo, self.slots.slot,
-                         self.width, self.y, self.s, _or_empty(self.w), slo, shi,
+                         self.width, self.y, self.s if scores is None else scores,
+                         _or_empty(self.w), slo, shi,
                          np.stack([rstart, istart], axis=1), rel, irr_s, irr_w,
                          self.runs * 4 > self.n, rows)  # shuffled: prefetch
         if slots.shape[0] != shi - slo:  # slots without rows left out
@@ -242,18 +311,21 @@ class _Input:
         return (self.slots.decode(slots), size, n_rel, group_weight, query_weight,
                 spread, qw)
 
-    @property
-    def eps(self):
-        dtype = self.score_dtype if self.score_dtype.kind == "f" else np.float64
-        return float(np.finfo(dtype).eps)
+
+
+def _eps(dtype):
+    """The machine epsilon of scores of ``dtype`` (the CTR kernels' clip)."""
+    return float(np.finfo(dtype if dtype.kind == "f" else np.float64).eps)
 
 
 def _or_empty(w):
     return _EMPTY_F if w is None else w
 
 
-def _run_pass(inp, slots, fill, the_plan, blocks):
-    """:func:`_grouped.group_pass` over one chunk: ``(found, blocks, grades)``."""
+def _run_pass(inp, slots, fill, the_plan, blocks, dtype=None):
+    """:func:`_grouped.group_pass` over one chunk: ``(found, blocks, grades)``
+    (``dtype``: of the scores filled, when not ``y_score``'s)."""
+    dtype = inp.score_dtype if dtype is None else dtype
     rel, irr_s, irr_w, rlo, rcnt, ilo, icnt = fill
     n_groups = slots.shape[0]
     out = the_plan.output(n_groups)
@@ -274,15 +346,14 @@ def _run_pass(inp, slots, fill, the_plan, blocks):
                   *((np.empty(total), np.empty(total)) if weighted
                     else (_EMPTY_F, _EMPTY_F)))
     max_rel = int(rcnt.max()) if n_groups else 0
-    single = inp.score_dtype == np.float32
     bad = _grouped.group_pass(rel, irr_s, irr_w, rlo, rcnt, ilo, icnt, wdiv,
-                              the_plan.req, the_plan.params, out, inp.eps, single,
+                              the_plan.req, the_plan.params, out, _eps(dtype),
                               *arrays, max_rel, n_threads(int(rcnt.sum()
                                                               + icnt.sum())))
     found = the_plan.split(out)
-    if bad or inp.score_dtype == np.float16:  # the CTR kernels raise (or
+    if bad or dtype == np.float16:  # the CTR kernels raise (or
         # compute in float16): not computed here
-        found = {key: v for key, v in found.items() if key[0] not in _CTR}
+        found = {stat: v for stat, v in found.items() if not stat.rows}
     grades = rel[1::3].copy() if blocks else None  # sorted: rank order
     if not blocks:
         return found, None, grades
@@ -296,34 +367,57 @@ def _run_pass(inp, slots, fill, the_plan, blocks):
                    bwneg[cut] if weighted else None), grades
 
 
-_CTR = ("log_loss", "ne", "pcoc", "ece")
+
+def _stats_pass(inp, slots, native, blocks, end):
+    """``(found, blocks, grades)`` of one chunk: the statistics of ``native``
+    and (``blocks``) the merged blocks, in one per-group pass; with
+    probabilities apart from the scores (``negative_sampling_rate``), the
+    statistics of the rows in a second pass, over the probabilities."""
+    max_size = int(inp.cnt[slots].max())
+    on_scores = [s for s in native if s is None or inp.p is None or not s.rows]
+    found, built, grades = {}, None, None
+    if blocks or any(s is not None for s in on_scores):
+        found, built, grades = _run_pass(
+            inp, slots, inp.fill(slots, end),
+            plan(on_scores, max_size, _grouped.KERNELS), blocks)
+    on_rows = [s for s in native if s is not None and s.rows]
+    if inp.p is not None and on_rows:
+        found.update(_run_pass(inp, slots, inp.fill(slots, end, inp.p),
+                               plan(on_rows, max_size, _grouped.KERNELS), False,
+                               dtype=inp.p.dtype)[0])
+    return found, built, grades
 
 
 def _ranked(inp, slots, native, *, relabel, blocks, end=None):
-    """The :class:`RankedGroups` of one chunk of whole groups (merged blocks)."""
-    the_plan = plan(native, int(inp.cnt[slots].max()) if slots.shape[0] else 1)
-    blocks = blocks or not all(supported(name, options) for name, options in native)
+    """The :class:`RankedGroups` of one chunk of whole groups (merged blocks),
+    with its unranked view."""
+    blocks = blocks or any(stat is None for stat in native)
     labels, size, n_rel, group_weight, query_weight, spread, qw = inp.totals(slots)
     if relabel is not None:
         labels = relabel(labels)
     if slots.shape[0] == 0:
-        return _empty(labels, qw)
-    found, built, grades = _run_pass(inp, slots, inp.fill(slots, end), the_plan,
-                                     blocks)
+        rg = _empty(labels, qw)
+        rg.unranked = inp.unranked(slots, size, None)
+        return rg
+    found, built, grades = _stats_pass(inp, slots, native, blocks, end)
     natives = Natives(found, _again(inp, slots, end))
     if built is None:  # light: every statistic computed
-        return RankedGroups(xp=np, device=None, labels=labels, group_size=size,
-                            totals=(n_rel, group_weight, query_weight, spread),
-                            query_weights=qw, native=natives)
-    first_block, bstart, bsize, bnrel, bret, bwpos, bwneg = built
-    weights = None
-    if inp.w is not None:
-        weights = (bwpos, bwneg, group_weight, query_weight)
-    rows = CountedRows(grades, size, n_rel, bnrel, bsize, weights, spread)
-    return RankedGroups(xp=np, device=None, labels=labels, group_size=size,
-                        group_first_block=first_block, block_start=bstart,
-                        block_size=bsize, block_n_rel=bnrel, block_retrieved=bret,
-                        rows=rows, query_weights=qw, native=natives)
+        rg = RankedGroups(xp=np, device=None, labels=labels, group_size=size,
+                          totals=(n_rel, group_weight, query_weight, spread),
+                          query_weights=qw, native=natives)
+    else:
+        first_block, bstart, bsize, bnrel, bret, bwpos, bwneg = built
+        weights = None
+        if inp.w is not None:
+            weights = (bwpos, bwneg, group_weight, query_weight)
+        rows = CountedRows(grades, size, n_rel, bnrel, bsize, weights, spread)
+        rg = RankedGroups(xp=np, device=None, labels=labels, group_size=size,
+                          group_first_block=first_block, block_start=bstart,
+                          block_size=bsize, block_n_rel=bnrel,
+                          block_retrieved=bret, rows=rows, query_weights=qw,
+                          native=natives)
+    rg.unranked = inp.unranked(slots, size, natives, end)
+    return rg
 
 
 def _again(inp, slots, end=None):
@@ -332,7 +426,8 @@ def _again(inp, slots, end=None):
     that they have the same bits as when asked for at once."""
 
     def compute(rg, requests):
-        the_plan = plan(requests, int(inp.cnt[slots].max()))
+        the_plan = plan(requests, int(inp.cnt[slots].max()), _grouped.KERNELS)
+        # (ranked statistics only: Natives computes no statistic of the rows)
         return _run_pass(inp, slots, inp.fill(slots, end), the_plan, False)[0]
 
     return compute
@@ -353,96 +448,60 @@ def _sorted(inp, slots, *, relabel):
         labels = relabel(labels)
     if slots.shape[0] == 0:
         return _empty(labels, qw)
-    rel, irr_s, irr_w, rlo, rcnt, ilo, icnt = inp.fill(slots)
-    n = int(size.sum())
-    score, grade = np.empty(n), np.empty(n)
-    weight = np.empty(n) if inp.w is not None else _EMPTY_F
-    _grouped.sort_pass(rel, irr_s, irr_w, rlo, rcnt, ilo, icnt, score, grade,
-                       weight, int(size.max()), n_threads(n))
-    gstarts = rlo + ilo
+    score, grade, weight, gstarts = inp.sorted_rows(slots)
+    n = score.shape[0]
     gbrk = np.zeros(n, dtype=bool)
     gbrk[gstarts] = True
     brk = gbrk.copy()
     np.not_equal(score[1:], score[:-1], out=brk[1:])
     brk |= gbrk
     bstarts = np.flatnonzero(brk)
-    rg = from_rows(np, None, grade, weight if inp.w is not None else None, bstarts,
-                   gbrk, gstarts, labels, score[bstarts] > -np.inf,
-                   query_weights=qw)
+    rg = from_rows(np, None, grade, weight, bstarts, gbrk, gstarts, labels,
+                   score[bstarts] > -np.inf, query_weights=qw)
     rg.native = Natives({}, _again(inp, slots))
+    rg.unranked = inp.unranked(slots, size, rg.native)
     if inp.w is not None:  # the totals of the counting pass, as the merged form's
         rg.group_weight, rg.query_weight = group_weight, query_weight
     return rg
 
 
 def rank_compiled(layout, y_true, y_score, groups, w, *, relabel=None,
-                  merge=False, native=()):
+                  merge=False, native=None, probabilities=None):
     """:class:`RankedGroups` of checked NumPy inputs of the long or 2-D layout,
     all groups at once (``merge``: the merged blocks; ``native``: the
-    statistics to compute, ``(name, options)`` pairs)."""
-    inp = _Input(layout, y_true, y_score, groups, w)
+    statistics to compute, :class:`~._native.Statistic` records, None for a
+    metric without one: then the blocks are built, as when ``native`` is
+    None; ``probabilities``: what the statistics of the rows and the
+    unranked view read instead of ``y_score``)."""
+    inp = _Input(layout, y_true, y_score, groups, w, probabilities)
     if not merge:
         return _sorted(inp, inp.present, relabel=relabel)
-    return _ranked(inp, inp.present, list(native), relabel=relabel,
-                   blocks=not native)
+    return _ranked(inp, inp.present, list(native or ()), relabel=relabel,
+                   blocks=native is None)
 
 
-def compiled_chunks(layout, y_true, y_score, groups, w, *, native=(), budget=None):
+def compiled_chunks(layout, y_true, y_score, groups, w, *, native=None,
+                    budget=None, probabilities=None):
     """The :class:`RankedGroups` (merged blocks) of each chunk of whole groups,
-    in the sorted order of the ids; blocks are built only when a statistic
-    of ``native`` is not computed by the pass (or none is asked for)."""
-    inp = _Input(layout, y_true, y_score, groups, w)
-    native = list(native)
-    bounds = inp.bounds(budget, blocks=not native)
+    in the sorted order of the ids, each with its unranked view; blocks are
+    built only when a ranked metric has no statistic in ``native`` (or
+    ``native`` is None), see :func:`rank_compiled`."""
+    inp = _Input(layout, y_true, y_score, groups, w, probabilities)
+    blocks = native is None
+    native = list(native or ())
+    bounds = inp.bounds(budget, blocks=blocks or any(s is None for s in native))
     inp.split(bounds)
     for a, b in bounds:
         yield _ranked(inp, inp.present[a:b], native, relabel=None,
-                      blocks=not native, end=b)
-
-
-def compiled_rows(layout, y_true, y_score, groups, w, *, native=(), budget=None):
-    """The groups of the rows, unranked (:class:`~._rows.GroupedRows`' parts):
-    ``(totals, found, order)`` -- the per-group totals, the CTR statistics
-    computed by the pass, and a function giving the rows grouped."""
-    inp = _Input(layout, y_true, y_score, groups, w)
-    the_plan = plan(list(native), 1)
-    pieces = []
-    if the_plan.keys:
-        bounds = inp.bounds(budget, blocks=False)
-        inp.split(bounds)
-        for a, b in bounds:
-            slots = inp.present[a:b]
-            if slots.shape[0]:
-                pieces.append(_run_pass(inp, slots, inp.fill(slots, b), the_plan,
-                                        False)[0])
-    found = pieces[0] if len(pieces) == 1 else {}
-    if len(pieces) > 1 and all(p.keys() == pieces[0].keys() for p in pieces):
-        for key in pieces[0]:
-            parts = [p[key] for p in pieces]
-            found[key] = (np.concatenate([v for v, _, _ in parts]),
-                          np.concatenate([d for _, d, _ in parts]),
-                          None if parts[0][2] is None
-                          else np.concatenate([s for _, _, s in parts], axis=1))
-
-    def order():
-        """The row indices grouped (input order within each group)."""
-        out = np.empty(inp.n, dtype=index_dtype(inp.n))
-        sizes = inp.cnt
-        fill = np.cumsum(sizes) - sizes
-        if inp.n:
-            _grouped.scatter_order(inp.slots.codes, inp.slots.lo, inp.slots.slot,
-                                   inp.width, inp.n, 0, inp.slots.n_slots, fill,
-                                   out)
-        return out
-
-    return inp.totals(inp.present), found, order
+                      blocks=blocks, end=b)
 
 
 def natives_of_blocks(rg, requests):
     """The statistics of ``requests`` from the blocks of a
     :class:`RankedGroups` that keeps no rows (the multiclass layout:
     :func:`_grouped.block_stats`)."""
-    the_plan = plan(requests, max(rg.max_group_size, 1) if rg.n_groups else 1)
+    the_plan = plan(requests, max(rg.max_group_size, 1) if rg.n_groups else 1,
+                    _grouped.KERNELS)
     out = the_plan.output(rg.n_groups)
     if rg.n_groups:
         n_rel = np.ascontiguousarray(rg.group_n_rel, dtype=np.int64)

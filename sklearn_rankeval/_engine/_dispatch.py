@@ -33,7 +33,7 @@ def rank_groups(y_true, y_score, *, groups=None, sample_weight=None, labels=None
 
 
 def rank(layout, y_true, y_score, groups, w, *, relabel=None, merge=False,
-         native=()):
+         native=None, probabilities=None):
     """:class:`RankedGroups` of inputs checked by :func:`check_inputs`.
 
     ``relabel`` maps the labels the ranking gives its groups (sorted ids;
@@ -41,8 +41,11 @@ def rank(layout, y_true, y_score, groups, w, *, relabel=None, merge=False,
     :mod:`._chunks`).  ``merge`` merges the consecutive blocks of a group
     that hold no relevant item (:func:`._generic.from_rows`): the registry's
     metrics give the same values on fewer blocks.  ``native``: statistics
-    for the compiled pass to compute itself (``(name, options)`` pairs,
-    :mod:`._native`; NumPy input).
+    for the compiled pass to compute itself (:class:`~._native.Statistic`
+    records, None for a metric without one; NumPy input).  The ranking has
+    its unranked view (:attr:`~._ranked.RankedGroups.unranked`), whose
+    ``probabilities`` are ``probabilities`` (same shape as ``y_score``:
+    recalibrated scores), else the scores.
     """
     xp = xpx.namespace_of(y_score)
     compiled = compiled_path(y_score)
@@ -50,7 +53,8 @@ def rank(layout, y_true, y_score, groups, w, *, relabel=None, merge=False,
         return rank_multiclass(y_true, y_score, w, relabel=relabel)
     if compiled:
         return rank_compiled(layout, y_true, y_score, groups, w, relabel=relabel,
-                             merge=merge, native=native)
+                             merge=merge, native=native,
+                             probabilities=probabilities)
     if layout != "long":  # one query per row: rows of one size
         query_weights = w
         n_queries, n_items = y_score.shape
@@ -60,14 +64,20 @@ def rank(layout, y_true, y_score, groups, w, *, relabel=None, merge=False,
                                 == xp.reshape(cols, (1, -1)), xp.float64)
         y_true = xp.reshape(y_true, (-1,))
         y_score = xp.reshape(y_score, (-1,))
+        if probabilities is not None:
+            probabilities = xp.reshape(probabilities, (-1,))
         rows = xpx.arange(xp, n_queries, xpx.device_of(y_score))
-        return rank_generic(y_true, y_score, xp.repeat(rows, n_items), None, xp=xp,
-                            device=xpx.device_of(y_score), relabel=relabel,
-                            query_weights=query_weights, merge=merge)
+        rg = rank_generic(y_true, y_score, xp.repeat(rows, n_items), None, xp=xp,
+                          device=xpx.device_of(y_score), relabel=relabel,
+                          query_weights=query_weights, merge=merge,
+                          probabilities=probabilities)
+        if layout == "multiclass":  # no probability per item: no unranked view
+            rg.unranked = None
+        return rg
     if xp is not np:
         return rank_generic(y_true, y_score, groups, w, xp=xp,
                             device=xpx.device_of(y_score), relabel=relabel,
-                            merge=merge)
+                            merge=merge, probabilities=probabilities)
     n = y_score.shape[0]
     if groups is None:
         codes = np.zeros(n, dtype=np.int64)
@@ -79,7 +89,7 @@ def rank(layout, y_true, y_score, groups, w, *, relabel=None, merge=False,
     if relabel is not None:
         decode = _compose(relabel, decode)
     return rank_generic(y_true, y_score, codes, w, xp=np, device=None,
-                        relabel=decode, merge=merge)
+                        relabel=decode, merge=merge, probabilities=probabilities)
 
 
 def _compose(outer, inner):

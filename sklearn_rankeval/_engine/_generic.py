@@ -12,12 +12,13 @@ import numpy as np
 
 from .._core import flatnonzero, take, xpx
 from ._ranked import RankedGroups, SortedRows
+from ._rows import UnrankedRows
 
 __all__ = ["rank_generic"]
 
 
 def rank_generic(y_true, y_score, groups, w, *, xp, device, relabel=None,
-                 query_weights=None, merge=False):
+                 query_weights=None, merge=False, probabilities=None):
     """:class:`RankedGroups` of the long layout, with the namespace's sorts.
 
     Rows already grouped (ids non-decreasing: sorted logs, run files, 2-D
@@ -26,7 +27,9 @@ def rank_generic(y_true, y_score, groups, w, *, xp, device, relabel=None,
     Otherwise rows are sorted by score, descending, then (stably) by group
     id, so that tied rows keep their input order.  ``groups`` are integer ids
     in the namespace (None: one ranking); ``relabel`` maps the sorted ids to
-    labels; ``merge``: see :func:`from_rows`.
+    labels; ``merge``: see :func:`from_rows`.  Its unranked view
+    (:class:`~._rows.UnrankedRows`) holds the rows in this order, grouped;
+    its ``probabilities`` are ``probabilities`` (else the scores).
     """
     n = y_score.shape[0]
     if groups is None:
@@ -54,10 +57,16 @@ def rank_generic(y_true, y_score, groups, w, *, xp, device, relabel=None,
         labels = relabel(labels)
     score_sorted = take(xp, y_score, perm)
     bstarts = flatnonzero(xp, xpx.starts(xp, score_sorted) | gbrk)
-    return from_rows(xp, device, take(xp, y_true, perm),
-                     None if w is None else take(xp, w, perm), bstarts, gbrk,
-                     gstarts, labels, _retrieved(xp, take(xp, score_sorted, bstarts)),
-                     query_weights=query_weights, merge=merge)
+    grades = take(xp, y_true, perm)
+    weights = None if w is None else take(xp, w, perm)
+    rg = from_rows(xp, device, grades, weights, bstarts, gbrk, gstarts, labels,
+                   _retrieved(xp, take(xp, score_sorted, bstarts)),
+                   query_weights=query_weights, merge=merge)
+    rg.unranked = UnrankedRows(
+        xp, device, rg.group_size, None,
+        lambda: (grades, score_sorted, score_sorted if probabilities is None
+                 else take(xp, probabilities, perm), weights))
+    return rg
 
 
 def from_rows(xp, device, grades, weights, bstarts, gbrk, gstarts, labels,

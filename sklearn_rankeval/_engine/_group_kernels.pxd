@@ -64,7 +64,9 @@ cdef struct Scratch:
     Group group
 
 
-# request kinds (the statistics the compiled pass computes; see _native.py)
+# the kernel codes: a registry entry names its statistic's kernel
+# (``_native.Statistic.kernel``), ``_grouped.KERNELS`` gives its code; codes
+# from K_LOGLOSS on read the rows of a group, the others its tie blocks
 cdef enum:
     K_AUC = 1
     K_AP = 2
@@ -84,8 +86,9 @@ cdef struct Request:
     int opt         # AP: 0 min, 1 relevant, 2 hits; HITS: 0 k, 1 retrieved,
                     # 2 relevant; NDCG: 0 linear, 1 exponential
     int64_t row     # first output row: value, defined, then statistics
-    const double* param   # NDCG: cumulative discounts; ECE: inner edges;
-    int64_t nparam        # NE: the negative sampling rate (or none)
+    const double* param   # NDCG: cumulative discounts; ECE: inner edges
+    int64_t nparam
+    int64_t nstats  # statistic rows after the value and defined rows
 
 
 # ---------------------------------------------------------------------------
@@ -486,8 +489,7 @@ cdef inline int64_t _below(const double* edges, int64_t n, double p) noexcept no
 
 cdef inline int ctr_stats(const Request* qs, Py_ssize_t nq, const Row* rel,
                           int64_t R, const double* irr_s, const double* irr_w,
-                          int64_t I, bint weighted, double eps, bint single,
-                          double* acc, int64_t n_rows, double* out,
+                          int64_t I, bint weighted, double eps, double* acc, int64_t n_rows, double* out,
                           int64_t stride, int64_t g) noexcept nogil:
     """The sums of every CTR statistic of ``qs`` over a group's rows, in one
     walk over them (one logarithm per row for log loss and NE), then their
@@ -495,8 +497,8 @@ cdef inline int ctr_stats(const Request* qs, Py_ssize_t nq, const Row* rel,
     Returns 1 if a row is not a binary label with a probability in [0, 1]
     (the kernels then say which)."""
     cdef int64_t i, j, r, lo, nb
-    cdef double y, p, w, q, ce, ce_plain, total, base, gap, pos, neg
-    cdef bint have_plain
+    cdef double y, p, w, q, ce, total, base, gap, pos, neg
+    cdef bint have_ce
     cdef const Request* k
     for j in range(n_rows):
         acc[j] = 0.0
@@ -510,26 +512,16 @@ cdef inline int ctr_stats(const Request* qs, Py_ssize_t nq, const Row* rel,
             w = irr_w[i - R] if weighted else 1.0
         if not (p >= 0.0 and p <= 1.0):
             return 1
-        have_plain = False
-        ce_plain = 0.0
+        have_ce = False
+        ce = 0.0
         for j in range(nq):
             k = qs + j
             r = k.row + 2  # the first statistic's row
             if k.kind == K_LOGLOSS or k.kind == K_NE:
-                if k.kind == K_NE and k.nparam == 1:
-                    if single:
-                        q = <float>(<float>p / (<float>p + (<float>1.0 - <float>p)
-                                                / <float>k.param[0]))
-                    else:
-                        q = p / (p + (1.0 - p) / k.param[0])
-                    q = eps if q < eps else (1.0 - eps if q > 1.0 - eps else q)
+                if not have_ce:  # one logarithm per row
+                    q = eps if p < eps else (1.0 - eps if p > 1.0 - eps else p)
                     ce = -log(q if y > 0 else 1.0 - q)
-                else:
-                    if not have_plain:
-                        q = eps if p < eps else (1.0 - eps if p > 1.0 - eps else p)
-                        ce_plain = -log(q if y > 0 else 1.0 - q)
-                        have_plain = True
-                    ce = ce_plain
+                    have_ce = True
                 acc[r] += w * ce
                 if k.kind == K_LOGLOSS:
                     acc[r + 1] += w
@@ -576,8 +568,6 @@ cdef inline int ctr_stats(const Request* qs, Py_ssize_t nq, const Row* rel,
     for j in range(nq):  # this group's column of the output
         k = qs + j
         if k.kind >= K_LOGLOSS:
-            nb = (3 * (k.nparam + 1) if k.kind == K_ECE
-                  else (3 if k.kind == K_NE else 2))
-            for i in range(k.row, k.row + 2 + nb):
+            for i in range(k.row, k.row + 2 + k.nstats):
                 out[g * stride + i] = acc[i]
     return 0

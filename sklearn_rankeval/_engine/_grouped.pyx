@@ -28,7 +28,8 @@ from libc.stdint cimport int32_t, int64_t, uint8_t
 from libc.stdlib cimport free, malloc
 
 from ._group_kernels cimport (
-    Block, Group, K_LOGLOSS, Request, Row, Scratch, ctr_stats, merged_blocks,
+    K_AP, K_AUC, K_ECE, K_HITS, K_LOGLOSS, K_NDCG, K_NE, K_PCOC, K_RR,
+    K_SUCCESS, Block, Group, Request, Row, Scratch, ctr_stats, merged_blocks,
     ranked_stat, sort_rows,
 )
 
@@ -62,6 +63,11 @@ cdef extern from *:
 SOURCE_HASH = (<bytes>SKRE_SOURCE_HASH).decode("ascii")
 #: Whether the module was built with OpenMP.
 OPENMP = bool(SKRE_OPENMP)
+#: The code of each kernel of ``_group_kernels.pxd`` by the name a registry
+#: entry gives it (``_native.Statistic.kernel``).
+KERNELS = {"auc": K_AUC, "ap": K_AP, "rr": K_RR, "hits": K_HITS,
+           "ndcg": K_NDCG, "success": K_SUCCESS, "log_loss": K_LOGLOSS,
+           "ne": K_NE, "pcoc": K_PCOC, "ece": K_ECE}
 
 # Rows ahead whose per-group counters (and, in the scatter, whose place in
 # the workspace) are prefetched: the rows of a group are far apart in a
@@ -360,20 +366,10 @@ cdef class _Scratches:
             free(self.items)
 
 
-cdef int64_t _n_stats(const int64_t[::1] r):
-    """Statistic rows of a request (after its value and defined rows)."""
-    if r[0] == 13:  # ECE: the weight, predictions and labels of each bin
-        return 3 * (r[5] + 1)
-    if r[0] == 11:  # NE
-        return 3
-    if r[0] == 4 or r[0] == 10 or r[0] == 12:  # hits, log loss, PCOC
-        return 2
-    return 0
-
-
 cdef class _Requests:
-    """The requested statistics as C structs (rows of ``req``: kind, k,
-    option, output row, parameter offset and length)."""
+    """The requested statistics as C structs (rows of ``req``: kernel code,
+    k, option, output row, parameter offset and length, number of
+    statistics: ``_native.Plan``)."""
 
     cdef Request* items
     cdef Py_ssize_t n
@@ -397,11 +393,12 @@ cdef class _Requests:
             self.items[j].param = (&params[0] + req[j, 4] if params.shape[0]
                                    else NULL)
             self.items[j].nparam = req[j, 5]
+            self.items[j].nstats = req[j, 6]
             if self.items[j].kind >= K_LOGLOSS:
                 self.ctr = True
             else:
                 self.ranked = True
-            self.n_rows = max(self.n_rows, req[j, 3] + 2 + _n_stats(req[j]))
+            self.n_rows = max(self.n_rows, req[j, 3] + 2 + req[j, 6])
 
     def __dealloc__(self):
         free(self.items)
@@ -412,7 +409,7 @@ def group_pass(double[::1] rel, const double[::1] irr_s, const double[::1] irr_w
                const int64_t[::1] ilo, const int64_t[::1] icnt,
                const double[::1] wdiv, const int64_t[:, ::1] req,
                const double[::1] params, double[:, ::1] out, double eps,
-               bint single, int64_t[::1] bub, int64_t[::1] nblk,
+               int64_t[::1] bub, int64_t[::1] nblk,
                int64_t[::1] bstart, int64_t[::1] bsize, int64_t[::1] bnrel,
                uint8_t[::1] bret, double[::1] bwpos, double[::1] bwneg,
                int64_t max_rel, int n_threads):
@@ -449,7 +446,7 @@ def group_pass(double[::1] rel, const double[::1] irr_s, const double[::1] irr_w
             iw = &irr_w[ilo[g]] if weighted and icnt[g] else NULL
             if Q.ctr:  # the sums of the rows as they come
                 bad += ctr_stats(Q.items, Q.n, rows, rcnt[g], isc, iw, icnt[g],
-                                 weighted, eps, single, sc.acc, Q.n_rows, outp,
+                                 weighted, eps, sc.acc, Q.n_rows, outp,
                                  n_out, g)
             if ranked:
                 sort_rows(rows, rcnt[g], sc.tmp)

@@ -1,155 +1,123 @@
 """The per-group statistics the compiled pass computes itself.
 
-A metric's registry entry names its statistic (``MetricSpec.native``); the
-pipeline asks a ranked input for it (:meth:`RankedGroups.native_stat`) with
-the metric's checked options, and gets ``(value, defined, stats)`` -- the
-fields of the metric's ``Partials``, as raw arrays -- or None, when the
-compiled pass does not compute that statistic with those options (the
-metric's kernel then runs on the blocks).  The values are those of the
-kernels (``_metrics/_kernels.py``, ``_ctr_kernels.py``), written group by
-group in ``_group_kernels.pxd``; the test suites run every metric through
-both.
-
-==========  ====================================  ===================
-name        options                               kernel
-==========  ====================================  ===================
-auc         (none)                                ``gauc``
-ap          ``k``, ``k_denominator``              ``average_precision``
-rr          ``k``                                 ``reciprocal_rank``
-precision   ``k``, ``k_denominator``              ``precision_at_k``
-recall      ``k``                                 ``recall_at_k``
-ndcg        ``k``, ``gain`` (linear, exponential)  ``ndcg``
-success     ``k``                                 ``success_at_k``
-log_loss    (none)                                ``log_loss``
-ne          ``negative_sampling_rate``            ``normalized_entropy``
-pcoc        (none)                                ``calibration_ratio``
-ece         ``n_bins``, ``strategy``, ``edges``   ``expected_calibration_error``
-==========  ====================================  ===================
+The engine knows no metric: a metric's registry entry declares the statistic
+of the compiled pass that equals its kernel, as a :class:`Statistic` (the
+kernel code of ``_group_kernels.pxd``, the cutoff, the option and
+parameters as the kernel reads them, and how many additive statistics it
+writes), and the pipeline hands the engine those records.  A ranked input
+(:meth:`RankedGroups.native_stat`) answers a record with ``(value, defined,
+stats)`` -- the fields of the metric's ``Partials``, as raw arrays -- or
+None, when the compiled pass did not compute it (the metric's kernel then
+runs).  The values are those of the kernels (``_metrics/_kernels.py``,
+``_ctr_kernels.py``), written group by group in ``_group_kernels.pxd``; the
+test suites run every metric through both.
 """
+
+from typing import NamedTuple
 
 import numpy as np
 
 from ._ranked import discount_cumsum
 
-__all__ = ["Plan", "Natives", "is_ctr", "plan", "supported"]
-
-# the kinds of _group_kernels.pxd
-_KINDS = {"auc": 1, "ap": 2, "rr": 3, "precision": 4, "recall": 4, "ndcg": 5,
-          "success": 6, "log_loss": 10, "ne": 11, "pcoc": 12, "ece": 13}
-_N_STATS = {"precision": 2, "recall": 2, "log_loss": 2, "ne": 3, "pcoc": 2}
+__all__ = ["Natives", "Plan", "Statistic", "plan"]
 
 
-def is_ctr(name):
-    """Whether ``name`` is computed from the rows (no ranking)."""
-    return _KINDS[name] >= 10
+class Statistic(NamedTuple):
+    """One statistic of the compiled pass, as a metric's registry entry
+    declares it (hashable: the key of its result).
 
+    Attributes
+    ----------
+    kernel : str
+        The kernel's code in ``_group_kernels.pxd`` (``_grouped.KERNELS``).
+    rows : bool
+        Whether the kernel reads each group's rows unranked (the CTR
+        statistics) rather than its tie blocks.
+    n_stats : int
+        The additive statistics written after the value and its definedness
+        (the metric's pooled statistics).
+    k : int
+        The cutoff, -1 for none.
+    option : int
+        The kernel's one option, encoded by the entry (AP's denominator,
+        the hits' denominator, NDCG's exponential gain).
+    params : tuple of float
+        The kernel's parameters (ECE's inner bin edges).
+    discounts : bool
+        Whether the kernel reads the cumulative DCG discounts of ranks
+        ``1 ..`` the largest group, cut at ``k`` (computed by the engine,
+        which knows the group sizes).
+    """
 
-def _key(name, options):
-    return name, tuple(sorted(options.items()))
-
-
-def _cutoff(options):
-    k = options.get("k")
-    return -1 if k is None else int(k)
-
-
-def _request(name, options, max_size):
-    """``(kind, k, option, params, n_stats)`` of one statistic, or None."""
-    kind = _KINDS.get(name)
-    if kind is None:
-        return None
-    k, opt, params, n_stats = _cutoff(options), 0, (), _N_STATS.get(name, 0)
-    if name == "ap":
-        opt = ("min", "relevant", "hits").index(options["k_denominator"])
-    elif name == "precision":
-        opt = ("k", "retrieved").index(options["k_denominator"])
-    elif name == "recall":
-        opt = 2
-    elif name == "ndcg":
-        if options["gain"] not in ("linear", "exponential"):
-            return None
-        opt = options["gain"] == "exponential"
-        params = discount_cumsum(max(max_size, 1), None if k < 0 else k)
-    elif name == "ne":
-        rate = options.get("negative_sampling_rate")  # (the pipeline recalibrates)
-        params = () if rate is None else (rate,)
-    elif name == "ece":
-        n_bins = options["n_bins"]
-        edges = options["edges"]
-        if edges is None:
-            edges = np.linspace(0.0, 1.0, n_bins + 1)
-        params = np.asarray(edges, dtype=np.float64)[1:-1]
-        n_stats = 3 * n_bins
-    return kind, k, int(opt), np.asarray(params, dtype=np.float64), n_stats
-
-
-def supported(name, options):
-    """Whether the compiled pass computes ``name`` with ``options``."""
-    return name is not None and _request(name, options, 1) is not None
+    kernel: str
+    rows: bool = False
+    n_stats: int = 0
+    k: int = -1
+    option: int = 0
+    params: tuple = ()
+    discounts: bool = False
 
 
 class Plan:
     """The requested statistics as the compiled pass reads them: ``req``
-    (one row each: kind, k, option, first output row, parameter offset and
-    length), ``params`` and the output rows."""
+    (one row each: kernel code, k, option, first output row, parameter
+    offset and length, number of statistics), ``params`` and the output
+    rows.  ``codes``: the kernel codes by name (``_grouped.KERNELS``)."""
 
-    def __init__(self, requests, max_size):
-        rows, params, keys, seen = [], [], [], set()
+    def __init__(self, requests, max_size, codes):
+        rows, params, keys = [], [], []
         row = offset = 0
-        for name, options in requests:
-            key = _key(name, options)
-            got = _request(name, options, max_size)
-            if got is None or key in seen:
-                continue
-            seen.add(key)
-            kind, k, opt, param, n_stats = got
-            rows.append((kind, k, opt, row, offset, param.shape[0]))
+        for stat in dict.fromkeys(s for s in requests if s is not None):
+            param = np.asarray(stat.params, dtype=np.float64)
+            if stat.discounts:
+                param = discount_cumsum(max(max_size, 1),
+                                        None if stat.k < 0 else stat.k)
+            rows.append((codes[stat.kernel], stat.k, stat.option, row, offset,
+                         param.shape[0], stat.n_stats))
             params.append(param)
-            keys.append((key, row, n_stats))
-            row += 2 + n_stats
+            keys.append((stat, row))
+            row += 2 + stat.n_stats
             offset += param.shape[0]
-        self.req = np.array(rows, dtype=np.int64).reshape(-1, 6)
+        self.req = np.array(rows, dtype=np.int64).reshape(-1, 7)
         self.params = (np.concatenate(params) if params
                        else np.zeros(0, dtype=np.float64))
         self.keys = keys
         self.n_rows = row
-        self.ranked = any(not is_ctr(key[0]) for key, _, _ in keys)
-        self.ctr = any(is_ctr(key[0]) for key, _, _ in keys)
+        self.ranked = any(not stat.rows for stat, _ in keys)
 
     def output(self, n_groups):
         """The pass's output: one row per group, its statistics side by side."""
         return np.empty((n_groups, self.n_rows))
 
     def split(self, out):
-        """``{key: (value, defined, stats)}`` of the pass's output."""
+        """``{statistic: (value, defined, stats)}`` of the pass's output."""
         found = {}
-        for key, row, n_stats in self.keys:
+        for stat, row in self.keys:
+            n_stats = stat.n_stats
             stats = out[:, row + 2:row + 2 + n_stats].T if n_stats else None
-            found[key] = (np.ascontiguousarray(out[:, row]), out[:, row + 1] > 0,
-                          stats)
+            found[stat] = (np.ascontiguousarray(out[:, row]), out[:, row + 1] > 0,
+                           stats)
         return found
 
 
-def plan(requests, max_size):
-    """The :class:`Plan` of ``requests`` (``(name, options)`` pairs; those
-    the pass does not compute are left out)."""
-    return Plan(requests, max_size)
+def plan(requests, max_size, codes):
+    """The :class:`Plan` of ``requests`` (:class:`Statistic` records; None,
+    a metric without one, is left out)."""
+    return Plan(requests, max_size, codes)
 
 
 class Natives:
     """A ranked input's compiled statistics: those the pass computed, and
-    (``blocks``) the means to compute others from its blocks on request."""
+    (``compute``) the means to compute other ranked ones from its blocks on
+    request."""
 
     def __init__(self, found, compute=None):
         self.found = found
         self.compute = compute
 
-    def get(self, rg, name, options):
-        if name is None:
+    def get(self, rg, stat):
+        if stat is None:
             return None
-        key = _key(name, options)
-        if key not in self.found and self.compute is not None:
-            if is_ctr(name) or _request(name, options, 1) is None:
-                return None
-            self.found.update(self.compute(rg, [(name, options)]))
-        return self.found.get(key)
+        if stat not in self.found and self.compute is not None and not stat.rows:
+            self.found.update(self.compute(rg, [stat]))
+        return self.found.get(stat)

@@ -24,6 +24,7 @@ import math
 import numpy as np
 
 from .._core import astype, flatnonzero, take, xpx
+from ._rows import check_unranked_layout
 
 __all__ = ["CountedRows", "RankedGroups", "SortedRows", "discount_cumsum",
            "discounts", "ideal_runs"]
@@ -272,6 +273,7 @@ class RankedGroups:
         self.rows = rows
         #: the compiled pass's per-group statistics (:meth:`native_stat`)
         self.native = native
+        self._unranked = None
         self._cache = {}
         if totals is not None:  # a light instance: the pass's group totals
             n_rel, self.group_weight, self.query_weight, spread = totals
@@ -302,12 +304,24 @@ class RankedGroups:
 
     _cached = cached
 
-    def native_stat(self, name, options):
-        """The per-group statistics of ``name`` with ``options`` (a dict) as the
-        compiled pass computed them: ``(value, defined, stats)`` arrays, or
-        None (then the metric's kernel computes them from the blocks)."""
-        return None if self.native is None else self.native.get(self, name,
-                                                                options)
+    @property
+    def unranked(self):
+        """The rows of the same groups, unranked (:class:`~._rows.UnrankedRows`,
+        set by the ranker that built this input from its rows; the
+        multiclass layout has none)."""
+        if self._unranked is None:
+            check_unranked_layout("multiclass")
+        return self._unranked
+
+    @unranked.setter
+    def unranked(self, view):
+        self._unranked = view
+
+    def native_stat(self, stat):
+        """The per-group statistics of ``stat`` (a :class:`~._native.Statistic`,
+        or None) as the compiled pass computed them: ``(value, defined,
+        stats)`` arrays, or None (then the metric's kernel computes them)."""
+        return None if self.native is None else self.native.get(self, stat)
 
     # -- block-level statistics ---------------------------------------------
     @property

@@ -1,105 +1,150 @@
-"""The rows of every group, unranked: the canonical form of the metrics that
-need no order (the CTR metrics).
+"""The second view of a ranked input: the rows of its groups, unranked.
 
-Built from the compiled pass's counting sort (:func:`~._compiled.compiled_rows`),
-as the ranked form is: the per-group totals come from its counting pass, the
-CTR statistics from its per-group pass (:meth:`GroupedRows.native_stat`),
-and the rows themselves, grouped, only when a kernel reads them.
+Every ranker that builds a :class:`~._ranked.RankedGroups` from rows gives
+it this view as well (:attr:`RankedGroups.unranked`), from the same pass and
+the same encoding of the groups: the same groups in the same order, the rows
+of each together.  The metrics that need no order (the CTR metrics: log
+loss, normalized entropy, PCOC, ECE, xAUC) read it; the compiled pass
+computes their statistics in the same per-group pass as the ranked ones
+(:meth:`UnrankedRows.native_stat`), and the rows themselves are gathered
+only when a kernel reads them.
+
+* the compiled pass (NumPy): the rows of each group in input order (its
+  counting sort, :func:`~._compiled.rank_compiled`);
+* the generic ranker (any Array API namespace): the rows of each group in
+  the ranker's order (the namespace's arrays, on their device).
 """
 
 import numpy as np
 
-from .._core import get_config, is_foreign_array, to_numpy
-from ._compiled import compiled_rows
-from ._dispatch import compiled_path
-from ._native import Natives
+from .._core import xpx
 
-__all__ = ["GroupedRows", "grouped_rows"]
+__all__ = ["UnrankedRows", "check_unranked_layout"]
 
 
-class GroupedRows:
-    """The rows of every group, unsorted: what the CTR kernels read.
+class UnrankedRows:
+    """The rows of every group of a ranked input, in no particular order
+    within a group: what the CTR kernels read.
 
-    ``group`` is each row's group index (0 .. n_groups-1, the order of
-    ``labels``: the sorted unique ids, or the row number of a 2-D input) and
-    ``y_true``, ``y_score``, ``weight`` the rows, grouped (input order within
-    a group); ``weight`` is each row's weight inside its group (None:
-    unweighted); in the 2-D layout a weight is one query's
-    (``per_query_weights``): the rows are unweighted and ``query_weight``
-    weighs each group in every average, as the engine does.  The per-group
-    totals (``group_size``, ``group_n_rel``, ``group_weight``,
-    ``query_weight``) are those of :class:`~._ranked.RankedGroups`, so that
-    ``GroupInfo.from_ranked`` reads either.
+    ``group`` is each row's group index (0 .. n_groups-1, the order of the
+    ranked input's ``labels``); ``y_true``, ``y_score`` (the scores as
+    given), ``probabilities`` (the scores the probability metrics read: the
+    recalibrated ones with ``negative_sampling_rate``, else the scores) and
+    ``weight`` (each row's weight, None: unweighted, or a 2-D input, whose
+    weights are the queries') the rows, grouped.
+
+    Parameters
+    ----------
+    xp, device
+        The namespace and device of the rows.
+    group_size : array of shape (n_groups,)
+        The rows of each group (the ranked input's ``group_size``).
+    native : Natives or None
+        The compiled pass's statistics (:mod:`._native`).
+    arrays : callable
+        ``arrays() -> (y_true, y_score, probabilities, weight)``, the rows
+        grouped (computed on first use).
+    in_rank_order : callable or None
+        ``in_rank_order() -> (y_true, y_score, weight)``: the rows of each
+        group in the ranker's order (score descending); None: ``arrays``
+        gives them in that order already.
     """
 
-    xp = np
-    device = None
-
-    def __init__(self, totals, found, order, arrays):
-        (self.labels, self.group_size, self.group_n_rel, self.group_weight,
-         query_weight, _, query_weights) = totals
-        self.per_query_weights = query_weights is not None
-        self.query_weight = query_weights if self.per_query_weights else query_weight
-        if self.per_query_weights:
-            self.group_weight = query_weights * self.group_weight
-        self.native = Natives(found)
+    def __init__(self, xp, device, group_size, native, arrays,
+                 in_rank_order=None):
+        self.xp = xp
+        self.device = device
+        self.group_size = group_size
+        self.n_groups = group_size.shape[0]
+        self.native = native
         #: values shared by the kernels of one call (the cross-entropy)
         self.cache = {}
-        self._order = order
         self._arrays = arrays
+        self._in_rank_order = in_rank_order
         self._rows = None
 
-    @property
-    def n_groups(self):
-        return self.labels.shape[0]
-
     def cached(self, key, fn):
-        """``fn()``, computed once per grouped input and ``key``."""
+        """``fn()``, computed once per view and ``key``."""
         if key not in self.cache:
             self.cache[key] = fn()
         return self.cache[key]
 
-    def native_stat(self, name, options):
-        """The compiled pass's statistics of ``name`` (see
+    def native_stat(self, stat):
+        """The compiled pass's statistics of ``stat`` (see
         :meth:`~._ranked.RankedGroups.native_stat`), or None."""
-        return self.native.get(self, name, options)
+        return None if self.native is None else self.native.get(self, stat)
 
     def _grouped(self):
         if self._rows is None:
-            order = self._order()
-            y_true, y_score, w = self._arrays
-            group = np.repeat(np.arange(self.n_groups), self.group_size)
-            self._rows = (group, y_true[order], y_score[order],
-                          None if w is None else w[order])
+            self._rows = tuple(self._arrays())
+            self._arrays = None
         return self._rows
 
     @property
-    def group(self):
+    def y_true(self):
         return self._grouped()[0]
 
     @property
-    def y_true(self):
+    def y_score(self):
         return self._grouped()[1]
 
     @property
-    def y_score(self):
+    def probabilities(self):
         return self._grouped()[2]
 
     @property
     def weight(self):
         return self._grouped()[3]
 
+    def in_rank_order(self):
+        """``(y_true, y_score, weight)`` of the rows of each group in the
+        engine's rank order (score descending; tied rows in the ranker's
+        order): what an order-reading kernel of the rows reads (xAUC), not
+        sorting them itself."""
+        if self._in_rank_order is None:
+            return self.y_true, self.y_score, self.weight
+        return self.cached("in_rank_order", self._in_rank_order)
+
+    @property
+    def group(self):
+        """Each row's group index."""
+        return self.cached("group", lambda: xpx.repeat_index(self.xp,
+                                                             self.group_size))
+
+    @property
+    def group_starts(self):
+        """The offset of each group's first row."""
+        return self.cached("group_starts", lambda: xpx.cumsum(
+            self.xp, self.group_size) - self.group_size)
+
     def group_sum(self, values):
         """Per-group sums of per-row ``values`` (float64)."""
-        if self.n_groups == 1:  # one group: a (pairwise) sum
-            return np.array([np.sum(values, dtype=np.float64)])
-        return np.bincount(self.group, weights=values,
-                           minlength=self.n_groups).astype(np.float64, copy=False)
+        xp = self.xp
+        if xp is np:
+            if self.n_groups == 1:  # one group: a (pairwise) sum
+                return np.array([np.sum(values, dtype=np.float64)])
+            return np.bincount(self.group, weights=values,
+                               minlength=self.n_groups).astype(np.float64,
+                                                               copy=False)
+        return self.group_reduce(values, "sum")
+
+    def group_reduce(self, values, op):
+        """``op`` (``"sum"``, ``"max"``) of per-row ``values`` over each
+        group (float64; every group has rows)."""
+        xp = self.xp
+        if self.n_groups == 0:
+            return xpx.zeros(xp, 0, self.device)
+        values = xpx.astype(xp, values, xp.float64)
+        return xpx.segment_reduce(xp, values, self.cached(
+            "segments", lambda: xpx.segment_plan(xp, self.group_starts,
+                                                 values.shape[0])), op)
 
     def weighted_sum(self, values=None):
         """Per-group sums of ``w * values`` (``values`` None: of ``w``)."""
         if values is None:
-            values = np.ones(self.group.shape[0])
+            values = self.xp.ones(self.group.shape[0], dtype=self.xp.float64,
+                                  **({} if self.xp is np
+                                     else {"device": self.device}))
         return self.group_sum(values if self.weight is None
                               else self.weight * values)
 
@@ -111,26 +156,3 @@ def check_unranked_layout(layout):
             "y_score: the CTR metrics (log loss, normalized entropy, PCOC, ECE, "
             "xAUC) take one probability per item, not multiclass scores; pass "
             "the positive class's column with 1-D y_true.")
-
-
-def grouped_rows(layout, y_true, y_score, groups, w, *, native=()):
-    """:class:`GroupedRows` of checked inputs (``_engine.check_inputs``);
-    ``native``: the CTR statistics to compute in the pass (``(name,
-    options)`` pairs), unless :data:`~._dispatch.ENGINE_PATH` is
-    ``"generic"`` (the tests' switch): the metrics' kernels then read the
-    rows."""
-    check_unranked_layout(layout)
-    y_true, y_score = to_numpy(y_true), to_numpy(y_score)
-    if not compiled_path(y_score):
-        native = ()
-    w = None if w is None else to_numpy(w).astype(np.float64)
-    if groups is not None and is_foreign_array(groups):
-        groups = to_numpy(groups)  # (an Array API array of integer ids)
-    totals, found, order = compiled_rows(
-        layout, y_true, y_score, groups, w, native=native,
-        budget=get_config()["working_memory"] * float(1 << 20))
-    if layout == "2d":
-        arrays = (y_true.reshape(-1), y_score.reshape(-1), None)
-    else:
-        arrays = (y_true, y_score, w)
-    return GroupedRows(totals, found, order, arrays)

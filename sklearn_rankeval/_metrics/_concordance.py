@@ -27,7 +27,7 @@ _KEY_BITS = 62
 
 
 def weighted_concordance(codes, y_true, y_score, sample_weight=None, *, n_groups,
-                         xp=np):
+                         xp=np, group_sizes=None):
     r"""Weighted concordant, tied and comparable pairs of every group.
 
     For the rows :math:`i, j` of one group :math:`g`, with labels :math:`y`,
@@ -47,9 +47,9 @@ def weighted_concordance(codes, y_true, y_score, sample_weight=None, *, n_groups
 
     Parameters
     ----------
-    codes : array-like of shape (n_samples,)
+    codes : array-like of shape (n_samples,) or None
         The group of each row, integers in ``0 .. n_groups - 1``; the rows
-        may come in any order.
+        may come in any order.  None with ``group_sizes``.
     y_true : array-like of shape (n_samples,)
         Labels: binary, graded or continuous (e.g. watch time).  Not NaN
         (the caller validates).
@@ -63,6 +63,14 @@ def weighted_concordance(codes, y_true, y_score, sample_weight=None, *, n_groups
     xp : namespace, default=numpy
         The namespace of the arrays (an Array API namespace such as
         ``array_api_strict``, or NumPy).
+    group_sizes : array of shape (n_groups,), default=None
+        Rows already grouped and ranked, as the engine's ranked order gives
+        them (the unranked view of a ranking in rank order,
+        ``UnrankedRows.in_rank_order``): group ``g`` holds the next
+        ``group_sizes[g]`` rows (at least one), its scores non-increasing
+        (tied rows in any order).
+        Then neither the groups nor the scores are sorted here (``codes``
+        unused).
 
     Returns
     -------
@@ -144,6 +152,9 @@ def weighted_concordance(codes, y_true, y_score, sample_weight=None, *, n_groups
     array([1. , 0.5])
     """
     n_groups = _check_n_groups(n_groups)
+    ranked = group_sizes is not None
+    if ranked:  # (the engine's order: one row per group, as codes here)
+        codes = xpx.repeat_index(xp, group_sizes)
     codes, y_true, y_score, w = _check_arrays(xp, codes, y_true, y_score,
                                               sample_weight, n_groups)
     device = xpx.device_of(y_score)
@@ -151,12 +162,18 @@ def weighted_concordance(codes, y_true, y_score, sample_weight=None, *, n_groups
     if n == 0:
         return tuple(xpx.zeros(xp, n_groups, device) for _ in range(3))
 
-    order, first, present = _group_rows(xp, codes, n_groups)
+    if ranked:
+        order = xpx.arange(xp, n, device)
+        first = xpx.cumsum(xp, group_sizes) - group_sizes
+        present = xpx.arange(xp, n_groups, device)
+    else:
+        order, first, present = _group_rows(xp, codes, n_groups)
     plan = xpx.segment_plan(xp, first, n)
     pieces = ([], [], [])
     for bucket in plan.buckets:
         rows, mask = plan.padded(order, bucket, 0)
-        for out, value in zip(pieces, _bucket(xp, rows, mask, y_true, y_score, w)):
+        for out, value in zip(pieces, _bucket(xp, rows, mask, y_true, y_score, w,
+                                              ranked)):
             out.append(value)
     per_present = [plan.by_segment(p) for p in pieces]
     return tuple(_expand(xp, v, present, n_groups, device) for v in per_present)
@@ -233,9 +250,10 @@ def _expand(xp, values, present, n_groups, device):
 # ---------------------------------------------------------------------------
 # one matrix of groups (one row per group)
 # ---------------------------------------------------------------------------
-def _bucket(xp, rows, mask, y_true, y_score, w):
+def _bucket(xp, rows, mask, y_true, y_score, w, ranked=False):
     """``(concordant, tied, total)`` of each row of a matrix of row indices
-    (``mask``: the cells that hold an item; None when all do)."""
+    (``mask``: the cells that hold an item; None when all do; ``ranked``:
+    each row's items come in decreasing score order)."""
     m = _Rows(xp, rows.shape)
     y, s = (m.gather_input(x, rows) for x in (y_true, y_score))
     if w is None:
@@ -244,21 +262,28 @@ def _bucket(xp, rows, mask, y_true, y_score, w):
         weight = m.gather_input(w, rows)
     if mask is not None:  # padding: weight 0 (its label and score are row 0's)
         weight = xp.where(mask, weight, xp.zeros_like(weight))
+        if ranked:  # (last in each row: there the row's lowest score)
+            s = xp.where(mask, s, xp.min(s, axis=1, keepdims=True))
     del rows, mask
 
     # dense score rank c of each item, and the label order p
     # (labels increasing, equal labels by decreasing score)
-    by_score = m.argsort(s, stable=False)
-    c = m.run_ids(m.run_firsts(m.take(s, by_score)))
+    if ranked:  # the items in decreasing score order already
+        c = xp.flip(m.run_ids(m.run_firsts(xp.flip(s, axis=1))), axis=1)
+    else:
+        by_score = m.argsort(s, stable=False)
+        c = m.run_ids(m.run_firsts(m.take(s, by_score)))
+        by_score = xp.flip(by_score, axis=1)
+        c = xp.flip(c, axis=1)
+        y = m.take(y, by_score)
+        weight = m.take(weight, by_score)
+        del by_score
     del s
-    by_score = xp.flip(by_score, axis=1)
-    c = xp.flip(c, axis=1)
-    y = m.take(y, by_score)
     by_label = m.argsort(y, stable=True)
     c = m.take(c, by_label)
     y = m.take(y, by_label)
-    weight = m.take(weight, m.take(by_score, by_label))
-    del by_score, by_label
+    weight = m.take(weight, by_label)
+    del by_label
 
     # comparable pairs: the weight before each item's run of equal labels
     total = xp.sum(weight * m.at_run_start(m.exclusive_cumsum(weight),

@@ -1,11 +1,13 @@
 """Kernels of the CTR metrics: log loss, normalized entropy, PCOC, ECE, xAUC.
 
 These metrics judge predicted probabilities (or, for xAUC, the order of
-continuous labels) group by group, and none needs the items ranked: their
-kernels take the rows of each group as they come (:class:`GroupedRows`, the
-group of every row in the order of the sorted group ids, no sort of the
-scores) and return :class:`~._averages.Partials` like every kernel, with the
-additive statistics their pooled average needs:
+continuous labels) group by group, and none needs the tie blocks: their
+kernels read the unranked view of the engine's ranking (``rg.unranked``:
+the rows of the same groups, in the order of the sorted group ids; xAUC
+reads them in the engine's rank order), in the input's namespace, and
+return :class:`~._averages.Partials` like every kernel, with the additive
+statistics their pooled average needs (the engine's compiled pass computes
+the first four itself, as their registry entries declare):
 
 ==============  =================================================  ==========
 metric          statistics per group                               value
@@ -31,6 +33,7 @@ of their rows pooled.
 
 import numpy as np
 
+from .._core import astype, namespace_of, take, xpx
 from .._stats import Partials
 from ._calibration import bin_index, bin_sums, ece_from_sums
 from ._concordance import weighted_concordance
@@ -47,63 +50,71 @@ __all__ = [
 ]
 
 
-
-
-
-
 # ---------------------------------------------------------------------------
 # checks
 # ---------------------------------------------------------------------------
 def _labels(rows):
     """The 0/1 labels as float64 (checked by the pipeline, which names the
     argument: :func:`~sklearn_rankeval._core.check_binary_labels`)."""
-    return rows.y_true.astype(np.float64, copy=False)
+    return astype(rows.xp, rows.y_true, rows.xp.float64)
 
 
-def _clipped(p):
-    eps = np.finfo(p.dtype if p.dtype.kind == "f" else np.float64).eps
-    return np.clip(p.astype(np.float64, copy=False), eps, 1 - eps)
+def _probabilities(rows):
+    """The probabilities the metric reads (recalibrated with
+    ``negative_sampling_rate``), as float64."""
+    return astype(rows.xp, rows.probabilities, rows.xp.float64)
 
 
-def _stack(*rows):
-    return np.stack(rows)
+def _clipped(rows):
+    """The probabilities clipped to ``[eps, 1 - eps]``, ``eps`` the machine
+    epsilon of their float type (float64 for others), as
+    :func:`sklearn.metrics.log_loss`."""
+    xp, p = rows.xp, rows.probabilities
+    if xp is np:
+        eps = np.finfo(p.dtype if p.dtype.kind == "f" else np.float64).eps
+    else:
+        eps = xp.finfo(p.dtype if xp.isdtype(p.dtype, "real floating")
+                       else xp.float64).eps
+    return xp.clip(astype(xp, p, xp.float64), float(eps), float(1 - eps))
 
 
-def _divide(num, den):
+def _divide(xp, num, den):
     ok = den > 0
-    return np.where(ok, num / np.where(ok, den, 1.0), 0.0), ok
+    return (xp.where(ok, num / xp.where(ok, den, xp.ones_like(den)),
+                     xp.zeros_like(num)), ok)
 
 
 # ---------------------------------------------------------------------------
-# kernels
+# kernels (on the unranked view of a ranked input, in its namespace)
 # ---------------------------------------------------------------------------
 def recalibrated(p, negative_sampling_rate):
     """Probabilities of a model trained on down-sampled negatives, back on
     the scale of the full data: ``p' = p / (p + (1 - p) / r)``, ``r`` the
     share of negatives kept (He et al., ADKDD 2014).  The one definition,
-    applied by the pipeline to the rows of every probability metric."""
-    p = np.asarray(p, dtype=np.float64)
+    applied once by the pipeline to the scores the probability metrics
+    read (in the scores' namespace, float64)."""
+    xp = namespace_of(p)
+    p = astype(xp, p, xp.float64)
     return p / (p + (1 - p) / negative_sampling_rate)
 
 
 def _cross_entropy(rows):
     """``(y, CE)`` of every row; computed once per rows (log loss and NE of
     one report share it)."""
-    key = "ce"
-    if key not in rows.cache:
-        y, p = _labels(rows), rows.y_score
-        p = _clipped(p)
+    def compute():
+        y, p = _labels(rows), _clipped(rows)
         # one log per row: of p for a click, of 1 - p for a non-click
-        rows.cache[key] = y, -np.log(np.where(y > 0, p, 1 - p))
-    return rows.cache[key]
+        return y, -rows.xp.log(rows.xp.where(y > 0, p, 1 - p))
+
+    return rows.cached("ce", compute)
 
 
 def log_loss(rows):
     """Mean cross-entropy of each group; statistics ``(sum w*CE, sum w)``."""
     _, ce = _cross_entropy(rows)
     total, weight = rows.weighted_sum(ce), rows.weighted_sum()
-    value, defined = _divide(total, weight)
-    return Partials(value, defined, _stack(total, weight))
+    value, defined = _divide(rows.xp, total, weight)
+    return Partials(value, defined, rows.xp.stack([total, weight]))
 
 
 def ne_finalize(sums):
@@ -117,21 +128,27 @@ def ne_finalize(sums):
 
 
 def normalized_entropy(rows):
-    """Cross-entropy over the entropy of the group's base rate."""
+    """Cross-entropy over the entropy of the group's base rate (the
+    arithmetic of :func:`ne_finalize`, where the group is defined)."""
+    xp = rows.xp
     y, ce = _cross_entropy(rows)
-    stats = _stack(rows.weighted_sum(ce), rows.weighted_sum(y),
-                   rows.weighted_sum(1 - y))
-    value = ne_finalize(stats)
-    defined = ~np.isnan(value)
-    return Partials(np.where(defined, value, 0.0), defined, stats)
+    ce, pos, neg = (rows.weighted_sum(ce), rows.weighted_sum(y),
+                    rows.weighted_sum(1 - y))
+    defined = (pos > 0) & (neg > 0)
+    one = xp.ones_like(pos)
+    p, n = xp.where(defined, pos, one), xp.where(defined, neg, one)
+    total = p + n
+    base = -(p * xp.log(p / total) + n * xp.log(n / total))
+    value = xp.where(defined, ce / base, xp.zeros_like(ce))
+    return Partials(value, defined, xp.stack([ce, pos, neg]))
 
 
 def calibration_ratio(rows):
     """Predicted over observed positives; statistics ``(sum w*p, sum w*y)``."""
-    y, p = _labels(rows), rows.y_score.astype(np.float64, copy=False)
+    y, p = _labels(rows), _probabilities(rows)
     predicted, observed = rows.weighted_sum(p), rows.weighted_sum(y)
-    value, defined = _divide(predicted, observed)
-    return Partials(value, defined, _stack(predicted, observed))
+    value, defined = _divide(rows.xp, predicted, observed)
+    return Partials(value, defined, rows.xp.stack([predicted, observed]))
 
 
 def ece_finalize(sums):
@@ -150,34 +167,53 @@ def expected_calibration_error(rows, n_bins=10, strategy="uniform", edges=None):
     ``edges``: the bin edges (a tuple), computed from all rows by the public
     function for ``strategy="quantile"``; None: uniform edges.
     """
-    y, p = _labels(rows), rows.y_score.astype(np.float64, copy=False)
+    xp = rows.xp
+    y, p = _labels(rows), _probabilities(rows)
     if edges is None:
         edges = np.linspace(0.0, 1.0, n_bins + 1)
-    bins = bin_index(p, np.asarray(edges, dtype=np.float64))
-    W, SP, SY = bin_sums(bins, rows.group, y, p, rows.weight, n_bins=n_bins,
-                         n_groups=rows.n_groups)
-    stats = np.concatenate([W.T, SP.T, SY.T])
-    value = ece_from_sums(W, SP, SY)
-    defined = ~np.isnan(value)
-    return Partials(np.where(defined, value, 0.0), defined, stats)
+    edges = np.asarray(edges, dtype=np.float64)
+    if xp is np:
+        bins = bin_index(p, edges)
+        W, SP, SY = bin_sums(bins, rows.group, y, p, rows.weight, n_bins=n_bins,
+                             n_groups=rows.n_groups)
+        stats = np.concatenate([W.T, SP.T, SY.T])
+        value = ece_from_sums(W, SP, SY)
+        defined = ~np.isnan(value)
+        return Partials(np.where(defined, value, 0.0), defined, stats)
+    # another namespace: the sums of each bin, one bin at a time
+    bins = xp.searchsorted(xpx.asarray(xp, edges[1:-1], rows.device), p)
+    w = rows.weight
+    w = xp.ones_like(p) if w is None else astype(xp, w, xp.float64)
+    zero = xp.zeros_like(p)
+    sums = [[rows.group_sum(xp.where(bins == b, x, zero)) for b in range(n_bins)]
+            for x in (w, w * p, w * y)]
+    stats = xp.stack([s for per_bin in sums for s in per_bin])
+    total = xp.sum(stats[:n_bins, ...], axis=0)
+    gap = xp.sum(xp.abs(stats[n_bins:2 * n_bins, ...] - stats[2 * n_bins:, ...]),
+                 axis=0)
+    value, defined = _divide(xp, gap, total)
+    return Partials(value, defined, stats)
 
 
 def xauc(rows):
     """Share of the differently labelled pairs of a group ordered as the labels.
 
     Pairs weighted ``w_i * w_j``, a score tie counted 1/2
-    (:func:`~._concordance.weighted_concordance`, exact in O(n log n)).
+    (:func:`~._concordance.weighted_concordance`, exact in O(n log n), on
+    the rows in the engine's rank order).
     """
-    w = rows.weight
+    xp = rows.xp
+    # the rows of each group in the engine's rank order: no sort here
+    y, s, w = rows.in_rank_order()
     if w is not None:
         # each group's weights over its largest (as the engine scales item
         # weights): a weight constant within a group is exactly 1, the
         # unweighted counts, and a group's value depends on its rows only
-        largest = np.zeros(rows.n_groups)
-        np.maximum.at(largest, rows.group, w)
-        largest[largest == 0] = 1.0
-        w = w / largest[rows.group]
+        largest = rows.group_reduce(w, "max")
+        largest = xp.where(largest == 0, xp.ones_like(largest), largest)
+        w = astype(xp, w, xp.float64) / take(xp, largest, rows.group)
     concordant, tied, total = weighted_concordance(
-        rows.group, rows.y_true, rows.y_score, w, n_groups=rows.n_groups)
-    value, defined = _divide(concordant + 0.5 * tied, total)
+        None, y, s, w, n_groups=rows.n_groups, xp=xp,
+        group_sizes=rows.group_size)
+    value, defined = _divide(xp, concordant + 0.5 * tied, total)
     return Partials(value, defined)

@@ -20,14 +20,11 @@ import numpy as np
 
 from .._core import (
     InvalidArgumentError,
-    asarray,
     astype,
     binary_labels,
     check_negative_sampling_rate,
-    device_of,
     namespace_of,
     reject_host_options,
-    to_numpy,
     validate_relevance,
     validate_sample_weight,
     validate_scores,
@@ -36,7 +33,6 @@ from .._core import (
 from .._engine import (
     check_inputs,
     check_length,
-    grouped_rows,
     layout_of,
     ranked_chunks,
 )
@@ -63,11 +59,13 @@ def evaluate_ranked(rg, parsed):
 
 
 def _native(parsed):
-    """The statistics for the engine's compiled pass to compute itself (None
-    for a metric without one: the engine then builds the blocks its kernel
-    reads)."""
-    return [(spec.native, spec.kernel_options(options))
-            for _, spec, options in parsed]
+    """The statistics for the engine's compiled pass to compute itself, as
+    the metrics' registry entries declare them (None for a ranked metric
+    without one: the engine then builds the blocks its kernel reads; a
+    metric of the rows without one reads the rows)."""
+    stats = [(spec, spec.native_statistic(spec.kernel_options(options)))
+             for _, spec, options in parsed]
+    return [stat for spec, stat in stats if spec.ranked or stat is not None]
 
 
 def evaluate_chunked(y_true, y_score, *, groups=None, sample_weight=None,
@@ -78,68 +76,34 @@ def evaluate_chunked(y_true, y_score, *, groups=None, sample_weight=None,
     Returns what ``evaluate_ranked(rank_groups(...), parsed)`` returns (the
     groups in the same order, the same values), with the engine's memory
     bounded by ``working_memory``.  ``parsed`` is a list of ``(name, spec,
-    options)`` (:func:`~._registry.parse_metrics`).  With
-    ``negative_sampling_rate``, the probability metrics read the
-    recalibrated probabilities (:func:`~._ctr_kernels.recalibrated`); the
-    ranking metrics read the scores as given.
+    options)`` (:func:`~._registry.parse_metrics`).  The metrics that need
+    no order (``spec.ranked`` False) read the unranked view of the same
+    chunks.  With ``negative_sampling_rate``, the probability metrics read
+    the probabilities recalibrated once (:func:`~._ctr_kernels.recalibrated`);
+    the other metrics read the scores as given.
     """
     layout, y_true, y_score, groups, w = check_inputs(
         y_true, y_score, groups=groups, sample_weight=sample_weight, labels=labels,
         score_name=score_name, pos_label=pos_label,
         probabilities=any(spec.scores == "probability" for _, spec, _ in parsed),
         binary=any(spec.labels_kind == "binary" for _, spec, _ in parsed))
+    probabilities = None
+    if negative_sampling_rate is not None and any(
+            spec.scores == "probability" for _, spec, _ in parsed):
+        probabilities = recalibrated(y_score, negative_sampling_rate)
     # options that the metric reads off all the rows (ECE's quantile edges,
     # of the probabilities as the metric reads them)
-    probabilities = y_score
-    if negative_sampling_rate is not None and any(
-            spec.options_from_rows is not None for _, spec, _ in parsed):
-        probabilities = recalibrated(to_numpy(y_score), negative_sampling_rate)
     parsed = [(name, spec, {**options, **spec.options_from_rows(
-        probabilities if spec.scores == "probability" else y_score, w, options)}
+        probabilities if spec.scores == "probability" and probabilities is not None
+        else y_score, w, options)}
                if spec.options_from_rows is not None else options)
               for name, spec, options in parsed]
-    unranked = [(name, spec, options) for name, spec, options in parsed
-                if not spec.ranked]
-    if unranked:
-        # the CTR metrics read the rows of each group as they come: no sort
-        rows = grouped_rows(layout, y_true, y_score, groups, w,
-                            native=_native(unranked))
-        probabilities = rows
-        if negative_sampling_rate is not None:
-            # the probability metrics (compiled statistics or kernels) read
-            # the recalibrated probabilities; xAUC reads the scores as given
-            probabilities = grouped_rows(
-                layout, y_true,
-                recalibrated(to_numpy(y_score), negative_sampling_rate), groups,
-                w, native=_native([u for u in unranked
-                                   if u[1].scores == "probability"]))
-        extra = {name: spec.partials(probabilities if spec.scores == "probability"
-                                     else rows, **options)
-                 for name, spec, options in unranked}
-        rows_info = GroupInfo.from_ranked(rows)
-        xp = namespace_of(y_score)
-        if xp is not np:  # computed on the host, returned in the input's library
-            device = device_of(y_score)
-            extra = {name: Partials(*(None if a is None else asarray(xp, a, device)
-                                      for a in p)) for name, p in extra.items()}
-            rows_info = GroupInfo(*(asarray(xp, a, device) if i else a
-                                    for i, a in enumerate(rows_info)))
-        if len(unranked) == len(parsed):
-            return rows_info, extra
-        info, parts = _evaluate_ranked_chunks(
-            layout, y_true, y_score, groups, w, [p for p in parsed if p[1].ranked])
-        _check_same_groups(info, rows)
-        return info, {name: parts[name] if name in parts else extra[name]
-                      for name, _, _ in parsed}
-    return _evaluate_ranked_chunks(layout, y_true, y_score, groups, w, parsed)
+    return _evaluate_ranked_chunks(layout, y_true, y_score, groups, w, parsed,
+                                   probabilities)
 
 
-def _check_same_groups(info, rows):  # pragma: no cover - an internal invariant
-    if not np.array_equal(np.asarray(to_numpy(info.labels)), rows.labels):
-        raise RuntimeError("the ranked and the unranked groups differ")
-
-
-def _evaluate_ranked_chunks(layout, y_true, y_score, groups, w, parsed):
+def _evaluate_ranked_chunks(layout, y_true, y_score, groups, w, parsed,
+                            probabilities=None):
     # one ranking per relevance threshold (``rel``, a metric name's such as
     # "P(rel=2)@5"): its metrics rank y_true >= rel; the group info (its
     # n_relevant) is always the ranking's of y_true itself
@@ -150,7 +114,8 @@ def _evaluate_ranked_chunks(layout, y_true, y_score, groups, w, parsed):
     for rel, items in by_rel.items():
         relevance = y_true if rel is None else relevant_at(
             y_true, rel, layout, [name for name, _, _ in items])
-        got, more = _ranked_pass(layout, relevance, y_score, groups, w, items)
+        got, more = _ranked_pass(layout, relevance, y_score, groups, w, items,
+                                 probabilities if rel is None else None)
         info = got if info is None else info
         parts.update(more)
     return info, {name: parts[name] for name, _, _ in parsed}
@@ -179,10 +144,10 @@ def relevant_at(y_true, rel, layout, names):
     return astype(xp, y_true >= rel, xp.int8)  # (NumPy 1.x has no np.astype)
 
 
-def _ranked_pass(layout, y_true, y_score, groups, w, parsed):
+def _ranked_pass(layout, y_true, y_score, groups, w, parsed, probabilities=None):
     pieces = []
     for rg in ranked_chunks(layout, y_true, y_score, groups, w,
-                            native=_native(parsed)):
+                            native=_native(parsed), probabilities=probabilities):
         pieces.append(evaluate_ranked(rg, parsed))
     if len(pieces) == 1:
         return pieces[0]

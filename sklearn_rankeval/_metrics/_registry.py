@@ -9,20 +9,15 @@ new metric is one kernel plus one entry here (plus its public function in
 ``_metrics.py``, a docstring and one call).
 """
 
-import math
 from dataclasses import dataclass
-from numbers import Integral, Real
+
+import numpy as np
 
 from .._core import (
-    Interval,
-    InvalidParameterError,
-    Options,
     check_average,
-    check_k,
     check_n_points,
-    check_option,
-    declared,
 )
+from .._engine import Statistic
 from .._stats import GroupInfo, Partials, aggregate
 from . import _beyond_kernels as _beyond
 from . import _ctr_kernels as _ctr
@@ -31,7 +26,20 @@ from . import _kernels
 from ._calibration import STRATEGIES, check_n_bins, quantile_edges
 from ._conventions import (
     SWITCHES,
-    check_gain,
+)
+from ._options import (
+    GAIN,
+    K_LIST,
+    K_OPTIONAL,
+    K_REQUIRED,
+    RECALL_LEVELS,
+    REL,
+    check_edges,
+    check_head_share,
+    check_log_base,
+    check_max_grade,
+    check_persistence,
+    choice,
 )
 
 __all__ = [
@@ -51,38 +59,6 @@ __all__ = [
 ]
 
 
-def _choice(name, options):
-    def check(value):
-        return check_option(value, name, options)
-
-    return check
-
-
-#: ``log_base``: the base of a discount's logarithm, a number > 1.
-_check_log_base = declared("log_base", Interval(Real, 1, math.inf, "neither"),
-                           text="a number > 1")
-
-
-def check_log_base(value):
-    value = _check_log_base(value)
-    return float(value) if value != 2 else 2
-
-
-#: ``max_grade``: the highest relevance grade (ERR), an integer >= 1.
-check_max_grade = declared("max_grade", Interval(Integral, 1, None), convert=int,
-                           text="an integer >= 1")
-
-
-def check_edges(value):
-    """Bin edges given by the ECE function (quantile bins): a tuple."""
-    try:
-        return None if value is None else tuple(float(e) for e in value)
-    except (TypeError, ValueError):
-        raise InvalidParameterError(
-            "edges", f"must be a sequence of numbers (the bin edges) or None, "
-            f"got {value!r}.") from None
-
-
 def _quantile_edges(y_score, sample_weight, options):
     """ECE's quantile bin edges, from all the rows (see :func:`quantile_edges`)."""
     if options["strategy"] != "quantile" or options["edges"] is not None:
@@ -90,39 +66,25 @@ def _quantile_edges(y_score, sample_weight, options):
     return {"edges": quantile_edges(y_score, options["n_bins"], sample_weight)}
 
 
-def check_rel(value):
-    """The relevance threshold ``rel`` (ir_measures' ``rel=``), or None.
+@dataclass(frozen=True)
+class _Compiled:
+    """The engine's compiled statistic equal to a metric's kernel: the name
+    of its kernel code (``_engine/_group_kernels.pxd``), its one option (an
+    int, or ``(name, choices)``: the index of option ``name`` in ``choices``;
+    another value: not computed), ``params(options)``, and whether it reads
+    the DCG discounts cut at ``k`` (``k``, ``n_stats`` and ``ranked`` are
+    the entry's: :meth:`MetricSpec.native_statistic`)."""
 
-    None: an item is relevant when ``y_true > 0``; a number ``r > 0``: when
-    ``y_true >= r``; ``"binary"``: when ``y_true > 0``, and ``y_true`` must
-    hold only 0 and 1 (for a name whose peer reads grades as gains).
-    """
-    value = _check_rel(value)
-    if value is None or value == "binary":
-        return value
-    return int(value) if float(value).is_integer() else float(value)
-
-
-_check_rel = declared(
-    "rel", Interval(Real, 0, math.inf, "neither"), Options(("binary",)), None,
-    text="a number > 0 (an item is relevant when y_true >= rel; y_true >= 0 "
-         "always, so rel <= 0 would make every item relevant)")
+    kernel: str
+    option: object = 0
+    params: object = None
+    discounts: bool = False
 
 
-#: ``p``: RBP's persistence, in (0, 1).
-check_persistence = declared("p", Interval(Real, 0, 1, "neither"), convert=float,
-                             text="a number in (0, 1)")
-
-
-_K_OPTIONAL = ("k", None, check_k)
-_K_REQUIRED = ("k", 10, lambda k: check_k(k, allow_none=False))
-_GAIN = ("gain", "linear", check_gain)
-#: The relevance threshold of the binary ranking metrics, declared once: the
-#: pipeline ranks ``y_true >= rel`` as the relevance (binary metrics read
-#: only ``y_true > 0``, so this is the same number as a kernel that compares
-#: each grade with ``rel``); kernels never see it (:meth:`MetricSpec.partials`).
-_REL = ("rel", None, check_rel)
-RECALL_LEVELS = ("exact", "trec_eval_9", "trec_eval_10")
+def _inner_edges(options):
+    """ECE's inner bin edges (uniform ones when no edges are given)."""
+    edges = options["edges"] or np.linspace(0.0, 1.0, options["n_bins"] + 1)
+    return tuple(float(e) for e in edges[1:-1])
 
 
 class _Default:
@@ -249,7 +211,8 @@ class MetricSpec:
     ranked : bool
         Whether the kernel reads the ranking (:class:`~._engine.RankedGroups`)
         or the rows of each group as they come
-        (:class:`~._ctr.GroupedRows`: no sort, for the CTR metrics).
+        unranked (its view ``RankedGroups.unranked``: no sort, for the CTR
+        metrics).
     scores : {"order", "probability"}
         Whether only the order of the scores matters (any strictly increasing
         transform leaves the value unchanged), or the scores are
@@ -266,10 +229,10 @@ class MetricSpec:
         What ``y_true`` holds: relevance grades (``> 0`` relevant), two
         classes only (0/1), or any real labels compared with each other (watch
         time, for xAUC).
-    native : str or None
-        The per-group statistic of the compiled engine that equals this
-        metric's kernel (``sklearn_rankeval._engine._native``), computed in
-        the engine's grouped pass on NumPy input; None: the kernel runs.
+    native : _Compiled or None
+        The statistic of the engine's compiled pass that equals the kernel
+        (its kernel code and option encoding; its count is :attr:`n_stats`),
+        computed in the grouped pass on NumPy input; None: the kernel runs.
     pooled_undefined : str or None
         Why the pooled (``"micro"``) value can be undefined although rows
         count (the warning's words): the normalized entropy of rows of one
@@ -412,14 +375,31 @@ class MetricSpec:
         Where the engine's compiled pass computed the metric's statistics
         (:attr:`native`) they are used instead of running the kernel.
         """
+        if not self.ranked:  # the rows of the same groups, unranked
+            rg = rg.unranked
         if self.weights == "query":
             rg.check_query_weights(self.func_name)
         options = self.kernel_options(options)
-        raw = rg.native_stat(self.native, options) if self.native else None
+        raw = rg.native_stat(self.native_statistic(options))
         if raw is not None:
             return Partials(*raw)
         key = (self.kernel, tuple(options.items()))
         return rg.cached(key, lambda: self.kernel(rg, **options))
+
+    def native_statistic(self, options):
+        """The engine's :class:`~sklearn_rankeval._engine.Statistic` equal to
+        the kernel under its ``options`` (:meth:`kernel_options`), or None."""
+        compiled, k = self.native, options.get("k")
+        option = getattr(compiled, "option", None)
+        if isinstance(option, tuple):  # (name, choices): the choice's index
+            name, choices = option
+            option = (choices.index(options[name]) if options[name] in choices
+                      else None)
+        return None if option is None else Statistic(
+            compiled.kernel, rows=not self.ranked, n_stats=self.statistics(
+                **options), k=-1 if k is None else int(k), option=option,
+            params=compiled.params(options) if compiled.params else (),
+            discounts=compiled.discounts)
 
     def aggregate(self, partials, info, *, average, undefined="skip"):
         """The metric under ``average`` (:func:`._averages.aggregate`)."""
@@ -443,14 +423,6 @@ def group_info(rg):
     return rg.cached("group_info", lambda: GroupInfo.from_ranked(rg))
 
 
-
-
-
-
-
-
-
-
 _POOLED = ("micro", "macro", "weighted")
 #: Metrics with a geometric mean (trec_eval's gm_map, gm_bpref): values in
 #: [0, 1] where a query near 0 is a failure worth weighing.
@@ -462,73 +434,76 @@ METRICS = {
         MetricSpec("gauc", "gauc_score", _kernels.gauc, "GAUC", has_labels=False,
                    weights="item", default_average="weighted", tie_rule="sklearn",
                    needs_negative=True,
-                   native="auc"),
+                   native=_Compiled("auc")),
         MetricSpec("mrr", "mean_reciprocal_rank_score", _kernels.reciprocal_rank,
-                   "MRR", options=(_K_OPTIONAL, _REL), averages=_GMEAN,
+                   "MRR", options=(K_OPTIONAL, REL), averages=_GMEAN,
                    empty_value=0.0,
-                   native="rr"),
+                   native=_Compiled("rr")),
         MetricSpec("map", "mean_average_precision_score",
                    _kernels.average_precision, "MAP",
-                   options=(_K_OPTIONAL, ("k_denominator", "min",
-                                          _choice("k_denominator",
+                   options=(K_OPTIONAL, ("k_denominator", "min",
+                                          choice("k_denominator",
                                                   ("min", "relevant", "hits"))),
-                            _REL),
+                            REL),
                    weights="item", tie_rule="sklearn", averages=_GMEAN,
-                   native="ap"),
+                   native=_Compiled("ap", ("k_denominator",
+                                           ("min", "relevant", "hits")))),
         MetricSpec("interpolated_ap", "interpolated_average_precision_score",
                    _kernels.interpolated_ap, "interpolated AP",
                    options=(("n_points", 11, check_n_points),
                             ("recall_levels", "exact",
-                             _choice("recall_levels", RECALL_LEVELS)), _REL),
+                             choice("recall_levels", RECALL_LEVELS)), REL),
                    has_labels=False, weights="item", tie_rule="sklearn",
                    averages=_GMEAN),
         MetricSpec("hit_rate", "hit_rate_score", _kernels.hit_rate, "HR@k",
-                   options=(_K_REQUIRED, _REL), averages=_POOLED,
+                   options=(K_REQUIRED, REL), averages=_POOLED,
                    default_average="micro", perfect_score="min(R,k)/R",
                    n_stats=2,
-                   native="recall"),
+                   native=_Compiled("hits", 2)),  # hits over R
         MetricSpec("precision", "precision_at_k_score", _kernels.precision_at_k,
-                   "P@k", options=(_K_REQUIRED, ("k_denominator", "k", _choice(
-                       "k_denominator", ("k", "retrieved"))), _REL),
+                   "P@k", options=(K_REQUIRED, ("k_denominator", "k", choice(
+                       "k_denominator", ("k", "retrieved"))), REL),
                    averages=_POOLED,
                    perfect_score="min(R,k)/k",
                    n_stats=2, empty_value=0.0,
-                   native="precision"),
+                   native=_Compiled("hits", ("k_denominator", ("k", "retrieved")))),
         MetricSpec("recall", "recall_at_k_score", _kernels.recall_at_k, "R@k",
-                   options=(_K_REQUIRED, _REL), averages=_POOLED,
+                   options=(K_REQUIRED, REL), averages=_POOLED,
                    perfect_score="min(R,k)/R",
                    n_stats=2,
-                   native="recall"),
+                   native=_Compiled("hits", 2)),  # hits over R
         MetricSpec("ndcg", "ndcg_score", _kernels.ndcg, "NDCG",
-                   options=(_K_OPTIONAL, _GAIN), has_labels=False, graded=True,
+                   options=(K_OPTIONAL, GAIN), has_labels=False, graded=True,
                    tie_rule="sklearn", averages=_GMEAN,
-                   native="ndcg", sklearn_undefined=0.0),
+                   native=_Compiled("ndcg", ("gain", ("linear", "exponential")),
+                                    discounts=True),
+                   sklearn_undefined=0.0),
         MetricSpec("success", "success_at_k_score", _kernels.success_at_k,
-                   "success@k", options=(_K_REQUIRED, _REL), empty_value=0.0,
-                   native="success"),
+                   "success@k", options=(K_REQUIRED, REL), empty_value=0.0,
+                   native=_Compiled("success")),
         MetricSpec("r_precision", "r_precision_score", _kernels.r_precision,
-                   "R-precision", options=(_REL,), averages=_GMEAN),
+                   "R-precision", options=(REL,), averages=_GMEAN),
         MetricSpec("dcg", "dcg_score", _kernels.dcg, "DCG",
-                   options=(_K_OPTIONAL, ("log_base", 2, check_log_base), _GAIN),
+                   options=(K_OPTIONAL, ("log_base", 2, check_log_base), GAIN),
                    has_labels=False, graded=True, tie_rule="sklearn",
                    perfect_score="unbounded", always_defined=True),
         MetricSpec("err", "expected_reciprocal_rank_score",
                    _kernels.expected_reciprocal_rank, "ERR",
-                   options=(_K_OPTIONAL, ("max_grade", 4, check_max_grade)),
+                   options=(K_OPTIONAL, ("max_grade", 4, check_max_grade)),
                    has_labels=False, graded=True, perfect_score="at_most_one",
                    empty_value=0.0),
         MetricSpec("rbp", "rank_biased_precision_score",
                    _kernels.rank_biased_precision, "RBP",
-                   options=(("p", 0.8, check_persistence), _REL),
+                   options=(("p", 0.8, check_persistence), REL),
                    perfect_score="at_most_one", accepts_judged=True,
                    judged_rule="keep", empty_value=0.0),
         MetricSpec("rbp_residual", "rank_biased_precision_residual",
                    _kernels.rbp_residual, "RBP residual",
-                   options=(("p", 0.8, check_persistence), _REL),
+                   options=(("p", 0.8, check_persistence), REL),
                    perfect_score="order_free", accepts_judged=True,
                    judged_rule="residual", scorer=False),
         MetricSpec("bpref", "bpref_score", _kernels.bpref, "bpref",
-                   options=(_REL,), has_labels=False, accepts_judged=True,
+                   options=(REL,), has_labels=False, accepts_judged=True,
                    averages=_GMEAN),
         # CTR models: the probabilities of each group, no ranking
         MetricSpec("log_loss", "log_loss", _ctr.log_loss, "log loss",
@@ -537,7 +512,7 @@ METRICS = {
                    scores="probability", labels_kind="binary", tie_rule="sklearn",
                    perfect_score="loss", always_defined=True, scorer="neg",
                    n_stats=2,
-                   native="log_loss"),
+                   native=_Compiled("log_loss")),
         MetricSpec("ne", "normalized_entropy", _ctr.normalized_entropy,
                    "normalized entropy",
                    has_labels=False, weights="item", averages=_POOLED,
@@ -548,7 +523,7 @@ METRICS = {
                    n_stats=3,
                    pooled_undefined=("the rows hold one class only (no click, or only "
                                      "clicks): the entropy of their base rate is 0"),
-                   native="ne"),
+                   native=_Compiled("ne")),
         MetricSpec("pcoc", "calibration_ratio", _ctr.calibration_ratio, "PCOC",
                    has_labels=False, weights="item", averages=_POOLED,
                    default_average="micro", pools_undefined=True, ranked=False,
@@ -556,12 +531,12 @@ METRICS = {
                    perfect_score="calibration", scorer=False,
                    n_stats=2,
                    pooled_undefined="the rows hold no positive label (no click)",
-                   native="pcoc"),
+                   native=_Compiled("pcoc")),
         MetricSpec("ece", "expected_calibration_error",
                    _ctr.expected_calibration_error, "ECE",
                    options=(("n_bins", 10, check_n_bins),
                             ("strategy", "uniform",
-                             _choice("strategy", STRATEGIES)),
+                             choice("strategy", STRATEGIES)),
                             ("edges", None, check_edges)),
                    has_labels=False, weights="item", averages=_POOLED,
                    default_average="micro", finalize=_ctr.ece_finalize,
@@ -570,7 +545,7 @@ METRICS = {
                    labels_kind="binary", tie_rule="sklearn", perfect_score="loss",
                    always_defined=True, scorer="neg",
                    n_stats=lambda options: 3 * options["n_bins"],
-                   native="ece"),
+                   native=_Compiled("ece", params=_inner_edges)),
         MetricSpec("xauc", "xauc_score", _ctr.xauc, "xAUC", has_labels=False,
                    weights="item", default_average="weighted",
                    tie_rule="sklearn", needs_negative=True, ranked=False,
@@ -592,10 +567,6 @@ CLASSIFICATION = {
 }
 
 
-
-
-
-
 #: Metrics of real-valued gains (sums of ``y_true``, no relevance
 #: threshold): the relevance estimates ``click / propensity`` of a click log,
 #: read by :func:`~sklearn_rankeval.counterfactual_report` beside ``dcg`` and
@@ -610,11 +581,11 @@ GAIN_METRICS = {
     spec.name: spec
     for spec in [
         MetricSpec("gain_precision", "counterfactual_report", _ips.gain_precision,
-                   "precision@k of gains", options=(_K_REQUIRED,),
+                   "precision@k of gains", options=(K_REQUIRED,),
                    has_labels=False, graded=True, perfect_score="unbounded",
                    always_defined=True, scorer=False),
         MetricSpec("gain_recall", "counterfactual_report", _ips.gain_recall,
-                   "recall@k of gains", options=(_K_REQUIRED,), has_labels=False,
+                   "recall@k of gains", options=(K_REQUIRED,), has_labels=False,
                    graded=True, averages=_POOLED, n_stats=2, scorer=False),
         MetricSpec("gain_rank", "counterfactual_report", _ips.gain_rank,
                    "ARP (sum of gain times rank)", has_labels=False, graded=True,
@@ -747,11 +718,6 @@ class ListMetricSpec:
             options.get(option) == value for option, value in self.catalog_options)
 
 
-def check_head_share(value):
-    return _beyond.check_head_share(value)
-
-
-_K_LIST = ("k", None, lambda k: check_k(k, allow_none=False))
 
 #: The beyond-accuracy metrics of top-N lists, in their order in messages.
 LIST_METRICS = {
@@ -760,31 +726,31 @@ LIST_METRICS = {
         ListMetricSpec(
             "coverage", "item coverage", _beyond.coverage,
             ("item_sure", "item_log_miss"), level="catalog",
-            options=(_K_LIST, ("denominator", "catalog",
-                               _choice("denominator", _beyond.COVERAGE))),
+            options=(K_LIST, ("denominator", "catalog",
+                               choice("denominator", _beyond.COVERAGE))),
             option_needs=(("denominator", "train_items", "train"),)),
         ListMetricSpec(
             "gini", "Gini index", _beyond.gini, ("item_count",),
             level="catalog",
-            options=(_K_LIST, ("form", "equality_0",
-                               _choice("form", _beyond.GINI)))),
+            options=(K_LIST, ("form", "equality_0",
+                               choice("form", _beyond.GINI)))),
         ListMetricSpec(
             "entropy", "Shannon entropy", _beyond.entropy,
             ("item_count", "item_sure", "item_log_miss"), level="catalog",
-            options=(_K_LIST, ("unit", "bits", _choice("unit", _beyond.ENTROPY)))),
+            options=(K_LIST, ("unit", "bits", choice("unit", _beyond.ENTROPY)))),
         ListMetricSpec(
             "novelty", "novelty", _beyond.novelty, ("size", "novelty"),
-            options=(_K_LIST, ("variant", "users",
-                               _choice("variant", _beyond.NOVELTY))),
+            options=(K_LIST, ("variant", "users",
+                               choice("variant", _beyond.NOVELTY))),
             needs=("train",), catalog_options=(("variant", "interactions"),)),
         ListMetricSpec("arp", "ARP", _beyond.arp, ("size", "arp"),
-                       options=(_K_LIST,), needs=("train",)),
+                       options=(K_LIST,), needs=("train",)),
         ListMetricSpec(
             "long_tail", "long-tail share", _beyond.long_tail,
             ("size", "long_tail"),
-            options=(_K_LIST, ("head_share", 0.8, check_head_share)),
+            options=(K_LIST, ("head_share", 0.8, check_head_share)),
             needs=("train",)),
         ListMetricSpec("ild", "ILD", _beyond.ild, ("size", "ild_pairs"),
-                       options=(_K_LIST,), needs=("item_features",)),
+                       options=(K_LIST,), needs=("item_features",)),
     ]
 }

@@ -17,10 +17,8 @@ from sklearn_rankeval._engine import (
     _compiled,
     _fresh,
     _grouped,
-    check_inputs,
     rank_groups,
 )
-from sklearn_rankeval._engine._rows import grouped_rows
 from sklearn_rankeval._metrics._names import metric_options, parse_metrics
 from sklearn_rankeval._metrics._pipeline import evaluate_chunked
 from sklearn_rankeval._metrics._registry import METRICS
@@ -215,8 +213,9 @@ def test_row_index_width_switches_at_its_threshold(monkeypatch, extra):
     expected = _quiet(rk.xauc_score, y, p, groups=g, average=None)
     monkeypatch.setattr(_compiled, "INDEX32_MAX", n + extra)
     assert _compiled.index_dtype(n) == (np.int32 if extra >= 0 else np.int64)
-    rows = grouped_rows(*check_inputs(y, p, groups=g))
-    # the rows grouped, group by group, input order within each
+    rows = rank_groups(y, p, groups=g).unranked
+    # the ranking's unranked view: the rows grouped, group by group, input
+    # order within each
     order = np.argsort(g, kind="stable")
     assert_array_equal(rows.group, np.sort(g) - g.min())
     assert_array_equal(rows.y_true, y[order])

@@ -240,3 +240,64 @@ def test_string_ids_factorized_once_per_array_and_again_when_changed(monkeypatch
     # a copy with the same ids is another array
     rank_groups(y, s, groups=g.copy())
     assert len(calls) == 3
+
+
+# ---------------------------------------------------------------------------
+# one encoding, two views: the ranking and its rows unranked
+# ---------------------------------------------------------------------------
+def key(*columns):
+    """The rows of some columns as a sorted list (a multiset of rows)."""
+    return sorted(zip(*(c.tolist() for c in columns)))
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("ids", ["int", "str"])
+def test_unranked_view_holds_the_rows_of_the_same_groups(weighted, ids):
+    rng = np.random.default_rng(7)
+    n = 300
+    codes = rng.integers(0, 25, n)
+    g = codes if ids == "int" else np.array([f"q{c:02d}" for c in codes])
+    y = rng.integers(0, 3, n)
+    s = rng.integers(0, 6, n) / 5.0  # ties
+    w = rng.uniform(0.5, 2.0, n) if weighted else None
+    p = rng.random(n)
+    rg = rank_groups(y, s, groups=g, sample_weight=w)
+    rows = rg.unranked
+    labels = np.unique(g)
+    assert_array_equal(rg.labels, labels)
+    assert_array_equal(rows.group_size, [np.sum(g == gid) for gid in labels])
+    assert_array_equal(rows.group, np.repeat(np.arange(len(labels)),
+                                             rows.group_size))
+    # every group's rows, as a multiset (the order within a group is the
+    # ranker's: input order for the compiled pass, rank order otherwise)
+    for i, gid in enumerate(labels):
+        mine = rows.group == i
+        theirs = g == gid
+        assert key(rows.y_true[mine], rows.y_score[mine],
+                   (rows.weight if weighted else rows.y_score)[mine]) == key(
+            y[theirs], s[theirs], (w if weighted else s)[theirs])
+    assert rows.probabilities is rows.y_score or np.array_equal(
+        rows.probabilities, rows.y_score)
+    # in rank order: the same rows of each group, scores non-increasing
+    # (tied rows in the ranker's order)
+    ry, rs, rw = rows.in_rank_order()
+    rw = rs if rw is None else rw
+    assert not weighted or rows.in_rank_order()[2] is not None
+    for i, gid in enumerate(labels):
+        mine = rows.group == i
+        assert (np.diff(rs[mine]) <= 0).all()
+        assert key(ry[mine], rs[mine], rw[mine]) == key(
+            y[g == gid], s[g == gid], (w if weighted else s)[g == gid])
+    # other probabilities for the same rows (recalibrated ones): the same
+    # groups, the same place of each row
+    from sklearn_rankeval._engine import check_inputs, rank
+
+    rg2 = rank(*check_inputs(y, s, groups=g, sample_weight=w), merge=True,
+               probabilities=p)
+    rows2 = rg2.unranked
+    assert_array_equal(rows2.y_score, rows.y_score)
+    for i, gid in enumerate(labels):
+        mine = rows2.group == i
+        assert sorted(zip(rows2.y_score[mine].tolist(),
+                          rows2.probabilities[mine].tolist())) == sorted(
+            zip(s[g == gid].tolist(), p[g == gid].tolist()))

@@ -124,6 +124,47 @@ def test_many_group_sizes_are_padded():
         assert_array_equal(a, as_float(b))
 
 
+def _ranked(codes, y, s, w, n_groups):
+    """The rows grouped and, within each group, by score descending (ties
+    in input order): the engine's rank order, written plainly."""
+    order = np.lexsort((np.arange(len(codes)), -s, codes))
+    sizes = np.bincount(codes, minlength=n_groups)
+    return y[order], s[order], None if w is None else w[order], sizes
+
+
+@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("sizes", ["few", "many"])  # many: padded buckets
+def test_rows_in_rank_order_need_no_sort(seed, sizes):
+    # group_sizes: the rows come grouped and ranked (the engine's order);
+    # the same exact counts as the definition on the rows in any order
+    rng = np.random.default_rng(seed)
+    sizes = (rng.integers(1, 12, rng.integers(1, 7)) if sizes == "few"
+             else rng.permutation(np.arange(1, 80)))
+    codes, y, s, w = random_log(rng, sizes, n_labels=int(rng.integers(1, 5)),
+                                n_scores=int(rng.integers(1, 9)),
+                                weights=("int", "none")[seed % 2])
+    n_groups = len(sizes)
+    expected = pairs_by_definition(codes, y, s, w, n_groups)
+    ry, rs, rw, group_sizes = _ranked(codes, y, s, w, n_groups)
+    got = weighted_concordance(None, ry, rs, rw, n_groups=n_groups,
+                               group_sizes=group_sizes)
+    for name, a, b in zip(("concordant", "tied", "total"), got, expected):
+        assert_array_equal(a, as_float(b), err_msg=name)
+
+
+def test_rows_in_rank_order_array_api():
+    xs = pytest.importorskip("array_api_strict")
+    rng = np.random.default_rng(11)
+    sizes = np.arange(1, 40)
+    codes, y, s, w = random_log(rng, sizes, n_labels=4, n_scores=6)
+    ry, rs, rw, group_sizes = _ranked(codes, y, s, w, len(sizes))
+    got = weighted_concordance(
+        None, *(xs.asarray(a) for a in (ry, rs, rw)), n_groups=len(sizes),
+        xp=xs, group_sizes=xs.asarray(group_sizes))
+    for a, b in zip(got, pairs_by_definition(codes, y, s, w, len(sizes))):
+        assert_array_equal(np.asarray(a), as_float(b))
+
+
 def test_large_group_many_rank_bits():
     # one group of 600 rows with 300 distinct scores (9 bits of ranks) and a
     # few small ones; integer weights, so the sums are exact
