@@ -89,20 +89,26 @@ def frame_columns(info, parts):
 
 
 def undefined_footer(rows, totals):
-    """One line per metric (and segment) that leaves groups out as undefined:
+    """The groups each metric leaves out as undefined, one line per segment
+    and count (the metrics that leave out the same groups share it):
     ``rows`` as :func:`report_table`'s, ``totals`` the number of groups of
-    each segment (``{None: n}`` without segments)."""
-    out = []
+    each segment (``{None: n}`` without segments).  A metric whose average
+    pools every group's rows (log loss, NE, PCOC) leaves none out."""
+    lines = {}
     for seg, name, _, support, *_ in rows:
         n = totals.get(seg)
-        if n is None or support >= n:
-            continue
         parsed = parse_metric_name(name)
+        if n is None or support >= n or (
+                parsed is not None and parsed[0].pools_undefined):
+            continue
         reason = ("no relevant item, or a single class"
                   if parsed is not None and parsed[0].needs_negative
                   else "no relevant item")
+        lines.setdefault((seg, n - support, n, reason), []).append(name)
+    out = []
+    for (seg, n_bad, n, reason), names in lines.items():
         where = "" if seg is None else f" (segment {seg})"
-        out.append(f"{name}{where}: {n - support} of {n} groups undefined "
+        out.append(f"{', '.join(names)}{where}: {n_bad} of {n} groups undefined "
                    f"({reason}), left out")
     return out
 
@@ -175,9 +181,11 @@ def tidy_frame(rows, first, totals=None):
         columns["ci_high"] = np.array([r[lead + 4] for r in rows], dtype=float)
     columns["n_groups"] = np.array([r[lead + 2] for r in rows], dtype=np.int64)
     if totals is not None:
+        pooled = {r[lead] for r in rows
+                  if (p := parse_metric_name(r[lead])) and p[0].pools_undefined}
         columns["n_undefined"] = np.array(
-            [totals[r[0] if lead else None] - r[lead + 2] for r in rows],
-            dtype=np.int64)
+            [0 if r[lead] in pooled else totals[r[0] if lead else None] - r[lead + 2]
+             for r in rows], dtype=np.int64)
     return make_frame(columns, "pandas", index=None)
 
 
