@@ -15,11 +15,15 @@ the namespace and device of ``y_score`` and must hold numbers (strings are a
 host concern: factorize them there and pass the codes).
 """
 
-from typing import NamedTuple
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 
 import numpy as np
 
 from .._core import (
+    InvalidArgumentError,
+    InvalidParameterError,
     astype,
     binary_labels,
     check_binary_labels,
@@ -33,7 +37,8 @@ from .._core import (
 )
 from ._group_ids import check_length, group_ids_array
 
-__all__ = ["RankingInput", "check_inputs", "encode_classes", "layout_of"]
+__all__ = ["COLUMN_READERS", "RankingInput", "check_inputs", "encode_classes",
+           "layout_of"]
 
 _HOST_ENCODE = ("encode them on the host (e.g. sklearn.preprocessing.LabelEncoder) "
                 "and pass the codes")
@@ -41,7 +46,8 @@ _FACTORIZE = ("factorize other ids on the host (codes, ids = "
               "pandas.factorize(groups)) and pass the codes")
 
 
-class RankingInput(NamedTuple):
+@dataclass(frozen=True)
+class RankingInput:
     """The checked input of a ranking metric: immutable, built once.
 
     Unpacks as ``(layout, y_true, y_score, groups, sample_weight)``, the
@@ -50,7 +56,11 @@ class RankingInput(NamedTuple):
     read (0/1 for labels, grades as given, class indices in the multiclass
     layout); ``groups`` the group ids as given (encoded by the engine's one
     encoding, :mod:`._group_ids`); ``sample_weight`` the checked weights or
-    None.
+    None.  ``columns``: the optional columns given, each read by its reader
+    in :data:`COLUMN_READERS` (``judged``: a boolean mask of the judged
+    rows; ``docno``: the item ids of trec_eval's tie order).  A new kind of
+    judgment (grades per intent, item groups, ids of sampled rankings, judge
+    samples) is one more reader there, and its metric family reads it here.
     """
 
     layout: str
@@ -58,6 +68,11 @@ class RankingInput(NamedTuple):
     y_score: object
     groups: object
     sample_weight: object
+    columns: Mapping = field(default_factory=lambda: MappingProxyType({}))
+
+    def __iter__(self):
+        return iter((self.layout, self.y_true, self.y_score, self.groups,
+                     self.sample_weight))
 
     @property
     def n_rows(self):
@@ -66,9 +81,63 @@ class RankingInput(NamedTuple):
         return shape[0] * shape[1] if self.layout == "2d" else shape[0]
 
 
+def _read_judged(judged, checked):
+    """``judged``: a boolean mask of the shape of ``y_score`` (the judged
+    rows), on input whose ``y_true`` has that shape too."""
+    mask = np.asarray(judged)
+    if mask.dtype != bool:  # a wrong type: both a TypeError and a ValueError
+        raise InvalidParameterError(
+            "judged", f"must be an array of booleans, got dtype {mask.dtype}.")
+    shape = tuple(checked.y_score.shape)
+    if mask.shape != shape:
+        raise InvalidArgumentError(
+            "judged", f"must have the shape of y_score {shape}, got {mask.shape}.")
+    if tuple(np.shape(checked.y_true)) != shape:
+        raise InvalidArgumentError(
+            "judged", f"needs y_true of the shape of y_score {shape} (no "
+            f"multiclass input), got {tuple(np.shape(checked.y_true))}.")
+    return mask
+
+
+def _read_docno(docno, checked):
+    """``docno``: one item id per row (the shape of ``y_score``)."""
+    ids = np.asarray(docno)
+    shape = tuple(checked.y_score.shape)
+    if ids.shape != shape:
+        raise InvalidArgumentError(
+            "docno", f"must have the shape of y_score {shape}, got {ids.shape}.")
+    return ids
+
+
+#: The readers of the optional columns: ``reader(value, checked) -> value``,
+#: given the :class:`RankingInput` of the required arrays.  One reader per
+#: kind of column, here only.
+COLUMN_READERS = {"judged": _read_judged, "docno": _read_docno}
+
+
 def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=None,
                  score_name="y_score", probabilities=False, binary=False,
-                 pos_label=None):
+                 pos_label=None, **columns):
+    """The checked :class:`RankingInput` of a ranking metric (see
+    :func:`_check_arrays`); ``columns``: optional columns (``judged=``,
+    ``docno=``; None where not given), each read by its reader of
+    :data:`COLUMN_READERS`."""
+    unknown = set(columns) - set(COLUMN_READERS)
+    if unknown:
+        raise TypeError(f"check_inputs() got unexpected column(s) "
+                        f"{', '.join(sorted(unknown))}.")
+    checked = _check_arrays(y_true, y_score, groups=groups,
+                            sample_weight=sample_weight, labels=labels,
+                            score_name=score_name, probabilities=probabilities,
+                            binary=binary, pos_label=pos_label)
+    read = {name: COLUMN_READERS[name](value, checked)
+            for name, value in columns.items() if value is not None}
+    return replace(checked, columns=MappingProxyType(read)) if read else checked
+
+
+def _check_arrays(y_true, y_score, *, groups=None, sample_weight=None, labels=None,
+                  score_name="y_score", probabilities=False, binary=False,
+                  pos_label=None):
     """The checked arrays of a ranking metric, before any ranking.
 
     Returns a :class:`RankingInput` ``(layout, y_true, y_score, groups, w)``:

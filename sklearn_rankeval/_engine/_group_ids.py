@@ -323,6 +323,10 @@ def encode_rows(groups, n, name="groups"):
     """
     try:
         codes, decode = encode_groups(groups, n)
+    except InvalidArgumentError as exc:  # the rule's problem, under the caller's name
+        if name == "groups":
+            raise
+        raise InvalidArgumentError(name, exc.problem, value=exc.value) from None
     except (TypeError, ValueError) as exc:
         if name == "groups":
             raise

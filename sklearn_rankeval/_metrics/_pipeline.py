@@ -25,9 +25,7 @@ from .._core import (
     check_negative_sampling_rate,
     namespace_of,
     reject_host_options,
-    validate_relevance,
     validate_sample_weight,
-    validate_scores,
     warn,
 )
 from .._engine import (
@@ -291,21 +289,11 @@ def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=No
 
 
 def _check_judged(y_true, y_score, judged):
-    """Validated ``y_true``, ``y_score`` and the boolean ``judged`` mask."""
-    y_score = validate_scores(y_score)
-    mask = np.asarray(judged)
-    if mask.dtype != bool:
-        raise TypeError(f"judged must be an array of booleans, got dtype "
-                        f"{mask.dtype}.")
-    if mask.shape != y_score.shape:
-        raise ValueError(f"judged must have the shape of y_score "
-                         f"{y_score.shape}, got {mask.shape}.")
-    y_true = validate_relevance(y_true)
-    if y_true.shape != y_score.shape:
-        raise ValueError(
-            f"judged needs y_true of the shape of y_score {y_score.shape} (no "
-            f"multiclass input), got {y_true.shape}.")
-    return y_true, y_score, mask
+    """Checked ``y_true``, ``y_score`` and the boolean ``judged`` mask (the
+    input door's reader of the ``judged`` column)."""
+    checked = check_inputs(y_true, y_score, judged=judged)
+    return (np.asarray(checked.y_true), checked.y_score,
+            checked.columns["judged"])
 
 
 def drop_unjudged(y_true, y_score, groups, sample_weight, judged):
