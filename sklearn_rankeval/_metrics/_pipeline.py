@@ -31,6 +31,7 @@ from .._core import (
 from .._engine import (
     check_inputs,
     check_length,
+    encode_rows,
     layout_of,
     ranked_chunks,
 )
@@ -325,10 +326,12 @@ def drop_unjudged(y_true, y_score, groups, sample_weight, judged):
     if sample_weight is not None:
         sample_weight = validate_sample_weight(sample_weight, y_score.shape[0], "row")
     # a group without any judged row keeps its first row, as non-relevant
-    codes = np.unique(groups, return_index=True, return_inverse=True)
-    _, first, inverse = codes
-    has_judged = np.bincount(inverse.reshape(-1), weights=mask,
-                             minlength=len(first)) > 0
+    # (the groups by the engine's one encoding)
+    index, labels = encode_rows(groups, y_score.shape[0])
+    n_groups = len(labels)
+    has_judged = np.bincount(index, weights=mask, minlength=n_groups) > 0
+    first = np.full(n_groups, y_score.shape[0], dtype=np.int64)
+    np.minimum.at(first, index, np.arange(y_score.shape[0]))
     placeholder = first[~has_judged]
     keep = mask.copy()
     keep[placeholder] = True
