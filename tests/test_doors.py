@@ -319,3 +319,50 @@ def test_group_metric_without_groups_says_it_scores_one_group(log):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", sklearn.exceptions.UndefinedMetricWarning)
                 spec.func(y, s, **options)
+
+
+# ---------------------------------------------------------------------------
+# the messages a new user met (issue 41, item 10)
+# ---------------------------------------------------------------------------
+def test_all_zero_sample_weight_says_so():
+    with pytest.warns(sklearn.exceptions.UndefinedMetricWarning,
+                      match="sample_weight is 0 for every row"):
+        value = METRICS["gauc"].func([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4],
+                                     groups=[1, 1, 2, 2], sample_weight=[0] * 4)
+    assert np.isnan(value)
+
+
+def test_nan_padding_of_ragged_rows_points_to_minus_inf():
+    with pytest.raises(ValueError, match="y_score contains NaN. Rows of different "
+                                         "lengths padded with NaN\\? Pad y_score "
+                                         "with -inf"):
+        ndcg_score([[1, 0, 0], [1, 0, 0]], [[0.2, 0.1, 0.3], [0.5, np.nan, np.nan]])
+    # and -inf works: the padded items are never retrieved
+    assert ndcg_score([[1, 0, 0], [1, 0, 0]],
+                      [[0.2, 0.1, 0.3], [0.5, -np.inf, -np.inf]]) == pytest.approx(
+        (1 / np.log2(3) + 1) / 2, rel=RTOL)
+
+
+def test_tuple_group_ids_point_to_a_composite_key():
+    with pytest.raises(ValueError, match="Tuple ids .* composite key"):
+        METRICS["mrr"].func([1, 0, 0, 1], [0.2, 0.1, 0.3, 0.4],
+                            groups=[(1, 2), (1, 2), (2, 3), (2, 3)])
+
+
+def test_cli_messages_name_the_column_and_the_delimiter(tmp_path, capsys):
+    tsv = tmp_path / "preds.csv"
+    tsv.write_text("user\tclick\tproba\n1\t1\t0.5\n1\t0\t0.2\n")
+    assert main(["evaluate", str(tsv), "--group", "user", "--label", "click",
+                 "--score", "proba", "-m", "mrr"]) == 2
+    assert "pass --delimiter '\\t'" in capsys.readouterr().err
+    graded = tmp_path / "graded.csv"
+    graded.write_text("user,click,proba\n1,2,0.5\n1,0,0.2\n")
+    assert main(["evaluate", str(graded), "--group", "user", "--label", "click",
+                 "--score", "proba", "-m", "RBP(p=0.8)"]) == 2
+    err = capsys.readouterr().err
+    assert "column 'click' (--label) holds grades other than 0 and 1" in err
+    one = tmp_path / "one.csv"
+    one.write_text("user,click,proba\n1,1,0.5\n1,0,0.2\n")
+    assert main(["evaluate", str(one), "--group", "user", "--label", "click",
+                 "--score", "proba", "-m", "mrr"]) == 0
+    assert "2 rows, 1 group\n" in capsys.readouterr().out
