@@ -167,18 +167,12 @@ def check_k(k, *, allow_none=True):
     return (check_k_or_none if allow_none else _check_k_required)(k)
 
 
-_POSITIVE_INT_CHECKS = {}
-
-
 def check_positive_int(value, name, *, allow_none=True):
     """``value`` as a Python int (or None where allowed): a positive integer;
     the messages name the parameter ``name``."""
-    key = (name, allow_none)
-    if key not in _POSITIVE_INT_CHECKS:
-        _POSITIVE_INT_CHECKS[key] = declared(
-            name, _POSITIVE_INT, *((None,) if allow_none else ()), convert=int,
-            text="a positive integer" + (" or None" if allow_none else ""))
-    return _POSITIVE_INT_CHECKS[key](value)
+    return declared(name, _POSITIVE_INT, *((None,) if allow_none else ()),
+                    convert=int, text="a positive integer"
+                    + (" or None" if allow_none else ""))(value)
 
 
 #: ``n_points``: the recall levels of interpolated AP, >= 2 (None: all points).
@@ -209,20 +203,11 @@ check_undefined = declared(
     Interval(Real, -math.inf, math.inf, "neither"), convert=_finite_float,
     text="'warn', 'skip', 'raise' or a finite number")
 
-_OPTION_CHECKS = {}
-
-
 def check_option(value, name, options):
     """``value`` is one of the strings ``options``."""
-    key = (name, tuple(options))
-    if key not in _OPTION_CHECKS:
-        _OPTION_CHECKS[key] = declared(name, Options(tuple(options)))
-    return _OPTION_CHECKS[key](value)
+    return declared(name, Options(tuple(options)))(value)
 
 
 def check_average(average, options):
     """``average`` is None or one of ``options`` (strings)."""
-    key = ("average", tuple(options), None)
-    if key not in _OPTION_CHECKS:
-        _OPTION_CHECKS[key] = declared("average", Options(tuple(options)), None)
-    return _OPTION_CHECKS[key](average)
+    return declared("average", Options(tuple(options)), None)(average)

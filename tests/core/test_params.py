@@ -43,6 +43,8 @@ def test_the_error_is_both_kinds_and_sklearns():
     (Interval(Real, 0, 1, "right"), [1, 0.5, 1e-300], [0, 1.0000001, math.nan, False]),
     (Interval(Real, 0, 1, "neither"), [0.5], [0, 1, -0.1]),
     (Interval(Real, 0, 1, "both"), [0, 1, 0.3], [-1e-9, 2]),
+    (Interval(Real, 0, 1, "left"), [0, 0.999], [1, -0.1]),
+    (Interval(Real, None, 1, "right"), [-1e300, 1], [1.5]),
     (Interval(Real, -math.inf, math.inf, "neither"), [0.0, -5, 1e308],
      [math.inf, -math.inf, math.nan]),
 ])
@@ -51,6 +53,50 @@ def test_interval_membership(interval, inside, outside):
         assert interval.holds(v), v
     for v in outside:
         assert not interval.holds(v), v
+
+
+@pytest.mark.parametrize("interval, text", [
+    (Interval(Integral, 1, None), "an integer >= 1"),
+    (Interval(Integral, 1, None, "neither"), "an integer > 1"),
+    (Interval(Real, 0, 1, "right"), "a number in (0, 1]"),
+    (Interval(Real, 0, 1, "left"), "a number in [0, 1)"),
+    (Interval(Real, 0, 1, "both"), "a number in [0, 1]"),
+    (Interval(Real, 0, 1, "neither"), "a number in (0, 1)"),
+    (Interval(Real, None, 5), "a number <= 5"),
+    (Interval(Real, None, 5, "left"), "a number < 5"),
+    (Interval(Real), "a number"),
+    (Interval(Integral), "an integer"),
+])
+def test_interval_words(interval, text):
+    assert interval.text() == text
+    # the default message says the same
+    with pytest.raises(InvalidParameterError) as err:
+        declared("x", interval)("nope")
+    assert str(err.value) == f"x must be {text}, got 'nope'."
+    assert err.value.value == "nope" and err.value.argument == "x"
+
+
+def test_options_and_averages():
+    from sklearn_rankeval._core import check_average, check_option
+
+    assert check_option("a", "opt", ("a", "b")) == "a"
+    with pytest.raises(InvalidParameterError,
+                       match=r"^opt must be one of 'a', 'b', got 'c'\.$"):
+        check_option("c", "opt", ["a", "b"])
+    assert check_average(None, ("macro",)) is None
+    assert check_average("macro", ("macro", "micro")) == "macro"
+    with pytest.raises(InvalidParameterError,
+                       match=r"^average must be one of 'macro' or None, got 'mean'"):
+        check_average("mean", ("macro",))
+    from sklearn_rankeval._core import check_positive_int
+
+    assert check_positive_int(np.int8(3), "n") == 3
+    assert check_positive_int(None, "n") is None
+    with pytest.raises(InvalidParameterError, match="^n must be a positive integer, got None"):
+        check_positive_int(None, "n", allow_none=False)
+    with pytest.raises(InvalidParameterError,
+                       match="^n must be a positive integer or None, got 0"):
+        check_positive_int(0, "n")
 
 
 def test_declared_message_and_conversion():
@@ -84,8 +130,11 @@ def test_max_grade_same_kind_as_k(bad):
 
 
 def test_undefined_is_strict():
-    for good in ("warn", "skip", "raise", 0, 1.0, -2):
-        check_undefined(good)
+    for good in ("warn", "skip", "raise"):
+        assert check_undefined(good) == good
+    for good in (0, 1.0, -2, np.float32(0.5)):
+        got = check_undefined(good)
+        assert got == float(good) and type(got) is float
     for bad in ("rase", "Skip", "", math.nan, math.inf, True, None, [0]):
         with pytest.raises(InvalidParameterError, match="^undefined must be"):
             check_undefined(bad)

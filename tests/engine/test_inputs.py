@@ -65,3 +65,57 @@ def test_a_new_kind_of_judgment_is_one_reader(monkeypatch):
     assert checked.columns["intents"].tolist() == grades.tolist()
     with pytest.raises(InvalidArgumentError, match="one row per item"):
         check_inputs([1, 0, 1], [0.3, 0.2, 0.1], intents=np.ones(3))
+
+
+def test_the_score_is_named_as_the_caller_names_it():
+    with pytest.raises(ValueError, match=r"^y_score contains NaN\.$"):
+        check_inputs([1, 0], [0.5, np.nan])
+    with pytest.raises(ValueError, match=r"^y_prob contains NaN\.$"):
+        check_inputs([1, 0], [0.5, np.nan], score_name="y_prob")
+    with pytest.raises(ValueError, match=r"^y_true and y_score have inconsistent "
+                                         r"lengths: 3 and 2\.$"):
+        check_inputs([1, 0, 1], [0.5, 0.2])
+    with pytest.raises(ValueError, match="^y_true must be 1-D when y_score is 1-D"):
+        check_inputs([[1, 0]], [0.5, 0.2])
+
+
+@pytest.mark.parametrize("y, labels, expected", [
+    # class labels -> the column of each sample's class, as
+    # sklearn.metrics.top_k_accuracy_score reads them
+    ([10, 30, 20, 10], None, [0, 2, 1, 0]),
+    (["b", "a", "c"], None, [1, 0, 2]),
+    ([30, 10], [30, 20, 10], [0, 2]),  # labels in column order, not sorted
+    ([2, 0, 1], [0, 1, 2], [2, 0, 1]),  # 0..C-1: the labels are the columns
+    ([True, False, True], None, None),  # two classes, three columns: refused
+])
+def test_multiclass_labels_become_columns(y, labels, expected):
+    scores = np.full((len(y), 3), 1 / 3)
+    if expected is None:
+        with pytest.raises(ValueError, match="2 distinct classes but y_score has 3"):
+            check_inputs(y, scores, labels=labels)
+        return
+    checked = check_inputs(y, scores, labels=labels)
+    assert checked.layout == "multiclass"
+    assert np.asarray(checked.y_true).tolist() == expected
+
+
+@pytest.mark.parametrize("y, labels, match", [
+    ([0, 1, 5], [0, 1, 2], "labels that are not in labels"),
+    ([0, 1, -1], [0, 1, 2], "labels that are not in labels"),
+    (["a", "b", "z"], ["a", "b", "c"], "labels that are not in labels"),
+    ([0, 1, 2], [0, 1], r"one class per column of y_score \(3\), got shape \(2,\)"),
+    ([0, 1, 2], [0, 1, 1], "labels must be unique"),
+])
+def test_multiclass_bad_labels(y, labels, match):
+    with pytest.raises(ValueError, match=match):
+        check_inputs(y, np.full((3, 3), 1 / 3), labels=labels)
+
+
+def test_groups_with_2d_scores_are_refused():
+    with pytest.raises(ValueError, match="groups must be None when y_score is 2-D"):
+        check_inputs([[1, 0]], [[0.5, 0.2]], groups=[1])
+    with pytest.raises(ValueError, match=r"must have the same shape, got \(1, 2\) and "
+                                         r"\(1, 3\)"):
+        check_inputs([[1, 0]], [[0.5, 0.2, 0.1]])
+    with pytest.raises(ValueError, match="y_true must be 2-D of shape"):
+        check_inputs([1, 0, 1], [[0.5, 0.2]])
