@@ -201,7 +201,8 @@ def test_bad_input_leaves_the_accumulator_unchanged():
     before = pickle.dumps(acc)
     bad_calls = [
         (dict(y_true=[1, 0], y_score=[np.nan, 0.1], groups=[3, 3]), "y_score"),
-        (dict(y_true=[1, -1], y_score=[0.2, 0.1], groups=[3, 3]), "y_true"),
+        # (-1/1 labels are read as 0/1 at every door; a grade of -1 beside 2 is no label)
+        (dict(y_true=[2, -1], y_score=[0.2, 0.1], groups=[3, 3]), "y_true"),
         (dict(y_true=[1, 0], y_score=[0.2, 0.1], groups=[3]), "groups"),
         (dict(y_true=[1, 0], y_score=[0.2, 0.1], groups=None), "groups"),
         (dict(y_true=[1, 0], y_score=[0.2, 0.1], groups=[3, 3],
