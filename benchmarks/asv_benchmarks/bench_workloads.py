@@ -1,10 +1,10 @@
-"""The W1/W2/W3 workloads of ``benchmarks/run.py`` at small size, for asv.
+"""The W1/W2/W3 workloads of ``benchmarks/`` at small size, for asv.
 
 ``asv continuous main HEAD`` (run from ``benchmarks/``) times each of these
 on both commits and flags a change beyond its threshold (10% by default,
 ``-f 1.1``): a slowdown such as the 20% of the engine's common path between
-waves 1 and 2 shows.  The data come from the generators of ``run.py`` (the
-same rows as the side-by-side peer runner, smaller).
+waves 1 and 2 shows.  The data come from the generators of ``_data.py`` (the
+same rows as the workload scripts, smaller).
 """
 
 import os
@@ -13,7 +13,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from run import click_log, multiclass, retrieval_run  # noqa: E402
+from _data import click_log, multiclass, retrieval_run  # noqa: E402
 
 import sklearn_rankeval as rk  # noqa: E402
 
