@@ -130,7 +130,7 @@ def machine(sort=True):
     text = (f"# {time.strftime('%Y-%m-%d %H:%M')}, {platform.machine()}, "
             f"{os.cpu_count()} cores, python {platform.python_version()}, numpy "
             f"{np.__version__}, scikit-learn {sklearn.__version__}, "
-            f"sklearn_rankeval {rk.__version__}, OpenMP {_grouped.OPENMP} "
+            f"sklearn_rankeval {rk.__version__} ({os.path.dirname(rk.__file__)}), OpenMP {_grouped.OPENMP} "
             f"({_grouped.max_threads()} threads), working_memory "
             f"{rk.get_config()['working_memory']} MiB, {load()}")
     if sort:

@@ -11,7 +11,8 @@ The harness prints one line on the machine first -- Python, NumPy, cores,
 the engine's threads, the load and this machine's ``np.sort`` /
 ``np.argsort`` of 2M float64, the yardstick of the figures -- and, with
 ``--json FILE`` (before the workload's name), appends every measurement the
-workload emits to FILE (JSON lines).  Every script times through
+workload emits to FILE (JSON lines).  The package is imported from this
+checkout (built in place: ``python setup.py build_ext --inplace``).  Every script times through
 ``_timing.py`` and draws its rows from ``_data.py`` (fixed seeds); the
 scripts also run on their own (``python benchmarks/gauc.py ...``).
 """
@@ -23,6 +24,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))  # this checkout's package (built in place)
 
 #: Workload -> what it times.
 WORKLOADS = {

@@ -59,6 +59,25 @@ INDEX32_MAX = 2**31 - 1
 REL_BYTES, IRR_BYTES, GROUP_BYTES = 24, 8, 96
 #: Bytes of one merged block (when the blocks are built).
 BLOCK_BYTES = 48
+#: The radix partition (``_grouped.partition``): shuffled rows of more than
+#: ``PARTITION_MIN_SLOTS`` groups (their counters no longer fit the
+#: per-core cache) and ``PARTITION_MIN_ROWS`` rows are first copied by
+#: ranges of ``2 ** PARTITION_SLOT_BITS`` slots (about 80,000 rows of a
+#: click log: the range's counters and workspace fit the caches), at most
+#: ``PARTITION_MAX_PARTS`` of them (wider ranges beyond: the partition's
+#: streams of writes stay few).  Tests set these small so that every input
+#: crosses partition boundaries.
+PARTITION_MIN_SLOTS = 1 << 15
+PARTITION_MIN_ROWS = 1 << 18
+PARTITION_SLOT_BITS = 13
+PARTITION_MAX_PARTS = 512
+#: With partitioned rows (a copy of them is held), the workspace of the
+#: counting sort is cut to this share of the input's bytes (at least
+#: ``PARTITION_MIN_WORKSPACE``): chunks of partitioned rows are contiguous
+#: ranges of them, so that more chunks cost no extra pass; peak memory
+#: stays near the copy's.
+PARTITION_WORKSPACE_SHARE = 0.125
+PARTITION_MIN_WORKSPACE = 4 << 20
 
 _EMPTY_F = np.zeros(0, dtype=np.float64)
 _EMPTY_I = np.zeros(0, dtype=np.int64)
@@ -150,7 +169,65 @@ class _Input:
         self.y = _grades(y_true)
         self.s = _scores(y_score)
         self.w = None if w is None else np.ascontiguousarray(w, dtype=np.float64)
+        self.input_slots = self.slots  # (the caller's rows: compiled_rows' order)
+        self.source = (self.y, self.s, self.w)
+        self.part_shift = self.part_start = None
+        self._partition()
         self._count()
+
+    def _partition(self):
+        """Shuffled rows of many groups: the rows copied by ranges of slots
+        (:data:`PARTITION_SLOT_BITS`), stable, so that the counting pass and
+        the counting sort read them in order and touch the counters and
+        workspace of one range at a time (in the cache).  Every later step
+        reads these rows as its input: a row's slot is its code; a group is
+        one slot, so no range splits it; within a group the rows keep their
+        input order, so that every sum has the same bits."""
+        n_slots = self.slots.n_slots
+        if (self.width or self.n < PARTITION_MIN_ROWS or n_slots <= PARTITION_MIN_SLOTS
+                or n_slots > INDEX32_MAX):
+            return
+        shift = PARTITION_SLOT_BITS
+        while ((n_slots - 1) >> shift) + 1 > PARTITION_MAX_PARTS:
+            shift += 1
+        n_parts = ((n_slots - 1) >> shift) + 1
+        if n_parts < 2:
+            return
+        sizes = np.zeros(n_parts, dtype=np.int64)
+        runs = _grouped.partition_sizes(self.slots.codes, self.slots.lo,
+                                        self.slots.slot, shift, sizes)
+        if runs * 4 <= self.n:  # rows of a group together: read in order
+            return
+        start = np.zeros(n_parts + 1, dtype=np.int64)
+        np.cumsum(sizes, out=start[1:])
+        code = np.empty(self.n, dtype=np.int32)
+        y, s = np.empty_like(self.y), np.empty_like(self.s)
+        w = None if self.w is None else np.empty_like(self.w)
+        _grouped.partition(self.slots.codes, self.slots.lo, self.slots.slot, shift,
+                           self.y, self.s, _or_empty(self.w), start[:-1].copy(),
+                           code, y, s, _or_empty(w))
+        self.slots = GroupSlots(code, 0, _EMPTY_I, n_slots, self.slots.decode)
+        self.y, self.s, self.w = y, s, w
+        self.part_shift, self.part_start = shift, start
+        self.part_budget = max(PARTITION_WORKSPACE_SHARE * sum(
+            a.nbytes for a in (code, y, s) + (() if w is None else (w,))),
+            PARTITION_MIN_WORKSPACE)
+
+    def release(self):
+        """The partitioned copy dropped once the pass is done: a statistic
+        asked for later (:func:`_again`) reads the rows in input order (the
+        same rows of each group in the same order: the same bits)."""
+        if self.part_start is not None:
+            self.slots = self.input_slots
+            self.y, self.s, self.w = self.source
+            self.part_shift = self.part_start = self.chunk_rows = None
+
+    def budget(self, budget):
+        """The workspace budget of a call (``None``: unbounded), cut for
+        partitioned rows (:data:`PARTITION_WORKSPACE_SHARE`)."""
+        if self.part_start is None:
+            return budget
+        return self.part_budget if budget is None else min(budget, self.part_budget)
 
     def _count(self):
         size = self.slots.n_slots
@@ -189,9 +266,20 @@ class _Input:
     def split(self, bounds):
         """With several chunks of a shuffled input, the rows ordered by chunk
         (one pass), so that each chunk's counting sort reads its own rows
-        only: linear in the rows, whatever the number of chunks."""
+        only: linear in the rows, whatever the number of chunks.  Partitioned
+        rows are in slot-range order already: a chunk reads the range of
+        rows of the partitions it overlaps (those of a partition it shares
+        with its neighbour are skipped by the counting sort)."""
         self.chunk_rows = None
         if len(bounds) < 2 or self.width:
+            return
+        if self.part_start is not None:
+            first = self.part_start[self.present[[a for a, _ in bounds]]
+                                    >> self.part_shift]
+            last = self.part_start[(self.present[[b - 1 for _, b in bounds]]
+                                    >> self.part_shift) + 1]
+            self.chunk_rows = {b: (int(lo), int(hi)) for (_, b), lo, hi
+                               in zip(bounds, first.tolist(), last.tolist())}
             return
         chunk_of_slot = np.full(self.slots.n_slots, -1, dtype=np.int32)
         sizes = np.empty(len(bounds), dtype=np.int64)
@@ -212,16 +300,22 @@ class _Input:
         slo, shi = int(slots[0]), int(slots[-1]) + 1
         rows = getattr(self, "chunk_rows", None)
         rows = _NO_ROWS if rows is None or end is None else rows[end]
+        codes, y, s, w = self.slots.codes, self.y, self.s, _or_empty(self.w)
+        if isinstance(rows, tuple):  # partitioned: the chunk's range of rows
+            a, b = rows
+            codes, y, s = codes[a:b], y[a:b], s[a:b]
+            w = w[a:b] if w.shape[0] else w
+            rows = _NO_ROWS
         rel_n = self.nrel[slo:shi]
         irr_n = self.cnt[slo:shi] - rel_n
         rstart = np.cumsum(rel_n) - rel_n
         istart = np.cumsum(irr_n) - irr_n
         weighted = self.w is not None
         rel, irr_s, irr_w = _workspace(int(rel_n.sum()), int(irr_n.sum()), weighted)
-        _grouped.scatter(self.slots.codes, self.slots.lo, self.slots.slot,
-                         self.width, self.y, self.s, _or_empty(self.w), slo, shi,
-                         np.stack([rstart, istart], axis=1), rel, irr_s, irr_w,
-                         self.runs * 4 > self.n, rows)  # shuffled: prefetch
+        _grouped.scatter(codes, self.slots.lo, self.slots.slot, self.width, y, s, w,
+                         slo, shi, np.stack([rstart, istart], axis=1), rel, irr_s,
+                         irr_w, self.runs * 4 > self.n and self.part_start is None,
+                         rows)  # shuffled (and not partitioned): prefetch
         if slots.shape[0] != shi - slo:  # slots without rows left out
             idx = slots - slo
             return (rel, irr_s, irr_w, rstart[idx], rel_n[idx], istart[idx],
@@ -299,6 +393,25 @@ def _run_pass(inp, slots, fill, the_plan, blocks):
 _CTR = ("log_loss", "ne", "pcoc", "ece")
 
 
+def _joined(pieces):
+    """The statistics of consecutive chunks of groups, joined: those that
+    every chunk computed (a chunk leaves out the CTR statistics where its
+    rows are not binary labels with probabilities, as one pass over all
+    the groups would)."""
+    if len(pieces) == 1:
+        return pieces[0]
+    found = {}
+    for key in pieces[0] if pieces else ():
+        if not all(key in p for p in pieces):
+            continue
+        parts = [p[key] for p in pieces]
+        found[key] = (np.concatenate([v for v, _, _ in parts]),
+                      np.concatenate([d for _, d, _ in parts]),
+                      None if parts[0][2] is None
+                      else np.concatenate([s for _, _, s in parts], axis=1))
+    return found
+
+
 def _ranked(inp, slots, native, *, relabel, blocks, end=None):
     """The :class:`RankedGroups` of one chunk of whole groups (merged blocks)."""
     the_plan = plan(native, int(inp.cnt[slots].max()) if slots.shape[0] else 1)
@@ -308,8 +421,17 @@ def _ranked(inp, slots, native, *, relabel, blocks, end=None):
         labels = relabel(labels)
     if slots.shape[0] == 0:
         return _empty(labels, qw)
-    found, built, grades = _run_pass(inp, slots, inp.fill(slots, end), the_plan,
-                                     blocks)
+    if slots is inp.present and not blocks and inp.part_start is not None:
+        # partitioned rows, every statistic from the pass: in chunks of the
+        # workspace budget (contiguous rows each), the values joined
+        bounds = inp.bounds(inp.budget(None), blocks=False)
+        inp.split(bounds)
+        found = _joined([_run_pass(inp, slots[a:b], inp.fill(slots[a:b], b),
+                                   the_plan, False)[0] for a, b in bounds])
+        inp.chunk_rows, built = None, None
+    else:
+        found, built, grades = _run_pass(inp, slots, inp.fill(slots, end),
+                                         the_plan, blocks)
     natives = Natives(found, _again(inp, slots, end))
     if built is None:  # light: every statistic computed
         return RankedGroups(xp=np, device=None, labels=labels, group_size=size,
@@ -382,9 +504,12 @@ def rank_compiled(layout, y_true, y_score, groups, w, *, relabel=None,
     statistics to compute, ``(name, options)`` pairs)."""
     inp = _Input(layout, y_true, y_score, groups, w)
     if not merge:
-        return _sorted(inp, inp.present, relabel=relabel)
-    return _ranked(inp, inp.present, list(native), relabel=relabel,
-                   blocks=not native)
+        rg = _sorted(inp, inp.present, relabel=relabel)
+    else:
+        rg = _ranked(inp, inp.present, list(native), relabel=relabel,
+                     blocks=not native)
+    inp.release()
+    return rg
 
 
 def compiled_chunks(layout, y_true, y_score, groups, w, *, native=(), budget=None):
@@ -393,11 +518,12 @@ def compiled_chunks(layout, y_true, y_score, groups, w, *, native=(), budget=Non
     of ``native`` is not computed by the pass (or none is asked for)."""
     inp = _Input(layout, y_true, y_score, groups, w)
     native = list(native)
-    bounds = inp.bounds(budget, blocks=not native)
+    bounds = inp.bounds(inp.budget(budget), blocks=not native)
     inp.split(bounds)
     for a, b in bounds:
         yield _ranked(inp, inp.present[a:b], native, relabel=None,
                       blocks=not native, end=b)
+    inp.release()
 
 
 def compiled_rows(layout, y_true, y_score, groups, w, *, native=(), budget=None):
@@ -408,34 +534,29 @@ def compiled_rows(layout, y_true, y_score, groups, w, *, native=(), budget=None)
     the_plan = plan(list(native), 1)
     pieces = []
     if the_plan.keys:
-        bounds = inp.bounds(budget, blocks=False)
+        bounds = inp.bounds(inp.budget(budget), blocks=False)
         inp.split(bounds)
         for a, b in bounds:
             slots = inp.present[a:b]
             if slots.shape[0]:
                 pieces.append(_run_pass(inp, slots, inp.fill(slots, b), the_plan,
                                         False)[0])
-    found = pieces[0] if len(pieces) == 1 else {}
-    if len(pieces) > 1 and all(p.keys() == pieces[0].keys() for p in pieces):
-        for key in pieces[0]:
-            parts = [p[key] for p in pieces]
-            found[key] = (np.concatenate([v for v, _, _ in parts]),
-                          np.concatenate([d for _, d, _ in parts]),
-                          None if parts[0][2] is None
-                          else np.concatenate([s for _, _, s in parts], axis=1))
+    found = _joined(pieces)
 
     def order():
         """The row indices grouped (input order within each group)."""
         out = np.empty(inp.n, dtype=index_dtype(inp.n))
         sizes = inp.cnt
         fill = np.cumsum(sizes) - sizes
-        if inp.n:
-            _grouped.scatter_order(inp.slots.codes, inp.slots.lo, inp.slots.slot,
-                                   inp.width, inp.n, 0, inp.slots.n_slots, fill,
-                                   out)
+        if inp.n:  # (the caller's rows, not the partitioned copy)
+            slots = inp.input_slots
+            _grouped.scatter_order(slots.codes, slots.lo, slots.slot, inp.width,
+                                   inp.n, 0, slots.n_slots, fill, out)
         return out
 
-    return inp.totals(inp.present), found, order
+    totals = inp.totals(inp.present)
+    inp.release()
+    return totals, found, order
 
 
 def natives_of_blocks(rg, requests):
