@@ -60,23 +60,25 @@ REL_BYTES, IRR_BYTES, GROUP_BYTES = 24, 8, 96
 #: Bytes of one merged block (when the blocks are built).
 BLOCK_BYTES = 48
 #: The radix partition (``_grouped.partition``): shuffled rows of more than
-#: ``PARTITION_MIN_SLOTS`` groups (their counters no longer fit the
-#: per-core cache) and ``PARTITION_MIN_ROWS`` rows are first copied by
-#: ranges of ``2 ** PARTITION_SLOT_BITS`` slots (about 80,000 rows of a
-#: click log: the range's counters and workspace fit the caches), at most
-#: ``PARTITION_MAX_PARTS`` of them (wider ranges beyond: the partition's
-#: streams of writes stay few).  Tests set these small so that every input
+#: ``PARTITION_MIN_SLOTS`` groups and ``PARTITION_MIN_ROWS`` rows are first
+#: copied by ranges of ``2 ** PARTITION_SLOT_BITS`` slots (about 160,000
+#: rows of a click log: a range's counters and workspace, ~2 MB, fit the
+#: caches), at most ``PARTITION_MAX_PARTS`` ranges (wider ones beyond: the
+#: partition's streams of writes stay few).  Measured on the 2-core machines
+#: of this project (benchmarks/README.md): below ~250,000 groups the
+#: counters and the workspace stay in the caches without it, and the copy
+#: costs more than it saves.  Tests set these small so that every input
 #: crosses partition boundaries.
-PARTITION_MIN_SLOTS = 1 << 15
+PARTITION_MIN_SLOTS = 1 << 18
 PARTITION_MIN_ROWS = 1 << 18
-PARTITION_SLOT_BITS = 13
-PARTITION_MAX_PARTS = 512
+PARTITION_SLOT_BITS = 14
+PARTITION_MAX_PARTS = 256
 #: With partitioned rows (a copy of them is held), the workspace of the
 #: counting sort is cut to this share of the input's bytes (at least
 #: ``PARTITION_MIN_WORKSPACE``): chunks of partitioned rows are contiguous
 #: ranges of them, so that more chunks cost no extra pass; peak memory
 #: stays near the copy's.
-PARTITION_WORKSPACE_SHARE = 0.125
+PARTITION_WORKSPACE_SHARE = 0.25
 PARTITION_MIN_WORKSPACE = 4 << 20
 
 _EMPTY_F = np.zeros(0, dtype=np.float64)
@@ -239,11 +241,13 @@ class _Input:
             self.runs = _grouped.count_rows(
                 self.slots.codes, self.slots.lo, self.slots.slot, self.width,
                 self.y, _or_empty(self.w), counts, wstats)
-        self.cnt, self.nrel = counts[:, 0].copy(), counts[:, 1].copy()
+        # (views: a slot's numbers stay side by side, no copy of them)
+        self.cnt, self.nrel = counts[:, 0], counts[:, 1]
         if weighted:
-            self.first = counts[:, 2].copy()
-            self.wmin, self.wmax, self.wsum = (c.copy() for c in wstats.T)
+            self.first = counts[:, 2]
+            self.wmin, self.wmax, self.wsum = wstats.T
         self.present = (np.arange(size) if self.width
+                        or np.count_nonzero(self.cnt) == size
                         else np.flatnonzero(self.cnt))
 
     def bounds(self, budget, blocks):
@@ -252,13 +256,19 @@ class _Input:
         g = self.present.shape[0]
         if budget is None or g <= 1:
             return [(0, g)]
-        rel = self.nrel[self.present]
-        irr = self.cnt[self.present] - rel
-        cost = (REL_BYTES * rel + IRR_BYTES * (1 + (self.w is not None)) * irr
-                + GROUP_BYTES + (BLOCK_BYTES * (2 * rel + 2) if blocks else 0))
-        cum = np.cumsum(cost)
-        if cum[-1] <= budget:
+        irr_bytes = IRR_BYTES * (1 + (self.w is not None))
+        rel_bytes = REL_BYTES + (2 * BLOCK_BYTES if blocks else 0)
+        group_bytes = GROUP_BYTES + (2 * BLOCK_BYTES if blocks else 0)
+        n_rel = int(self.nrel.sum())
+        if (rel_bytes * n_rel + irr_bytes * (self.n - n_rel) + group_bytes * g
+                <= budget):  # (the total first: no array per group)
             return [(0, g)]
+        every = g == self.cnt.shape[0]  # every slot has rows: no gather
+        cost = (self.nrel if every else self.nrel[self.present]) * (
+            rel_bytes - irr_bytes)
+        cost += irr_bytes * (self.cnt if every else self.cnt[self.present])
+        cost += group_bytes
+        cum = np.cumsum(cost, out=cost)
         cuts = np.searchsorted(cum, np.arange(budget, cum[-1], budget), side="left")
         cuts = np.unique(np.concatenate([[0], cuts, [g]]))
         return list(zip(cuts[:-1].tolist(), cuts[1:].tolist()))
@@ -306,7 +316,7 @@ class _Input:
             codes, y, s = codes[a:b], y[a:b], s[a:b]
             w = w[a:b] if w.shape[0] else w
             rows = _NO_ROWS
-        rel_n = self.nrel[slo:shi]
+        rel_n = np.ascontiguousarray(self.nrel[slo:shi])
         irr_n = self.cnt[slo:shi] - rel_n
         rstart = np.cumsum(rel_n) - rel_n
         istart = np.cumsum(irr_n) - irr_n
