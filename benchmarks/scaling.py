@@ -1,6 +1,7 @@
 """Scaling and memory of the engine, each figure beside its reference.
 
     python benchmarks/run.py scaling --part gauc --rows 1e6 2e6 1e7 2e7 1e8 2e8 --repeat 5
+    python benchmarks/run.py scaling --part growth --rows 2e6 2e7 --repeat 5
     python benchmarks/run.py scaling --part memory
     python benchmarks/run.py scaling --part speed
     python benchmarks/run.py scaling --part clicklog --rows 1e8 1e9 --chunk-rows 4000000
@@ -15,6 +16,9 @@ Parts:
   size ten times smaller (``over_tenth_size``); with ``--memory`` the peak
   traced from a cold workspace over the input's bytes.  A size whose rows
   would not fit the memory available is skipped, and said so.
+* ``growth``: GAUC at two sizes (``--rows 2e6 2e7``) timed in turn round
+  after round: the ratio of the best of each and the median of the rounds'
+  ratios; then the larger on one thread and on the default threads.
 * ``memory``: peak extra memory over the input bytes, traced by
   ``tracemalloc`` (NumPy's allocations), of W1 GAUC, W2's five metrics and
   ``ranking_report`` (grouped and 2-D).
@@ -137,6 +141,39 @@ def part_gauc(args):
         done[n] = prev = row
         del y, s, g
         gc.collect()
+
+
+def part_growth(args):
+    """GAUC at two sizes (``--rows SMALL LARGE``) timed in turn, round after
+    round (a change of load falls on both): the ratio of the best of each
+    (the issue's measure) and the median of the rounds' ratios; then the
+    large size on one thread and on the default threads, in turn."""
+    small, large = args.rows[:2]
+    data = {n: click_log_lean(n) for n in (small, large)}
+
+    def gauc(n):
+        y, s, g = data[n]
+        return rk.gauc_score(y, s, groups=g)
+
+    for n in (small, large):
+        gauc(n)  # warm-up
+    times = {small: [], large: []}
+    for _ in range(args.repeat):
+        for n in (small, large):
+            times[n].append(_timing.timed(partial(gauc, n), 1, warmup=0).min)
+    t_small, t_large = np.array(times[small]), np.array(times[large])
+    emit(part="growth", small=small, large=large, small_min=t_small.min(),
+         large_min=t_large.min(), best_ratio=t_large.min() / t_small.min(),
+         median_ratio=float(np.median(t_large / t_small)),
+         ns_per_row_small=t_small.min() / small * 1e9,
+         ns_per_row_large=t_large.min() / large * 1e9, load=_timing.load())
+    with _timing.one_thread():
+        one = _timing.timed(partial(gauc, large), args.repeat).min
+    many = _timing.timed(partial(gauc, large), args.repeat).min
+    from sklearn_rankeval._engine import _grouped
+
+    emit(part="threads", rows=large, one_thread_min=one, threads=_grouped.max_threads(),
+         threads_min=many, speedup=one / many, load=_timing.load())
 
 
 def part_memory(args):
@@ -314,7 +351,8 @@ def part_clicklog(args):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=("gauc", "memory", "speed", "clicklog"),
+    parser.add_argument("--part", choices=("gauc", "growth", "memory", "speed",
+                                           "clicklog"),
                         required=True)
     parser.add_argument("--rows", type=lambda s: int(float(s)), nargs="+",
                         default=[10_000_000, 100_000_000])
@@ -331,8 +369,8 @@ def main(argv=None):
     print(f"# numpy {np.__version__}, {platform.processor() or platform.machine()}, "
           f"{os.cpu_count()} CPUs, working_memory={rk.get_config()['working_memory']}"
           if hasattr(rk, "get_config") else f"# numpy {np.__version__}", flush=True)
-    {"gauc": part_gauc, "memory": part_memory, "speed": part_speed,
-     "clicklog": part_clicklog}[args.part](args)
+    {"gauc": part_gauc, "growth": part_growth, "memory": part_memory,
+     "speed": part_speed, "clicklog": part_clicklog}[args.part](args)
 
 
 if __name__ == "__main__":
