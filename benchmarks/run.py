@@ -19,12 +19,15 @@ scripts also run on their own (``python benchmarks/gauc.py ...``).
 
 import argparse
 import importlib
+import os
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))  # this checkout's package (built in place)
+os.environ["PYTHONPATH"] = os.pathsep.join(  # (and the workloads' child processes)
+    [str(HERE.parent), *filter(None, [os.environ.get("PYTHONPATH")])])
 
 #: Workload -> what it times.
 WORKLOADS = {

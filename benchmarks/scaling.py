@@ -146,8 +146,9 @@ def part_gauc(args):
 def part_growth(args):
     """GAUC at two sizes (``--rows SMALL LARGE``) timed in turn, round after
     round (a change of load falls on both): the ratio of the best of each
-    (the issue's measure) and the median of the rounds' ratios; then the
-    large size on one thread and on the default threads, in turn."""
+    (the issue's measure) and the median of the rounds' ratios; the large
+    size without the radix partition in the same rounds; then the large
+    size on one thread and on the default threads."""
     small, large = args.rows[:2]
     data = {n: click_log_lean(n) for n in (small, large)}
 
@@ -155,13 +156,29 @@ def part_growth(args):
         y, s, g = data[n]
         return rk.gauc_score(y, s, groups=g)
 
+    from sklearn_rankeval._engine import _compiled
+
+    def unpartitioned():
+        on = _compiled.PARTITION_MIN_SLOTS
+        _compiled.PARTITION_MIN_SLOTS = 1 << 62  # (the pass as before it)
+        try:
+            return gauc(large)
+        finally:
+            _compiled.PARTITION_MIN_SLOTS = on
+
     for n in (small, large):
         gauc(n)  # warm-up
-    times = {small: [], large: []}
+    cases = {small: partial(gauc, small), large: partial(gauc, large),
+             "off": unpartitioned}
+    times = {key: [] for key in cases}
     for _ in range(args.repeat):
-        for n in (small, large):
-            times[n].append(_timing.timed(partial(gauc, n), 1, warmup=0).min)
+        for key, fn in cases.items():
+            times[key].append(_timing.timed(fn, 1, warmup=0).min)
     t_small, t_large = np.array(times[small]), np.array(times[large])
+    t_off = np.array(times["off"])
+    emit(part="growth", rows=large, partitioned_min=t_large.min(),
+         unpartitioned_min=t_off.min(), speedup=t_off.min() / t_large.min(),
+         median_speedup=float(np.median(t_off / t_large)))
     emit(part="growth", small=small, large=large, small_min=t_small.min(),
          large_min=t_large.min(), best_ratio=t_large.min() / t_small.min(),
          median_ratio=float(np.median(t_large / t_small)),
