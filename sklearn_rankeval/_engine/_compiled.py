@@ -5,8 +5,11 @@ One pass for every layout of NumPy input:
 1. group codes (:func:`~._group_ids.group_slots`: integer ids by offset,
    Categorical codes as they are, other ids hashed once), or groups of one
    size (2-D input, one ranking);
-2. one counting pass: each group's rows and relevant rows, its first row,
-   its weights' range and sum;
+2. shuffled rows of many groups copied by ranges of group slots first (a
+   stable radix partition, :meth:`_Input._partition`), so that the steps
+   below touch one range's counters and workspace at a time (in the cache);
+   then one counting pass: each group's rows and relevant rows, its first
+   row, its weights' range and sum;
 3. chunks of whole groups whose workspace fits ``working_memory``; for each,
    a counting sort of its rows into the workspace (reused from call to call:
    no fresh buffer, no page faults after the first call);
