@@ -1,7 +1,7 @@
 """The metrics on torch tensors (Array API dispatch), beside the NumPy path.
 
-    python benchmarks/gpu.py --device cuda --rows 10000000 100000000
-    python benchmarks/gpu.py --device cpu --rows 1000000 10000000
+    python benchmarks/run.py gpu --device cuda --rows 10000000 100000000
+    python benchmarks/run.py gpu --device cpu --rows 1000000 10000000
 
 Scores are already on the device (generated with NumPy by the generators of
 ``benchmarks/run.py`` and moved once, untimed).  Each line is the median of
@@ -25,12 +25,9 @@ slower than 2x NumPy there).
 """
 
 import argparse
-import gc
 import json
 import os
-import statistics
 import sys
-import time
 
 os.environ.setdefault("SCIPY_ARRAY_API", "1")  # before scipy / sklearn import
 
@@ -40,7 +37,8 @@ import sklearn  # noqa: E402
 import sklearn_rankeval as rk  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import click_log, retrieval_run  # noqa: E402
+from _data import click_log, retrieval_run  # noqa: E402
+from _timing import timed as _timed  # noqa: E402
 
 ROWS = []
 W2_METRICS = ["map", "mrr", "ndcg@10", "precision@10", "recall@10"]
@@ -53,16 +51,11 @@ def _sync(torch, device):
 
 def timed(torch, device, fn, repeat):
     """Median seconds of ``fn()`` over ``repeat`` runs, after a warm-up."""
-    result = fn()
-    times = []
-    for _ in range(repeat):
-        gc.collect()
+    def sync():
         _sync(torch, device)
-        t0 = time.perf_counter()
-        fn()
-        _sync(torch, device)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), result
+
+    t = _timed(fn, repeat, before=sync, after=sync)
+    return t.median, t.result
 
 
 def peak_device_bytes(torch, device, fn):

@@ -1,10 +1,10 @@
-"""The W1/W2/W3 workloads of ``benchmarks/run.py`` at small size, for asv.
+"""The W1/W2/W3 workloads of ``benchmarks/`` at small size, for asv.
 
 ``asv continuous main HEAD`` (run from ``benchmarks/``) times each of these
 on both commits and flags a change beyond its threshold (10% by default,
 ``-f 1.1``): a slowdown such as the 20% of the engine's common path between
-waves 1 and 2 shows.  The data come from the generators of ``run.py`` (the
-same rows as the side-by-side peer runner, smaller).
+waves 1 and 2 shows.  The data come from the generators of ``_data.py`` (the
+same rows as the workload scripts, smaller).
 """
 
 import os
@@ -13,7 +13,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from run import click_log, multiclass, retrieval_run  # noqa: E402
+from _data import click_log, click_log_lean, multiclass, retrieval_run  # noqa: E402
 
 import sklearn_rankeval as rk  # noqa: E402
 
@@ -63,6 +63,25 @@ class W1ClickLog:
 
     def peakmem_gauc(self):
         rk.gauc_score(self.y, self.s, groups=self.g)
+
+
+class W1Scaling:
+    """GAUC of W1's rows at 1M and 4M rows (100k and 400k users): the step
+    of the radix partition (from ~250k groups) shows as the time a row at
+    4M against 1M, beside ``np.argsort`` of the same scores."""
+
+    params = [1_000_000, 4_000_000]
+    param_names = ["rows"]
+    timeout = 300
+
+    def setup(self, rows):
+        self.y, self.s, self.g = click_log_lean(rows)
+
+    def time_gauc(self, rows):
+        rk.gauc_score(self.y, self.s, groups=self.g)
+
+    def time_argsort_reference(self, rows):
+        np.argsort(self.s)
 
 
 class W2RetrievalRun:

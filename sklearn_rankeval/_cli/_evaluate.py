@@ -111,6 +111,15 @@ def _check_id_kind(table, column, values, start, kinds):
         **table.locate(start + row))
 
 
+def _n_groups(ids):
+    """The number of distinct group ids, read off the engine's encoding of
+    them (integer ids by offset, others hashed: no sort of the ids)."""
+    from .._engine import encode_groups
+
+    codes, _ = encode_groups(ids, len(ids))
+    return int(np.count_nonzero(np.bincount(codes))) if len(codes) else 0
+
+
 def _in_process(args, names):
     """``(summary, per-group dict or None, n_rows, n_groups)`` of the file."""
     from .. import RankingAccumulator
@@ -149,7 +158,8 @@ def _in_process(args, names):
             result = acc.result()
             if args.per_group:
                 per = acc.per_group(output="dict")
-        n_groups = acc.n_groups_
+        n_groups = (_n_groups(last["group"]) if args.group_rows == "any"
+                    else acc.n_groups_)
     for name in names:
         summary[name] = (_f_alpha_from_counts(*counts.tolist())
                          if name == _F_ALPHA else result[name])

@@ -5,8 +5,11 @@ One pass for every layout of NumPy input:
 1. group codes (:func:`~._group_ids.group_slots`: integer ids by offset,
    Categorical codes as they are, other ids hashed once), or groups of one
    size (2-D input, one ranking);
-2. one counting pass: each group's rows and relevant rows, its first row,
-   its weights' range and sum;
+2. shuffled rows of many groups copied by ranges of group slots first (a
+   stable radix partition, :meth:`_Input._partition`), so that the steps
+   below touch one range's counters and workspace at a time (in the cache);
+   then one counting pass: each group's rows and relevant rows, its first
+   row, its weights' range and sum;
 3. chunks of whole groups whose workspace fits ``working_memory``; for each,
    a counting sort of its rows into the workspace (reused from call to call:
    no fresh buffer, no page faults after the first call);
@@ -64,6 +67,27 @@ INDEX32_MAX = 2**31 - 1
 REL_BYTES, IRR_BYTES, GROUP_BYTES = 24, 8, 96
 #: Bytes of one merged block (when the blocks are built).
 BLOCK_BYTES = 48
+#: The radix partition (``_grouped.partition``): shuffled rows of more than
+#: ``PARTITION_MIN_SLOTS`` groups and ``PARTITION_MIN_ROWS`` rows are first
+#: copied by ranges of ``2 ** PARTITION_SLOT_BITS`` slots (about 160,000
+#: rows of a click log: a range's counters and workspace, ~2 MB, fit the
+#: caches), at most ``PARTITION_MAX_PARTS`` ranges (wider ones beyond: the
+#: partition's streams of writes stay few).  Measured on the 2-core machines
+#: of this project (benchmarks/README.md): below ~250,000 groups the
+#: counters and the workspace stay in the caches without it, and the copy
+#: costs more than it saves.  Tests set these small so that every input
+#: crosses partition boundaries.
+PARTITION_MIN_SLOTS = 1 << 18
+PARTITION_MIN_ROWS = 1 << 18
+PARTITION_SLOT_BITS = 14
+PARTITION_MAX_PARTS = 256
+#: With partitioned rows (a copy of them is held), the workspace of the
+#: counting sort is cut to this share of the input's bytes (at least
+#: ``PARTITION_MIN_WORKSPACE``): chunks of partitioned rows are contiguous
+#: ranges of them, so that more chunks cost no extra pass; peak memory
+#: stays near the copy's.
+PARTITION_WORKSPACE_SHARE = 0.25
+PARTITION_MIN_WORKSPACE = 4 << 20
 
 _EMPTY_F = np.zeros(0, dtype=np.float64)
 _EMPTY_I = np.zeros(0, dtype=np.int64)
@@ -163,7 +187,66 @@ class _Input:
         self.y = _grades(y_true)
         self.s = _scores(y_score)
         self.w = None if w is None else np.ascontiguousarray(w, dtype=np.float64)
+        self.input_slots = self.slots  # (the caller's rows: the unranked view's order)
+        self.source = (self.y, self.s, self.w)
+        self.part_shift = self.part_start = None
+        self._partition()
         self._count()
+
+    def _partition(self):
+        """Shuffled rows of many groups: the rows copied by ranges of slots
+        (:data:`PARTITION_SLOT_BITS`), stable, so that the counting pass and
+        the counting sort read them in order and touch the counters and
+        workspace of one range at a time (in the cache).  Every later step
+        reads these rows as its input: a row's slot is its code; a group is
+        one slot, so no range splits it; within a group the rows keep their
+        input order, so that every sum has the same bits."""
+        n_slots = self.slots.n_slots
+        if (self.width or self.n < PARTITION_MIN_ROWS or n_slots <= PARTITION_MIN_SLOTS
+                or n_slots > INDEX32_MAX or self.p is not None):
+            # (probabilities apart from the scores are read in input order)
+            return
+        shift = PARTITION_SLOT_BITS
+        while ((n_slots - 1) >> shift) + 1 > PARTITION_MAX_PARTS:
+            shift += 1
+        n_parts = ((n_slots - 1) >> shift) + 1
+        if n_parts < 2:
+            return
+        sizes = np.zeros(n_parts, dtype=np.int64)
+        runs = _grouped.partition_sizes(self.slots.codes, self.slots.lo,
+                                        self.slots.slot, shift, sizes)
+        if runs * 4 <= self.n:  # rows of a group together: read in order
+            return
+        start = np.zeros(n_parts + 1, dtype=np.int64)
+        np.cumsum(sizes, out=start[1:])
+        code = np.empty(self.n, dtype=np.int32)
+        y, s = np.empty_like(self.y), np.empty_like(self.s)
+        w = None if self.w is None else np.empty_like(self.w)
+        _grouped.partition(self.slots.codes, self.slots.lo, self.slots.slot, shift,
+                           self.y, self.s, _or_empty(self.w), start[:-1].copy(),
+                           code, y, s, _or_empty(w))
+        self.slots = GroupSlots(code, 0, _EMPTY_I, n_slots, self.slots.decode)
+        self.y, self.s, self.w = y, s, w
+        self.part_shift, self.part_start = shift, start
+        self.part_budget = max(PARTITION_WORKSPACE_SHARE * sum(
+            a.nbytes for a in (code, y, s) + (() if w is None else (w,))),
+            PARTITION_MIN_WORKSPACE)
+
+    def release(self):
+        """The partitioned copy dropped once the pass is done: a statistic
+        asked for later (:func:`_again`) reads the rows in input order (the
+        same rows of each group in the same order: the same bits)."""
+        if self.part_start is not None:
+            self.slots = self.input_slots
+            self.y, self.s, self.w = self.source
+            self.part_shift = self.part_start = self.chunk_rows = None
+
+    def budget(self, budget):
+        """The workspace budget of a call (``None``: unbounded), cut for
+        partitioned rows (:data:`PARTITION_WORKSPACE_SHARE`)."""
+        if self.part_start is None:
+            return budget
+        return self.part_budget if budget is None else min(budget, self.part_budget)
 
     def _count(self):
         size = self.slots.n_slots
@@ -175,11 +258,13 @@ class _Input:
             self.runs = _grouped.count_rows(
                 self.slots.codes, self.slots.lo, self.slots.slot, self.width,
                 self.y, _or_empty(self.w), counts, wstats)
-        self.cnt, self.nrel = counts[:, 0].copy(), counts[:, 1].copy()
+        # (views: a slot's numbers stay side by side, no copy of them)
+        self.cnt, self.nrel = counts[:, 0], counts[:, 1]
         if weighted:
-            self.first = counts[:, 2].copy()
-            self.wmin, self.wmax, self.wsum = (c.copy() for c in wstats.T)
+            self.first = counts[:, 2]
+            self.wmin, self.wmax, self.wsum = wstats.T
         self.present = (np.arange(size) if self.width
+                        or np.count_nonzero(self.cnt) == size
                         else np.flatnonzero(self.cnt))
         self.row_start = np.cumsum(self.cnt) - self.cnt
 
@@ -188,11 +273,11 @@ class _Input:
         group): one pass, on first use."""
         if self._order is None:
             out = np.empty(self.n, dtype=index_dtype(self.n))
-            if self.n:
-                _grouped.scatter_order(self.slots.codes, self.slots.lo,
-                                       self.slots.slot, self.width, self.n, 0,
-                                       self.slots.n_slots, self.row_start.copy(),
-                                       out)
+            if self.n:  # (the caller's rows, not the partitioned copy)
+                slots = self.input_slots
+                _grouped.scatter_order(slots.codes, slots.lo, slots.slot,
+                                       self.width, self.n, 0, slots.n_slots,
+                                       self.row_start.copy(), out)
             self._order = out
         return self._order
 
@@ -242,13 +327,19 @@ class _Input:
         g = self.present.shape[0]
         if budget is None or g <= 1:
             return [(0, g)]
-        rel = self.nrel[self.present]
-        irr = self.cnt[self.present] - rel
-        cost = (REL_BYTES * rel + IRR_BYTES * (1 + (self.w is not None)) * irr
-                + GROUP_BYTES + (BLOCK_BYTES * (2 * rel + 2) if blocks else 0))
-        cum = np.cumsum(cost)
-        if cum[-1] <= budget:
+        irr_bytes = IRR_BYTES * (1 + (self.w is not None))
+        rel_bytes = REL_BYTES + (2 * BLOCK_BYTES if blocks else 0)
+        group_bytes = GROUP_BYTES + (2 * BLOCK_BYTES if blocks else 0)
+        n_rel = int(self.nrel.sum())
+        if (rel_bytes * n_rel + irr_bytes * (self.n - n_rel) + group_bytes * g
+                <= budget):  # (the total first: no array per group)
             return [(0, g)]
+        every = g == self.cnt.shape[0]  # every slot has rows: no gather
+        cost = (self.nrel if every else self.nrel[self.present]) * (
+            rel_bytes - irr_bytes)
+        cost += irr_bytes * (self.cnt if every else self.cnt[self.present])
+        cost += group_bytes
+        cum = np.cumsum(cost, out=cost)
         cuts = np.searchsorted(cum, np.arange(budget, cum[-1], budget), side="left")
         cuts = np.unique(np.concatenate([[0], cuts, [g]]))
         return list(zip(cuts[:-1].tolist(), cuts[1:].tolist()))
@@ -256,9 +347,20 @@ class _Input:
     def split(self, bounds):
         """With several chunks of a shuffled input, the rows ordered by chunk
         (one pass), so that each chunk's counting sort reads its own rows
-        only: linear in the rows, whatever the number of chunks."""
+        only: linear in the rows, whatever the number of chunks.  Partitioned
+        rows are in slot-range order already: a chunk reads the range of
+        rows of the partitions it overlaps (those of a partition it shares
+        with its neighbour are skipped by the counting sort)."""
         self.chunk_rows = None
         if len(bounds) < 2 or self.width:
+            return
+        if self.part_start is not None:
+            first = self.part_start[self.present[[a for a, _ in bounds]]
+                                    >> self.part_shift]
+            last = self.part_start[(self.present[[b - 1 for _, b in bounds]]
+                                    >> self.part_shift) + 1]
+            self.chunk_rows = {b: (int(lo), int(hi)) for (_, b), lo, hi
+                               in zip(bounds, first.tolist(), last.tolist())}
             return
         chunk_of_slot = np.full(self.slots.n_slots, -1, dtype=np.int32)
         sizes = np.empty(len(bounds), dtype=np.int64)
@@ -280,17 +382,24 @@ class _Input:
         slo, shi = int(slots[0]), int(slots[-1]) + 1
         rows = getattr(self, "chunk_rows", None)
         rows = _NO_ROWS if rows is None or end is None else rows[end]
-        rel_n = self.nrel[slo:shi]
+        codes, y, s, w = self.slots.codes, self.y, self.s, _or_empty(self.w)
+        if scores is not None:  # (never partitioned: see _partition)
+            s = scores
+        if isinstance(rows, tuple):  # partitioned: the chunk's range of rows
+            a, b = rows
+            codes, y, s = codes[a:b], y[a:b], s[a:b]
+            w = w[a:b] if w.shape[0] else w
+            rows = _NO_ROWS
+        rel_n = np.ascontiguousarray(self.nrel[slo:shi])
         irr_n = self.cnt[slo:shi] - rel_n
         rstart = np.cumsum(rel_n) - rel_n
         istart = np.cumsum(irr_n) - irr_n
         weighted = self.w is not None
         rel, irr_s, irr_w = _workspace(int(rel_n.sum()), int(irr_n.sum()), weighted)
-        _grouped.scatter(self.slots.codes, self.slots.lo, self.slots.slot,
-                         self.width, self.y, self.s if scores is None else scores,
-                         _or_empty(self.w), slo, shi,
-                         np.stack([rstart, istart], axis=1), rel, irr_s, irr_w,
-                         self.runs * 4 > self.n, rows)  # shuffled: prefetch
+        _grouped.scatter(codes, self.slots.lo, self.slots.slot, self.width, y, s, w,
+                         slo, shi, np.stack([rstart, istart], axis=1), rel, irr_s,
+                         irr_w, self.runs * 4 > self.n and self.part_start is None,
+                         rows)  # shuffled (and not partitioned): prefetch
         if slots.shape[0] != shi - slo:  # slots without rows left out
             idx = slots - slo
             return (rel, irr_s, irr_w, rstart[idx], rel_n[idx], istart[idx],
@@ -388,6 +497,25 @@ def _stats_pass(inp, slots, native, blocks, end):
     return found, built, grades
 
 
+def _joined(pieces):
+    """The statistics of consecutive chunks of groups, joined: those that
+    every chunk computed (a chunk leaves out the CTR statistics where its
+    rows are not binary labels with probabilities, as one pass over all
+    the groups would)."""
+    if len(pieces) == 1:
+        return pieces[0]
+    found = {}
+    for key in pieces[0] if pieces else ():
+        if not all(key in p for p in pieces):
+            continue
+        parts = [p[key] for p in pieces]
+        found[key] = (np.concatenate([v for v, _, _ in parts]),
+                      np.concatenate([d for _, d, _ in parts]),
+                      None if parts[0][2] is None
+                      else np.concatenate([s for _, _, s in parts], axis=1))
+    return found
+
+
 def _ranked(inp, slots, native, *, relabel, blocks, end=None):
     """The :class:`RankedGroups` of one chunk of whole groups (merged blocks),
     with its unranked view."""
@@ -399,7 +527,16 @@ def _ranked(inp, slots, native, *, relabel, blocks, end=None):
         rg = _empty(labels, qw)
         rg.unranked = inp.unranked(slots, size, None)
         return rg
-    found, built, grades = _stats_pass(inp, slots, native, blocks, end)
+    if slots is inp.present and not blocks and inp.part_start is not None:
+        # partitioned rows, every statistic from the pass: in chunks of the
+        # workspace budget (contiguous rows each), the values joined
+        bounds = inp.bounds(inp.budget(None), blocks=False)
+        inp.split(bounds)
+        found = _joined([_stats_pass(inp, slots[a:b], native, False, b)[0]
+                         for a, b in bounds])
+        inp.chunk_rows, built, grades = None, None, None
+    else:
+        found, built, grades = _stats_pass(inp, slots, native, blocks, end)
     natives = Natives(found, _again(inp, slots, end))
     if built is None:  # light: every statistic computed
         rg = RankedGroups(xp=np, device=None, labels=labels, group_size=size,
@@ -475,9 +612,12 @@ def rank_compiled(layout, y_true, y_score, groups, w, *, relabel=None,
     unranked view read instead of ``y_score``)."""
     inp = _Input(layout, y_true, y_score, groups, w, probabilities)
     if not merge:
-        return _sorted(inp, inp.present, relabel=relabel)
-    return _ranked(inp, inp.present, list(native or ()), relabel=relabel,
-                   blocks=native is None)
+        rg = _sorted(inp, inp.present, relabel=relabel)
+    else:
+        rg = _ranked(inp, inp.present, list(native or ()), relabel=relabel,
+                     blocks=native is None)
+    inp.release()
+    return rg
 
 
 def compiled_chunks(layout, y_true, y_score, groups, w, *, native=None,
@@ -489,11 +629,13 @@ def compiled_chunks(layout, y_true, y_score, groups, w, *, native=None,
     inp = _Input(layout, y_true, y_score, groups, w, probabilities)
     blocks = native is None
     native = list(native or ())
-    bounds = inp.bounds(budget, blocks=blocks or any(s is None for s in native))
+    bounds = inp.bounds(inp.budget(budget),
+                        blocks=blocks or any(s is None for s in native))
     inp.split(bounds)
     for a, b in bounds:
         yield _ranked(inp, inp.present[a:b], native, relabel=None,
                       blocks=blocks, end=b)
+    inp.release()
 
 
 def natives_of_blocks(rg, requests):

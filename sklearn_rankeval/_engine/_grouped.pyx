@@ -2,6 +2,11 @@
 # cython: initializedcheck=False, nonecheck=False
 """The compiled grouped pass (driven by ``_compiled.py``).
 
+0. :func:`partition` -- with many groups in shuffled rows, the rows copied
+   by ranges of slots small enough that their counters and their part of
+   the workspace stay in the cache (a stable radix partition with
+   sequential writes): the steps below then read these rows, and every
+   random access they make falls within one partition's range.
 1. :func:`count_rows` -- one pass over the rows: each group's rows, relevant
    rows (``y > 0``), first row, and the minimum, maximum and sum of its
    weights.  A row's group is its slot: ``codes[i] - lo`` (integer ids by
@@ -167,6 +172,63 @@ def count_rows(const code_t[::1] codes, int64_t lo, const int64_t[::1] slot,
             cn[k * cur] += c_n
             cn[k * cur + 1] += c_r
     return runs
+
+
+# ---------------------------------------------------------------------------
+# 0. the radix partition by slot range (a working set that fits the cache)
+# ---------------------------------------------------------------------------
+def partition_sizes(const code_t[::1] codes, int64_t lo, const int64_t[::1] slot,
+                    int shift, int64_t[::1] sizes):
+    """Rows per partition (``slot >> shift``) into ``sizes`` (zeroed); returns
+    the number of runs of rows of one group (as :func:`count_rows`): one
+    sequential pass, its counters in the cache."""
+    cdef Py_ssize_t i, n = codes.shape[0]
+    cdef int64_t c, cur = -1, runs = 0
+    cdef const code_t* cp = &codes[0] if n else NULL
+    cdef const int64_t* sp = &slot[0] if slot.shape[0] else NULL
+    cdef int64_t* zp = &sizes[0]
+    with nogil:
+        for i in range(n):
+            c = _slot(cp, i, lo, sp)
+            if c != cur:
+                runs += 1
+                cur = c
+            zp[c >> shift] += 1
+    return runs
+
+
+def partition(const code_t[::1] codes, int64_t lo, const int64_t[::1] slot,
+              int shift, const grade_t[::1] y, const score_t[::1] s,
+              const double[::1] w, int64_t[::1] fill, int32_t[::1] p_code,
+              grade_t[::1] p_y, score_t[::1] p_s, double[::1] p_w):
+    """The rows copied by partition (slots ``p << shift .. (p + 1) << shift -
+    1``), in input order within each (a stable radix partition: each row
+    read once in order, written to one of the partitions' sequential
+    streams): ``p_code`` the row's slot, ``p_y``, ``p_s``, ``p_w`` its
+    grade, score and weight.  ``fill[p]``: where partition p's rows start
+    (advanced).  A group is one slot: it is never split by a partition."""
+    cdef Py_ssize_t i, n = codes.shape[0]
+    cdef int64_t c, o
+    cdef const code_t* cp = &codes[0] if n else NULL
+    cdef const int64_t* sp = &slot[0] if slot.shape[0] else NULL
+    cdef const grade_t* yp = &y[0] if n else NULL
+    cdef const score_t* scp = &s[0] if n else NULL
+    cdef const double* wp = &w[0] if w.shape[0] else NULL
+    cdef int64_t* fp = &fill[0]
+    cdef int32_t* pc = &p_code[0] if n else NULL
+    cdef grade_t* py = &p_y[0] if n else NULL
+    cdef score_t* ps = &p_s[0] if n else NULL
+    cdef double* pw = &p_w[0] if p_w.shape[0] else NULL
+    with nogil:
+        for i in range(n):
+            c = _slot(cp, i, lo, sp)
+            o = fp[c >> shift]
+            fp[c >> shift] = o + 1
+            pc[o] = <int32_t>c
+            py[o] = yp[i]
+            ps[o] = scp[i]
+            if wp != NULL:
+                pw[o] = wp[i]
 
 
 # ---------------------------------------------------------------------------

@@ -291,7 +291,12 @@ def average_terms(partials, info, spec, *, average, undefined="skip"):
     if average == "micro":
         counted = (xp.ones_like(p.defined) if spec.pools_undefined
                    else p.defined)
-        stats = _f(xp, p.stats) * qw
+        stats = _f(xp, p.stats)
+        if xp is np and bool(np.all(qw == 1)):
+            # (x * 1 is x: one copy in the product's layout, no product)
+            stats = stats.copy(order="K")
+        else:
+            stats = stats * qw
     elif average == "gmean":
         counted = p.defined
         logs = xp.log(xp.clip(xp.where(counted, p.value, xp.ones_like(p.value)),
@@ -302,7 +307,8 @@ def average_terms(partials, info, spec, *, average, undefined="skip"):
         w = info.weight if average == "weighted" else qw
         stats = _stack(xp, [w * xp.where(counted, p.value,
                                          xp.zeros_like(p.value)), w])
-    stats = xp.where(counted, stats, xp.zeros_like(stats))
+    if not (xp is np and bool(np.all(counted))):  # (else: nothing to zero)
+        stats = xp.where(counted, stats, xp.zeros_like(stats))
     return Average(stats, counted, average_finalize(spec, average))
 
 
@@ -377,7 +383,11 @@ def summed(avg):
     n = int(xp.sum(_i(xp, counted)))
     # summed along the contiguous axis over the counted groups only: the
     # pairwise sums of the per-group terms, as a 1-D sum of each would be
-    if xp is np:
+    if xp is np and n == counted.shape[0] and avg.stats.flags.f_contiguous:
+        # every group counts: the terms as they are (the layout the mask's
+        # copy has, so that the sums have its bits), no copy
+        kept = avg.stats
+    elif xp is np:
         kept = avg.stats[:, counted]
     else:  # the standard masks an array only along all of its axes
         kept = xp.take(avg.stats, flatnonzero(xp, counted), axis=1)

@@ -1,6 +1,6 @@
 """Time ``top_k_items`` beside a plain ``np.argpartition`` over the same batches.
 
-    python benchmarks/bench_top_k.py --users 20000 --items 20000 --k 100 --repeat 3
+    python benchmarks/run.py top_k --users 20000 --items 20000 --k 100 --repeat 3
 
 A ``--users x --items`` float32 score matrix (uniform, so a few ties) and a
 training mask of ``--density`` of the entries (a SciPy CSR matrix).  Timed in
@@ -22,14 +22,18 @@ boolean selection) and beside the output's bytes, which the caller keeps.
 
 import argparse
 import platform
-import time
+import sys
 import tracemalloc
+from pathlib import Path
 
 import numpy as np
 from scipy import sparse
 
-from sklearn_rankeval import top_k_items
-from sklearn_rankeval._recommend._top_k import _batch_rows
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import timed  # noqa: E402
+
+from sklearn_rankeval import top_k_items  # noqa: E402
+from sklearn_rankeval._recommend._top_k import _batch_rows  # noqa: E402
 
 
 def make_data(n_users, n_items, density, seed=0):
@@ -52,13 +56,7 @@ def argpartition_batches(scores, k, step):
 
 
 def timeit(fn, repeat):
-    fn()  # warm-up
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return np.array(times)
+    return timed(fn, repeat).times
 
 
 def peak_bytes(fn):

@@ -1,6 +1,6 @@
 """Time the xAUC core (weighted pair concordance per group) beside a sort.
 
-    python benchmarks/bench_xauc.py --rows 10000000 --groups 1000000 --repeat 3
+    python benchmarks/run.py xauc --rows 10000000 --groups 1000000 --repeat 3
 
 Two workloads, each timed beside a reference measured in the same run on the
 same rows (median / min / max seconds over ``--repeat`` runs after a warm-up):
@@ -18,12 +18,15 @@ allocations), and given as a multiple of the inputs' size.
 
 import argparse
 import platform
-import time
-import tracemalloc
+import sys
+from pathlib import Path
 
 import numpy as np
 
-from sklearn_rankeval._metrics._concordance import weighted_concordance
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import timed, traced_peak  # noqa: E402
+
+from sklearn_rankeval._metrics._concordance import weighted_concordance  # noqa: E402
 
 
 def make_watch_log(n_rows, n_groups, seed=0):
@@ -38,21 +41,12 @@ def make_watch_log(n_rows, n_groups, seed=0):
 
 
 def timeit(fn, repeat):
-    fn()  # warm-up
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t0)
-    return np.array(times), result
+    t = timed(fn, repeat)
+    return t.times, t.result
 
 
 def peak_mb(fn):
-    tracemalloc.start()
-    fn()
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    return peak / 2**20
+    return traced_peak(fn) / 2**20
 
 
 def table(title, rows, reference, input_mb):

@@ -15,7 +15,7 @@ Both sides start a Python process (imports included) and print the values,
 checked equal.  Prints the median and min seconds of each and the median of
 the pairwise ratios.  Target: a ratio of at most 1.5 for both.
 
-    python benchmarks/bench_cli.py --rows 5000000 --list-rows 1000000 --repeat 5
+    python benchmarks/run.py cli --rows 5000000 --list-rows 1000000 --repeat 5
 """
 
 import argparse
@@ -101,14 +101,14 @@ def paired(name, ours, theirs, repeat):
           f"  ratio (pairwise median) {statistics.median(ratios):.2f}")
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rows", type=int, default=5_000_000)
     parser.add_argument("--list-rows", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--dir", default=None,
                         help="where the files go (default: a temporary folder)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     folder = Path(args.dir or tempfile.mkdtemp(prefix="bench-cli-"))
     folder.mkdir(parents=True, exist_ok=True)
     log = folder / f"clicks-{args.rows}.csv"

@@ -2,16 +2,16 @@
 
 Every figure is a ratio to a reference timed in the same run::
 
-    python benchmarks/bench_compare.py                 # both, full size
-    python benchmarks/bench_compare.py --scale 0.1     # a quick look
-    python benchmarks/bench_compare.py --only compare
+    python benchmarks/run.py compare                 # both, full size
+    python benchmarks/run.py compare --scale 0.1     # a quick look
+    python benchmarks/run.py compare --only compare
 
 * ``bootstrap``: ``ranking_report(metrics=["gauc", "ndcg@10"],
   confidence=0.95, n_resamples=1000)`` on W1 (10M rows, 1M users, from
-  ``run.py``'s ``click_log``) over one ``ranking_report`` of the same metrics
+  ``_data.py``'s ``click_log``) over one ``ranking_report`` of the same metrics
   without intervals (target <= 10).
 * ``compare``: ``compare_rankings`` of 3 models x 5 metrics (MAP, MRR,
-  NDCG@10, P@10, R@10) on W2 (100,000 queries x 100 documents, ``run.py``'s
+  NDCG@10, P@10, R@10) on W2 (100,000 queries x 100 documents, ``_data.py``'s
   ``retrieval_run``; models B and C are the W2 score plus noise), beside
   ranx ``compare`` on the same runs when ranx is installed.  ranx's JIT is
   warmed up on the same data first (excluded), and building its ``Qrels`` /
@@ -22,7 +22,6 @@ Every figure is a ratio to a reference timed in the same run::
 """
 
 import argparse
-import gc
 import sys
 import time
 from pathlib import Path
@@ -30,7 +29,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import click_log, retrieval_run  # noqa: E402
+import _timing  # noqa: E402
+from _data import click_log, retrieval_run  # noqa: E402
 
 import sklearn_rankeval as rk  # noqa: E402
 
@@ -40,15 +40,8 @@ W2_NAMES = {"map": "map", "mrr": "mrr", "ndcg@10": "ndcg@10",
 
 def timed(fn, repeat, warm=True):
     """Median and min seconds of ``repeat`` runs (after one warm-up run)."""
-    if warm:
-        fn()
-    times = []
-    for _ in range(repeat):
-        gc.collect()
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return float(np.median(times)), float(np.min(times))
+    t = _timing.timed(fn, repeat, warmup=int(warm))
+    return t.median, t.min
 
 
 def line(name, t, ref=None, target=None):

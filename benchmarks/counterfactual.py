@@ -1,9 +1,9 @@
 """Counterfactual evaluation (issue 32), each figure beside its reference.
 
-    python benchmarks/bench_counterfactual.py --part em --rows 10000000
-    python benchmarks/bench_counterfactual.py --part report --rows 2000000
-    python benchmarks/bench_counterfactual.py --part dask --rows 1000000
-    python benchmarks/bench_counterfactual.py --part spark --rows 1000000
+    python benchmarks/run.py counterfactual --part em --rows 10000000
+    python benchmarks/run.py counterfactual --part report --rows 2000000
+    python benchmarks/run.py counterfactual --part dask --rows 1000000
+    python benchmarks/run.py counterfactual --part spark --rows 1000000
 
 Parts:
 
@@ -44,13 +44,18 @@ the median of ``--repeat`` pairs).
 """
 
 import argparse
+import sys
 import time
 import warnings
+from pathlib import Path
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from sklearn_rankeval import (
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import emit, timed  # noqa: E402
+
+from sklearn_rankeval import (  # noqa: E402
     PositionBiasEstimator,
     counterfactual_report,
     ranking_report,
@@ -60,18 +65,8 @@ N_POS = 10
 THETA = 1.0 / np.arange(1, N_POS + 1) ** 0.8
 
 
-def emit(**row):
-    print("  ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
-                    for k, v in row.items()), flush=True)
-
-
 def best(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
+    return timed(fn, repeat, warmup=0).min
 
 
 def simulate(n_rows, seed=0, rows_per_item=10):
@@ -266,7 +261,7 @@ def part_peers(rows, epochs, rows_per_item):
              propensities=np.round(theta, 3).tolist())
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--part", choices=["em", "report", "dask", "spark", "peers"],
                         required=True)
@@ -281,7 +276,7 @@ def main():
     parser.add_argument("--cores", type=int, default=2,
                         help="Dask worker processes / Spark local threads")
     parser.add_argument("--partitions", type=int, default=8)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.part == "em":
         part_em(args.rows, args.iters, args.repeat, args.converge)
     elif args.part == "report":

@@ -1,12 +1,14 @@
 """Time the CTR metrics (log loss, NE, PCOC, ECE) beside a sort and torcheval.
 
-    python benchmarks/bench_ctr.py --users 1000000 --repeat 3
-    python benchmarks/bench_ctr.py --users 1000000 --peer-python /tmp/peers/bin/python
+    python benchmarks/run.py ctr --users 300000 --repeat 7
+    python benchmarks/run.py ctr --users 1000000 --peer-python /tmp/peers/bin/python
 
 Every figure is a ratio to a reference timed in the same run on the same rows
 (median / min / max seconds over ``--repeat`` runs after a warm-up):
 
-* (a) W1, the click log of ``run.py`` (``--users`` users of 1-100 rows,
+* The report over ``np.argsort(y_score)``, the two timed in turn (the
+  median of the pairs' ratios; target <= 0.5).
+* (a) W1, the click log of ``_data.py`` (``--users`` users of 1-100 rows,
   shuffled; 1,000,000 users: 9,996,676 rows): ``ranking_report`` of
   ``log_loss``, ``ne``, ``pcoc`` and ``ece`` per user (their micro averages),
   and each metric function alone, against ``np.argsort(y_score)`` (target:
@@ -28,34 +30,27 @@ The peers run in a child process that reads the rows from ``.npy`` files.
 """
 
 import argparse
-import gc
 import json
 import os
 import platform
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from _timing import load, paired, timed  # noqa: E402
+
 METRICS = ["log_loss", "ne", "pcoc", "ece"]
 
 
 def timeit(fn, repeat):
-    """Median, min and max seconds of ``repeat`` runs after a warm-up, and
-    the last result."""
-    result = fn()  # warm-up
-    times = []
-    for _ in range(repeat):
-        gc.collect()
-        t0 = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t0)
-    times = np.array(times)
-    return (float(np.median(times)), float(times.min()), float(times.max())), result
+    """``(median, min, max)`` seconds (the shared helper) and the last result."""
+    t = timed(fn, repeat)
+    return (t.median, t.min, t.max), t.result
 
 
 def line(name, t, ref=None, value=""):
@@ -151,11 +146,9 @@ def main(argv=None):
         return peer_worker(args.peer_worker, args.repeat)
 
     import sklearn
+    from _data import click_log
     from sklearn.metrics import d2_log_loss_score
     from sklearn.metrics import log_loss as sklearn_log_loss
-
-    sys.path.insert(0, str(HERE))
-    from run import click_log
 
     import sklearn_rankeval as rk
 
@@ -165,6 +158,13 @@ def main(argv=None):
           f"{sklearn.__version__}; median of {args.repeat} after a warm-up")
     print(f"# W1: {len(y):,} rows, {args.users:,} users, {y.mean():.1%} clicks")
     rows = []
+
+    a, b, r = paired(lambda: np.argsort(s), lambda: rk.ranking_report(
+        y, s, groups=g, metrics=METRICS, output="dict"), args.repeat)
+    print(f"\nthe report over np.argsort, timed in turn: argsort {a:.3f} s, report "
+          f"{b:.3f} s, median ratio {r:.3f} (target <= 0.5; {load()})")
+    rows.append({"name": "report / argsort, paired", "argsort": a, "report": b,
+                 "ratio": r})
 
     header(f"(a) W1, {len(y):,} rows, {args.users:,} users")
     ref, _ = timeit(lambda: np.argsort(s), args.repeat)

@@ -1,11 +1,11 @@
 """sklearn_rankeval.spark and .dask beside the in-memory report, same rows, same run.
 
-    python benchmarks/bench_distributed.py --users 1000000 --repeat 1 --warmup 0
-    python benchmarks/bench_distributed.py --users 200000 --repeat 3
-    python benchmarks/bench_distributed.py --users 20000 --repeat 1   # quick look
-    python benchmarks/bench_distributed.py --recommend --rec-users 10000  # top-N
+    python benchmarks/run.py distributed --users 1000000 --repeat 1 --warmup 0
+    python benchmarks/run.py distributed --users 200000 --repeat 3
+    python benchmarks/run.py distributed --users 20000 --repeat 1   # quick look
+    python benchmarks/run.py distributed --recommend --rec-users 10000  # top-N
 
-The rows are W1's click log (``run.py``: users of 1-100 impressions, mean
+The rows are W1's click log (``_data.py``: users of 1-100 impressions, mean
 ~10, shuffled, 4-decimal scores), written as Parquet (8 files) to a temporary
 folder, with a column ``item`` (the row's index).  Timed, median of
 ``--repeat`` after ``--warmup`` untimed runs (the first Spark and the first
@@ -42,7 +42,6 @@ import argparse
 import json
 import os
 import platform
-import statistics
 import sys
 import tempfile
 import time
@@ -53,7 +52,8 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import click_log  # noqa: E402
+from _data import click_log  # noqa: E402
+from _timing import timed as _timed  # noqa: E402
 
 import sklearn_rankeval as rk  # noqa: E402
 
@@ -110,17 +110,10 @@ SHOW_JVM = [True]  # False once Spark is stopped (its gateway JVM lingers)
 
 
 def timed(fn, repeat, warmup=1):
-    value = None
-    for _ in range(warmup):
-        value = fn()
-    times = []
     with PeakRSS() as peak:
-        for _ in range(repeat):
-            t0 = time.perf_counter()
-            value = fn()
-            times.append(time.perf_counter() - t0)
+        t = _timed(fn, repeat, warmup=warmup)
     LAST_PEAK.update(worker=peak.worker, jvm=peak.jvm)
-    return statistics.median(times), min(times), value
+    return t.median, t.min, t.result
 
 
 def record(name, seconds, n_rows, cores, reference, value="", note="", peak=True):

@@ -1,15 +1,24 @@
-"""Scaling and memory of the engine (issue 16), each figure beside its reference.
+"""Scaling and memory of the engine, each figure beside its reference.
 
-    python benchmarks/bench_scaling.py --part gauc --rows 10000000 100000000
-    python benchmarks/bench_scaling.py --part memory
-    python benchmarks/bench_scaling.py --part speed
-    python benchmarks/bench_scaling.py --part clicklog --rows 100000000 1000000000
+    python benchmarks/run.py scaling --part gauc --rows 1e6 2e6 1e7 2e7 1e8 2e8 --repeat 5
+    python benchmarks/run.py scaling --part growth --rows 2e6 2e7 --repeat 5
+    python benchmarks/run.py scaling --part memory
+    python benchmarks/run.py scaling --part speed
+    python benchmarks/run.py scaling --part clicklog --rows 1e8 1e9 --chunk-rows 4000000
 
 Parts:
 
-* ``gauc``: GAUC on the W1 generator (shuffled click log, 4-decimal scores)
-  at each ``--rows``, beside ``np.argsort(y_score)`` of the same rows: the
-  growth ratio of each from one size to the next, and GAUC / argsort.
+* ``gauc``: the scaling table: GAUC on W1's rows (``_data.click_log_lean``:
+  shuffled click log, users of 1-100 rows, 4-decimal scores) at each
+  ``--rows``, the best of ``--repeat`` and its nanoseconds a row, beside
+  ``np.argsort(y_score)`` and one ``np.bincount(groups, weights=y_score)``
+  pass of the same rows; the growth from the previous size and from the
+  size ten times smaller (``over_tenth_size``); with ``--memory`` the peak
+  traced from a cold workspace over the input's bytes.  A size whose rows
+  would not fit the memory available is skipped, and said so.
+* ``growth``: GAUC at two sizes (``--rows 2e6 2e7``) timed in turn round
+  after round: the ratio of the best of each and the median of the rounds'
+  ratios; then the larger on one thread and on the default threads.
 * ``memory``: peak extra memory over the input bytes, traced by
   ``tracemalloc`` (NumPy's allocations), of W1 GAUC, W2's five metrics and
   ``ranking_report`` (grouped and 2-D).
@@ -37,52 +46,30 @@ import subprocess
 import sys
 import tempfile
 import time
-import tracemalloc
 from functools import partial
 
 import numpy as np
-from run import click_log, multiclass, retrieval_run
 
-import sklearn_rankeval as rk
-from sklearn_rankeval._metrics._registry import DEFAULT_METRICS
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _timing  # noqa: E402
+from _data import click_log, click_log_lean, multiclass, retrieval_run  # noqa: E402
+from _timing import emit, write_to  # noqa: E402
+from _timing import traced_peak as peak_traced  # noqa: E402
 
-OUT = None
-
-
-def emit(**row):
-    print("  ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
-                    for k, v in row.items()), flush=True)
-    if OUT is not None:
-        with open(OUT, "a") as f:
-            f.write(json.dumps(row) + "\n")
+import sklearn_rankeval as rk  # noqa: E402
+from sklearn_rankeval._metrics._registry import DEFAULT_METRICS  # noqa: E402
 
 
 def timed(fn, repeat):
-    fn()  # warm-up
-    times = []
-    for _ in range(repeat):
-        gc.collect()
-        t0 = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t0)
-    return np.array(times), result
-
-
-def peak_traced(fn):
-    gc.collect()
-    tracemalloc.start()
-    try:
-        fn()
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    t = _timing.timed(fn, repeat)
+    return t.times, t.result
 
 
 # ---------------------------------------------------------------------------
-# data: the generators of benchmarks/run.py
+# data: the generators of benchmarks/_data.py
 # ---------------------------------------------------------------------------
 def w1(n_rows):
-    """W1 of run.py (users of 1-100 rows, mean ~10, shuffled) with ~n_rows rows."""
+    """W1 of _data.py (users of 1-100 rows, mean ~10, shuffled) with ~n_rows rows."""
     return click_log(max(1, n_rows // 10))
 
 
@@ -104,30 +91,106 @@ REPORT = ["map", "mrr", "ndcg@10", "precision@10", "recall@10"]
 # ---------------------------------------------------------------------------
 # parts
 # ---------------------------------------------------------------------------
+def _available_bytes():
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:  # pragma: no cover
+        pass
+    return None
+
+
 def part_gauc(args):
+    """The scaling table: GAUC ns a row at each size, best of ``--repeat``,
+    beside ``np.argsort(y_score)`` and one ``np.bincount(groups,
+    weights=y_score)`` pass of the same rows; the growth from the previous
+    size and each pair of sizes ten times apart."""
+    done = {}
     prev = None
     for n in args.rows:
-        y_true, y_score, groups = w1(n)
-        t_sort, _ = timed(partial(np.argsort, y_score), args.repeat)
-        t_gauc, value = timed(partial(rk.gauc_score, y_true, y_score, groups=groups),
-                              args.repeat)
-        row = {"part": "gauc", "rows": int(y_true.shape[0]), "argsort_median": float(np.median(t_sort)),
-               "argsort_min": float(t_sort.min()),
-               "gauc_median": float(np.median(t_gauc)), "gauc_min": float(t_gauc.min()),
-               "gauc_over_argsort": float(np.median(t_gauc) / np.median(t_sort)),
-               "value": float(value)}
+        avail = _available_bytes()
+        need = 17 * n * (1 + 1.5 + 0.5)  # input, the pass, the generator
+        if avail is not None and need > avail:
+            emit(part="gauc", rows=n, skipped=f"needs ~{need / 2**30:.1f} GiB, "
+                 f"{avail / 2**30:.1f} GiB available")
+            continue
+        y, s, g = click_log_lean(n)
+        t_gauc = _timing.timed(partial(rk.gauc_score, y, s, groups=g), args.repeat)
+        sort_repeat = args.repeat if n <= 20_000_000 else 1
+        t_sort = _timing.timed(partial(np.argsort, s), sort_repeat,
+                               warmup=int(n <= 20_000_000))
+        t_bin = _timing.timed(partial(np.bincount, g, weights=s), args.repeat)
+        row = {"part": "gauc", "rows": n, "gauc_min": t_gauc.min,
+               "gauc_median": t_gauc.median, "ns_per_row": t_gauc.min / n * 1e9,
+               "argsort_min": t_sort.min, "bincount_min": t_bin.min,
+               "gauc_over_argsort": t_gauc.min / t_sort.min,
+               "gauc_over_bincount": t_gauc.min / t_bin.min,
+               "value": float(t_gauc.result), "load": _timing.load()}
         if prev is not None:
-            row["gauc_growth"] = row["gauc_median"] / prev["gauc_median"]
-            row["gauc_growth_min"] = row["gauc_min"] / prev["gauc_min"]
-            row["argsort_growth"] = row["argsort_median"] / prev["argsort_median"]
+            row["gauc_growth"] = t_gauc.min / prev["gauc_min"]
+            row["rows_growth"] = n / prev["rows"]
+        tenth = done.get(n // 10)
+        if tenth is not None:
+            row["over_tenth_size"] = t_gauc.min / tenth["gauc_min"]
         if args.memory:
-            input_bytes = y_true.nbytes + y_score.nbytes + groups.nbytes
-            peak = peak_traced(partial(rk.gauc_score, y_true, y_score, groups=groups))
-            row["peak_mb"] = peak / 1e6
-            row["peak_over_input"] = peak / input_bytes
+            peak = peak_traced(partial(rk.gauc_score, y, s, groups=g), cold=True)
+            row["peak_over_input"] = peak / (y.nbytes + s.nbytes + g.nbytes)
         emit(**row)
-        prev = row
-        del y_true, y_score, groups
+        done[n] = prev = row
+        del y, s, g
+        gc.collect()
+
+
+def part_growth(args):
+    """GAUC at two sizes (``--rows SMALL LARGE``) timed in turn, round after
+    round (a change of load falls on both): the ratio of the best of each
+    (the issue's measure) and the median of the rounds' ratios; the large
+    size without the radix partition in the same rounds; then the large
+    size on one thread and on the default threads."""
+    small, large = args.rows[:2]
+    data = {n: click_log_lean(n) for n in (small, large)}
+
+    def gauc(n):
+        y, s, g = data[n]
+        return rk.gauc_score(y, s, groups=g)
+
+    from sklearn_rankeval._engine import _compiled
+
+    def unpartitioned():
+        on = _compiled.PARTITION_MIN_SLOTS
+        _compiled.PARTITION_MIN_SLOTS = 1 << 62  # (the pass as before it)
+        try:
+            return gauc(large)
+        finally:
+            _compiled.PARTITION_MIN_SLOTS = on
+
+    for n in (small, large):
+        gauc(n)  # warm-up
+    cases = {small: partial(gauc, small), large: partial(gauc, large),
+             "off": unpartitioned}
+    times = {key: [] for key in cases}
+    for _ in range(args.repeat):
+        for key, fn in cases.items():
+            times[key].append(_timing.timed(fn, 1, warmup=0).min)
+    t_small, t_large = np.array(times[small]), np.array(times[large])
+    t_off = np.array(times["off"])
+    emit(part="growth", rows=large, partitioned_min=t_large.min(),
+         unpartitioned_min=t_off.min(), speedup=t_off.min() / t_large.min(),
+         median_speedup=float(np.median(t_off / t_large)))
+    emit(part="growth", small=small, large=large, small_min=t_small.min(),
+         large_min=t_large.min(), best_ratio=t_large.min() / t_small.min(),
+         median_ratio=float(np.median(t_large / t_small)),
+         ns_per_row_small=t_small.min() / small * 1e9,
+         ns_per_row_large=t_large.min() / large * 1e9, load=_timing.load())
+    with _timing.one_thread():
+        one = _timing.timed(partial(gauc, large), args.repeat).min
+    many = _timing.timed(partial(gauc, large), args.repeat).min
+    from sklearn_rankeval._engine import _grouped
+
+    emit(part="threads", rows=large, one_thread_min=one, threads=_grouped.max_threads(),
+         threads_min=many, speedup=one / many, load=_timing.load())
 
 
 def part_memory(args):
@@ -304,9 +367,9 @@ def part_clicklog(args):
 
 
 def main(argv=None):
-    global OUT
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=("gauc", "memory", "speed", "clicklog"),
+    parser.add_argument("--part", choices=("gauc", "growth", "memory", "speed",
+                                           "clicklog"),
                         required=True)
     parser.add_argument("--rows", type=lambda s: int(float(s)), nargs="+",
                         default=[10_000_000, 100_000_000])
@@ -318,12 +381,13 @@ def main(argv=None):
     parser.add_argument("--tmp", default=None, help="clicklog: temporary folder")
     parser.add_argument("--json", default=None, help="append rows to this file")
     args = parser.parse_args(argv)
-    OUT = args.json
+    if args.json:
+        write_to(args.json)
     print(f"# numpy {np.__version__}, {platform.processor() or platform.machine()}, "
           f"{os.cpu_count()} CPUs, working_memory={rk.get_config()['working_memory']}"
           if hasattr(rk, "get_config") else f"# numpy {np.__version__}", flush=True)
-    {"gauc": part_gauc, "memory": part_memory, "speed": part_speed,
-     "clicklog": part_clicklog}[args.part](args)
+    {"gauc": part_gauc, "growth": part_growth, "memory": part_memory,
+     "speed": part_speed, "clicklog": part_clicklog}[args.part](args)
 
 
 if __name__ == "__main__":
