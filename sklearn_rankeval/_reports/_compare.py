@@ -8,11 +8,12 @@ models x metrics, and the per-group wins, ties and losses.
 """
 
 from collections.abc import Mapping
+from numbers import Real
 
 import numpy as np
 from scipy import stats
 
-from .._core import check_option
+from .._core import InvalidArgumentError, check_option
 from .._metrics import evaluate, fill_doc, parse_metrics
 from .._stats import (
     MAX_CELLS,
@@ -26,15 +27,32 @@ from .._stats import (
     ratio_of_sums,
     sign_flips,
     stacked_stats,
+    two_way_anova,
+)
+from ._designs import (
+    all_pairs,
+    effect_fields,
+    group_terms,
+    maxt_pvalues,
+    paired_terms,
+    pairs_frame,
+    pairs_table,
 )
 from ._format import COMPARISON_FIELDS, comparison_frame, comparison_table
 
 __all__ = ["adjust_pvalues", "compare_rankings", "paired_values"]
 
-TESTS = ("permutation", "t", "wilcoxon")
-CORRECTIONS = ("holm", "bonferroni", "fdr_bh")
+TESTS = ("permutation", "t", "wilcoxon", "tukey_hsd", "randomized_tukey")
+#: The tests of each design (``"permutation"`` in the all-pairs design is
+#: the randomised Tukey HSD, its permutation test).
+DESIGN_TESTS = {"baseline": ("permutation", "t", "wilcoxon"),
+                "all_pairs": ("tukey_hsd", "randomized_tukey", "permutation")}
+CORRECTIONS = ("holm", "bonferroni", "fdr_bh", "fdr_by", "maxt")
 OUTPUTS = ("text", "dict", "frame")
 FIELDS = COMPARISON_FIELDS
+#: The effect sizes beside each difference (dict and frame).
+EFFECT_FIELDS = ("effect_size", "effect_ci_low", "effect_ci_high", "g_av",
+                 "es_residual")
 
 #: Relative tolerance of ``|T*| >= |T|`` in the randomization test (as
 #: ``scipy.stats.permutation_test``): flips that give the observed statistic
@@ -51,7 +69,8 @@ def adjust_pvalues(p_values, method):
     ``"bonferroni"``: ``min(1, m p)``.  ``"holm"`` (step-down): the ``i``-th
     smallest becomes ``max_{j <= i} min(1, (m - j + 1) p_(j))``.
     ``"fdr_bh"`` (Benjamini-Hochberg step-up): the ``i``-th smallest becomes
-    ``min_{j >= i} min(1, m p_(j) / j)``.  None: unchanged.  ``m`` is the
+    ``min_{j >= i} min(1, m p_(j) / j)``; ``"fdr_by"`` (Benjamini-Yekutieli)
+    the same times ``sum_{i <= m} 1 / i``.  None: unchanged.  ``m`` is the
     number of finite p-values.
     """
     p = np.asarray(p_values, dtype=np.float64)
@@ -68,8 +87,10 @@ def adjust_pvalues(p_values, method):
         adjusted = m * ranked
     elif method == "holm":
         adjusted = np.maximum.accumulate((m - np.arange(m)) * ranked)
-    elif method == "fdr_bh":
-        adjusted = np.minimum.accumulate((m * ranked / np.arange(1, m + 1))[::-1])[::-1]
+    elif method in ("fdr_bh", "fdr_by"):
+        c = np.sum(1.0 / np.arange(1, m + 1)) if method == "fdr_by" else 1.0
+        adjusted = np.minimum.accumulate(
+            (c * m * ranked / np.arange(1, m + 1))[::-1])[::-1]
     else:  # pragma: no cover - checked by the caller
         raise ValueError(f"unknown correction {method!r}")
     out[order] = np.minimum(adjusted, 1.0)
@@ -182,15 +203,34 @@ def _check_scores(y_scores):
     return list(y_scores)
 
 
-# ---------------------------------------------------------------------------
-# output
-# ---------------------------------------------------------------------------
+def _check_margins(**margins):
+    """The extra output fields the margins ask for; each margin a finite
+    number ``>= 0``."""
+    for name, value in margins.items():
+        if value is None:
+            continue
+        if (isinstance(value, bool) or not isinstance(value, Real)
+                or not np.isfinite(value) or value < 0):
+            raise InvalidArgumentError(
+                name, f"must be a finite number >= 0 (on the metric's scale), "
+                f"got {value!r}.", value=value)
+    fields = ()
+    if margins["equivalence"] is not None:
+        fields += ("p_equivalence", "tost_ci_low", "tost_ci_high")
+    if margins["non_inferiority"] is not None:
+        fields += ("p_noninferiority",)
+    if margins["min_effect"] is not None:
+        fields += ("practical",)
+    return fields
 
 
-
-
-
-
+def _baseline_effects(margins):
+    """The effect fields of the baseline against itself: no effect, no test."""
+    out = dict.fromkeys(EFFECT_FIELDS, 0.0)
+    out.update({f: float("nan") for f in margins if f != "practical"})
+    if "practical" in margins:
+        out["practical"] = False
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -200,7 +240,9 @@ def _check_scores(y_scores):
 def compare_rankings(y_true, y_scores, *, groups=None, metrics=None,
                      sample_weight=None, baseline=None, test="permutation",
                      correction="holm", confidence=0.95, n_resamples=10000,
-                     random_state=None, output="text", convention=None):
+                     random_state=None, output="text", convention=None,
+                     design="baseline", equivalence=None, non_inferiority=None,
+                     min_effect=None):
     """Compare several models' rankings of the same rows, group by group.
 
     For each metric and each model: the metric's value, its difference to the
@@ -360,13 +402,24 @@ default=None
             f"baseline must be one of the keys of y_scores "
             f"({', '.join(map(repr, models))}); got {baseline!r}."
         )
-    check_option(test, "test", TESTS)
+    check_option(design, "design", tuple(DESIGN_TESTS))
+    if design == "all_pairs" and test == "permutation":
+        test = "randomized_tukey"
+    check_option(test, "test", DESIGN_TESTS[design])
     if correction is not None:
         check_option(correction, "correction", CORRECTIONS)
+    if correction == "maxt" and (design != "baseline" or test != "permutation"):
+        raise ValueError(
+            "correction='maxt' is a permutation method of the baseline design: "
+            f"it needs design='baseline' and test='permutation', got "
+            f"design={design!r}, test={test!r}.")
     confidence = check_confidence(confidence)
     n_resamples = check_n_resamples(n_resamples)
     rng = check_random_state(random_state)
     check_option(output, "output", OUTPUTS)
+    margins = _check_margins(equivalence=equivalence,
+                             non_inferiority=non_inferiority,
+                             min_effect=min_effect)
     parsed = parse_metrics(metrics)
 
     parts, info = {}, None
@@ -380,6 +433,22 @@ default=None
         parts[model] = {name: p.to_numpy() for name, p in parts[model].items()}
 
     parsed = resolved  # the metrics as the convention averages them
+    if design == "all_pairs":
+        result, exact = all_pairs(
+            parts, models, parsed, info, test=test, confidence=confidence,
+            n_resamples=n_resamples, rng=rng, equivalence=equivalence,
+            non_inferiority_margin=non_inferiority, min_effect=min_effect)
+        if output == "dict":
+            return result
+        if output == "frame":
+            return pairs_frame(result, margins)
+        kind = ("blocked Tukey HSD (two-way ANOVA)" if test == "tukey_hsd" else
+                "randomised Tukey HSD" + (" (exact)" if exact else ""))
+        header = (f"all pairs, {kind} over {len(info.labels)} groups, "
+                  f"{confidence * 100:g}% simultaneous intervals of the "
+                  f"difference (b - a)")
+        return pairs_table(result, header, margins)
+
     # one column per (metric, model): the statistics of its average
     columns = [(name, model) for name, _, _ in parsed for model in models]
     col = {key: j for j, key in enumerate(columns)}
@@ -396,23 +465,36 @@ default=None
          for name, model in pairs])
     low, high = percentile_interval(diff_dist, confidence)
 
-    if test == "permutation":
-        p_values, exact = _permutation_pvalues(
-            [(averages[col[n, m]], averages[col[n, baseline]]) for n, m in pairs],
-            n_resamples, rng)
-    else:
+    row = {model: i for i, model in enumerate(models)}
+    term_sets = {name: (group_terms({m: parts[m][name] for m in models},
+                                    models, info, spec), row)
+                 for name, spec, _ in parsed}
+    if correction == "maxt":
         exact = None
-        p_values = np.array([
-            _classic_pvalue(test, *paired_values(
-                parts[model][name], parts[baseline][name], info, specs[name])[:2])
-            for name, model in pairs])
-    p_adjusted = adjust_pvalues(p_values, correction)
+        p_values, p_adjusted, _ = maxt_pvalues(
+            term_sets, [(n, m, baseline) for n, m in pairs], n_resamples, rng)
+    else:
+        if test == "permutation":
+            p_values, exact = _permutation_pvalues(
+                [(averages[col[n, m]], averages[col[n, baseline]])
+                 for n, m in pairs], n_resamples, rng)
+        else:
+            exact = None
+            p_values = np.array([
+                _classic_pvalue(test, *paired_values(
+                    parts[model][name], parts[baseline][name], info,
+                    specs[name])[:2])
+                for name, model in pairs])
+        p_adjusted = adjust_pvalues(p_values, correction)
 
     result = {}
     for name, spec, _ in parsed:
         values = {model: spec.aggregate(parts[model][name], info,
                                         average=spec.default_average)
                   for model in models}
+        terms = term_sets[name][0]
+        x_all, _ = terms.matrix(list(range(len(models))))
+        v_e = two_way_anova(x_all)[0] if x_all.shape[0] else float("nan")
         by_model = {}
         for model in models:
             _, _, v_m, v_b = paired_values(parts[model][name],
@@ -421,7 +503,8 @@ default=None
                 by_model[model] = dict(
                     value=values[model], diff=0.0, ci_low=0.0, ci_high=0.0,
                     p_value=float("nan"), p_adjusted=float("nan"), wins=0,
-                    ties=int(v_m.shape[0]), losses=0)
+                    ties=int(v_m.shape[0]), losses=0,
+                    **_baseline_effects(margins))
                 continue
             j = pairs.index((name, model))
             by_model[model] = dict(
@@ -431,16 +514,23 @@ default=None
                 wins=int(np.count_nonzero(v_m > v_b)),
                 ties=int(np.count_nonzero(v_m == v_b)),
                 losses=int(np.count_nonzero(v_m < v_b)))
+            x_b, x_m = paired_terms(terms, row[baseline], row[model])
+            by_model[model].update(effect_fields(
+                x_b, x_m, v_e, confidence=confidence, equivalence=equivalence,
+                non_inferiority_margin=non_inferiority, min_effect=min_effect,
+                ci=(low[j], high[j])))
         result[name] = by_model
 
     if output == "dict":
         return result
     if output == "frame":
-        return comparison_frame(result)
+        return comparison_frame(result, EFFECT_FIELDS + margins)
     kind = {"permutation": "paired permutation test"
                            + (" (exact)" if exact else ""),
             "t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test"}[test]
+    fix = ("maxT (Westfall-Young, shared sign flips)" if correction == "maxt"
+           else correction or "no")
     header = (f"baseline {baseline}, {kind} over {len(info.labels)} groups, "
-              f"{correction or 'no'} correction, {confidence * 100:g}% bootstrap "
+              f"{fix} correction, {confidence * 100:g}% bootstrap "
               f"interval of the difference")
-    return comparison_table(result, models, baseline, header)
+    return comparison_table(result, models, baseline, header, margins)

@@ -4,7 +4,12 @@
   additive statistics), :class:`GroupInfo`, and the one rule of every
   average over groups (``finalize`` of summed statistics);
 * :mod:`._bootstrap` -- resampling over groups (intervals, paired tests),
-  on the same statistics.
+  on the same statistics;
+* :mod:`._designs` -- the block designs over a matrix of per-group terms:
+  blocked and randomised Tukey HSD, Westfall-Young maxT;
+* :mod:`._effects` -- effect sizes, TOST / non-inferiority, the power of the
+  paired t-test and the number of groups it needs;
+* :mod:`._risk` -- URisk, TRisk and GeoRisk against a baseline.
 
 Imports nothing of the package but :mod:`.._core`.
 """
@@ -36,6 +41,17 @@ from ._bootstrap import (
     sign_flips,
     stacked_stats,
 )
+from ._designs import maxt, pair_indices, randomized_tukey, tukey_hsd, two_way_anova
+from ._effects import (
+    cohen_dz,
+    groups_needed,
+    groups_needed_ci,
+    hedges_g_av,
+    non_inferiority,
+    paired_power,
+    tost,
+)
+from ._risk import georisk, risk_terms, trisk, urisk
 
 __all__ = [
     "MAX_CELLS",
@@ -51,14 +67,30 @@ __all__ = [
     "check_confidence",
     "check_n_resamples",
     "check_random_state",
+    "cohen_dz",
     "finalize_value",
     "first_label",
+    "georisk",
+    "groups_needed",
+    "groups_needed_ci",
+    "hedges_g_av",
+    "maxt",
+    "non_inferiority",
+    "pair_indices",
+    "paired_power",
     "percentile_interval",
     "plain_label",
+    "randomized_tukey",
     "ratio_of_sums",
     "resample_counts",
     "resample_progress",
+    "risk_terms",
     "sign_flips",
     "stacked_stats",
     "summed",
+    "tost",
+    "trisk",
+    "tukey_hsd",
+    "two_way_anova",
+    "urisk",
 ]
