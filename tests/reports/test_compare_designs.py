@@ -1,0 +1,237 @@
+"""``compare_rankings``' statistics beyond one test per pair (issue 38): the
+all-pairs designs, effect sizes, margins, maxT and the corrections, checked on
+the per-group values of ``per_group_scores`` with scipy, statsmodels and
+exact enumeration."""
+
+import copy
+import math
+import warnings
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from sklearn_rankeval import compare_rankings, gauc_score, per_group_scores
+from sklearn_rankeval._core import InvalidArgumentError
+from tests import _reference as ref
+from tests.conftest import make_grouped_data
+
+pd = pytest.importorskip("pandas")
+
+
+def _models(seed, n_groups, n_models=3):
+    y, s, g = make_grouped_data(seed, n_groups=n_groups)
+    rng = np.random.default_rng(seed + 50)
+    scores = {"A": s}
+    for i, name in enumerate("BCD"[: n_models - 1]):
+        scores[name] = np.round(s + rng.normal(0, 0.3, len(s)) + 0.1 * (i + 1) * y, 1)
+    return y, scores, g
+
+
+def _values(y, scores, g, metric):
+    """``(n_common, n_models)`` per-group values where every model is defined."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cols = [per_group_scores(y, s, groups=g, metrics=[metric])[metric]
+                for s in scores.values()]
+    frame = pd.concat(cols, axis=1).dropna()
+    return frame.to_numpy()
+
+
+def test_all_pairs_frame_has_the_contract_columns():
+    y, scores, g = _models(0, 30)
+    frame = compare_rankings(y, scores, groups=g, metrics=["mrr", "ndcg@5"],
+                             design="all_pairs", test="tukey_hsd", output="frame")
+    assert list(frame.columns) == [
+        "metric", "model_a", "model_b", "diff", "ci_low", "ci_high", "p_value",
+        "p_adjusted", "effect_size", "effect_ci_low", "effect_ci_high", "g_av",
+        "es_residual"]
+    assert list(zip(frame.model_a, frame.model_b))[:3] == [("A", "B"), ("A", "C"),
+                                                           ("B", "C")]
+    assert len(frame) == 6
+
+
+@pytest.mark.parametrize("metric", ["mrr", "ndcg@5", "map"])
+def test_blocked_tukey_on_the_per_group_values(metric):
+    """The design's numbers from the per-group values: the ANOVA's residual
+    mean square from statsmodels' OLS, the studentized range from scipy."""
+    smf = pytest.importorskip("statsmodels.formula.api")
+    anova_lm = pytest.importorskip("statsmodels.stats.anova").anova_lm
+    y, scores, g = _models(1, 40)
+    x = _values(y, scores, g, metric)
+    n, k = x.shape
+    long = pd.DataFrame({"v": x.ravel(), "group": np.repeat(np.arange(n), k),
+                         "model": np.tile(np.arange(k), n)})
+    v_e = anova_lm(smf.ols("v ~ C(model) + C(group)", long).fit()).loc[
+        "Residual", "mean_sq"]
+    df = (n - 1) * (k - 1)
+    res = compare_rankings(y, scores, groups=g, metrics=[metric],
+                           design="all_pairs", test="tukey_hsd", output="dict")
+    r = res[metric]["A"]["C"]
+    diff = x[:, 2].mean() - x[:, 0].mean()
+    se = math.sqrt(v_e / n)
+    assert r["diff"] == pytest.approx(diff, rel=1e-12, abs=1e-15)
+    assert r["p_adjusted"] == pytest.approx(
+        stats.studentized_range.sf(abs(diff) / se, k, df), rel=1e-7)
+    half = stats.studentized_range.ppf(0.95, k, df) * se
+    assert r["ci_high"] - r["diff"] == pytest.approx(half, rel=1e-7)
+    # unadjusted: the t test on the residual variance (Fisher's LSD)
+    assert r["p_value"] == pytest.approx(
+        2 * stats.t.sf(abs(diff) / math.sqrt(2 * v_e / n), df), rel=1e-9)
+    d = x[:, 2] - x[:, 0]
+    assert r["effect_size"] == pytest.approx(d.mean() / d.std(ddof=1), rel=1e-10)
+    assert r["es_residual"] == pytest.approx(diff / math.sqrt(v_e), rel=1e-9)
+
+
+def test_two_models_all_pairs_tukey_is_the_paired_t_test():
+    y, scores, g = _models(2, 50, n_models=2)
+    x = _values(y, scores, g, "ndcg@5")
+    r = compare_rankings(y, scores, groups=g, metrics=["ndcg@5"],
+                         design="all_pairs", test="tukey_hsd",
+                         output="dict")["ndcg@5"]["A"]["B"]
+    assert r["p_adjusted"] == pytest.approx(stats.ttest_rel(x[:, 1], x[:, 0]).pvalue,
+                                            rel=1e-6)
+
+
+def test_randomized_tukey_is_exact_on_a_tiny_case():
+    # 4 queries, 3 models: (3!)**4 = 1296 relabellings <= n_resamples
+    y = [1, 0, 0, 0, 1, 0, 0, 1, 0, 1, 0, 0]
+    g = [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4]
+    scores = {"A": [3, 2, 1, 3, 2, 1, 3, 2, 1, 3, 2, 1],
+              "B": [1, 3, 2, 1, 3, 2, 1, 2, 3, 3, 1, 2],
+              "C": [3, 1, 2, 2, 3, 1, 2, 3, 1, 1, 3, 2]}
+    x = _values(np.array(y), {k: np.array(v) for k, v in scores.items()},
+                np.array(g), "mrr")
+    p_max, p_own, _ = ref.randomized_tukey_exact(x.tolist())
+    res = compare_rankings(y, scores, groups=g, metrics=["mrr"],
+                           design="all_pairs", test="randomized_tukey",
+                           n_resamples=2000, random_state=0, output="dict")["mrr"]
+    got = [res["A"]["B"], res["A"]["C"], res["B"]["C"]]
+    np.testing.assert_allclose([r["p_adjusted"] for r in got], p_max, rtol=1e-12)
+    np.testing.assert_allclose([r["p_value"] for r in got], p_own, rtol=1e-12)
+    text = compare_rankings(y, scores, groups=g, metrics=["mrr"],
+                            design="all_pairs", n_resamples=2000, random_state=0)
+    assert "randomised Tukey HSD (exact)" in text.splitlines()[0]
+
+
+def test_all_pairs_of_a_weighted_average_is_the_metric_on_common_groups():
+    """GAUC (group-weighted): the all-pairs difference is the difference of
+    ``gauc_score`` over the groups where every model is defined."""
+    y, scores, g = _models(3, 30)
+    res = compare_rankings(y, scores, groups=g, metrics=["gauc"],
+                           design="all_pairs", test="tukey_hsd", output="dict")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        a = gauc_score(y, scores["A"], groups=g)
+        b = gauc_score(y, scores["B"], groups=g)
+    # the defined groups of GAUC do not depend on the scores
+    assert res["gauc"]["A"]["B"]["diff"] == pytest.approx(b - a, rel=1e-10)
+
+
+def test_baseline_effect_sizes_and_equivalence_on_per_group_differences():
+    y, scores, g = _models(4, 60)
+    x = _values(y, {"A": scores["A"], "B": scores["B"]}, g, "ndcg@5")
+    d = x[:, 1] - x[:, 0]
+    r = compare_rankings(y, scores, groups=g, metrics=["ndcg@5"],
+                         equivalence=0.05, non_inferiority=0.01,
+                         min_effect=0.001, n_resamples=500, random_state=0,
+                         output="dict")["ndcg@5"]["B"]
+    dz = d.mean() / d.std(ddof=1)
+    assert r["effect_size"] == pytest.approx(dz, rel=1e-10)
+    assert r["effect_ci_low"] < dz < r["effect_ci_high"]
+    p_eq = max(stats.ttest_1samp(d, -0.05, alternative="greater").pvalue,
+               stats.ttest_1samp(d, 0.05, alternative="less").pvalue)
+    assert r["p_equivalence"] == pytest.approx(p_eq, rel=1e-10)
+    ci = stats.ttest_1samp(d, 0).confidence_interval(0.90)
+    assert (r["tost_ci_low"], r["tost_ci_high"]) == pytest.approx((ci.low, ci.high))
+    assert r["p_noninferiority"] == pytest.approx(
+        stats.ttest_1samp(d, -0.01, alternative="greater").pvalue, rel=1e-10)
+    assert r["practical"] == (r["ci_low"] > 0.001 or r["ci_high"] < -0.001)
+
+
+def test_frame_and_text_carry_the_margins():
+    y, scores, g = _models(5, 30)
+    kw = dict(groups=g, metrics=["mrr"], equivalence=0.02, min_effect=0.01,
+              n_resamples=200, random_state=0)
+    frame = compare_rankings(y, scores, output="frame", **kw)
+    assert list(frame.columns[-4:]) == ["p_equivalence", "tost_ci_low",
+                                        "tost_ci_high", "practical"]
+    assert frame.practical.dtype == bool
+    text = compare_rankings(y, scores, **kw)
+    assert text.splitlines()[1].split()[-4:] == ["p_equivalence", "tost_ci_low",
+                                                 "tost_ci_high", "practical"]
+
+
+@pytest.mark.parametrize("method", ["holm", "bonferroni", "fdr_bh", "fdr_by"])
+def test_corrections_match_statsmodels_multipletests(method):
+    multipletests = pytest.importorskip(
+        "statsmodels.stats.multitest").multipletests
+    y, scores, g = _models(6, 40, n_models=4)
+    res = compare_rankings(y, scores, groups=g, metrics=["mrr", "ndcg@5", "map"],
+                           test="t", correction=method, output="frame")
+    rows = res[res.model != "A"]
+    expected = multipletests(rows.p_value.to_numpy(), method=method)[1]
+    np.testing.assert_allclose(rows.p_adjusted.to_numpy(), expected, rtol=1e-12)
+
+
+def test_maxt_is_exact_over_models_and_metrics():
+    y, scores, g = _models(7, 9)  # at most 2**9 flips: enumerated
+    metrics = ["mrr", "ndcg@5"]
+    res = compare_rankings(y, scores, groups=g, metrics=metrics,
+                           correction="maxt", n_resamples=1024, output="frame")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cols = []
+        for metric in metrics:
+            per = {m: per_group_scores(y, s, groups=g, metrics=[metric])[metric]
+                   for m, s in scores.items()}
+            for model in ("B", "C"):
+                cols.append((per[model] - per["A"]).fillna(0.0).to_numpy())
+    d = np.column_stack(cols)
+    raw, adj = ref.maxt_exact(d[(d != 0).any(axis=1)].tolist())
+    rows = res[res.model != "A"]
+    np.testing.assert_allclose(rows.p_value.to_numpy(), raw, rtol=1e-12)
+    np.testing.assert_allclose(rows.p_adjusted.to_numpy(), adj, rtol=1e-12)
+
+
+def test_maxt_controls_the_family_wise_error_under_the_null():
+    """Three models equal to the baseline up to noise, two metrics: the
+    share of repetitions with any p_adjusted < 0.1 stays within the
+    binomial interval of 0.1."""
+    reps, hits = 60, 0
+    for seed in range(reps):
+        y, s, g = make_grouped_data(100 + seed, n_groups=30)
+        rng = np.random.default_rng(seed)
+        scores = {name: s + rng.normal(0, 1.0, len(s)) for name in "ABCD"}
+        res = compare_rankings(y, scores, groups=g, metrics=["mrr", "ndcg@5"],
+                               correction="maxt", n_resamples=199,
+                               random_state=seed, output="frame")
+        hits += bool((res.p_adjusted < 0.1).any())
+    assert abs(hits / reps - 0.1) <= 3 * math.sqrt(0.1 * 0.9 / reps)
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    (dict(design="pairs"), "design"),
+    (dict(design="all_pairs", test="t"), "test"),
+    (dict(correction="maxt", test="t"), "correction"),
+    (dict(design="all_pairs", correction="maxt"), "correction"),
+    (dict(equivalence=-0.1), "equivalence"),
+    (dict(non_inferiority=float("nan")), "non_inferiority"),
+    (dict(min_effect="big"), "min_effect"),
+])
+def test_bad_arguments_name_themselves(kwargs, name):
+    y, scores, g = _models(8, 10)
+    with pytest.raises(ValueError, match=name):
+        compare_rankings(y, scores, groups=g, metrics=["mrr"], **kwargs)
+
+
+def test_margin_error_is_an_invalid_argument_error_and_inputs_are_kept():
+    y, scores, g = _models(9, 10)
+    before = copy.deepcopy(scores)
+    with pytest.raises(InvalidArgumentError) as info:
+        compare_rankings(y, scores, groups=g, equivalence=-1)
+    assert info.value.argument == "equivalence"
+    compare_rankings(y, scores, groups=g, metrics=["mrr"], design="all_pairs",
+                     n_resamples=50, random_state=0)
+    for k in scores:
+        np.testing.assert_array_equal(scores[k], before[k])
