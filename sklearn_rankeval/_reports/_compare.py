@@ -274,17 +274,26 @@ def compare_rankings(y_true, y_scores, *, groups=None, metrics=None,
     baseline : str, default=None
         The model the others are compared with; None: the first key of
         ``y_scores``.
-    test : {'permutation', 't', 'wilcoxon'}, default='permutation'
-        ``'permutation'``: paired randomization (sign-flip) test of the
-        difference of the metric's own average, where each group's two
-        models are swapped at random.  ``'t'``: :func:`scipy.stats.ttest_rel`
-        and ``'wilcoxon'``: :func:`scipy.stats.wilcoxon`, both two-sided, on
-        each group's term of the average (the per-group values for an
-        unweighted macro mean; see Notes).
-    correction : {'holm', 'bonferroni', 'fdr_bh'} or None, default='holm'
+    test : {'permutation', 't', 'wilcoxon', 'tukey_hsd', \
+'randomized_tukey'}, default='permutation'
+        ``design="baseline"``: ``'permutation'``: paired randomization
+        (sign-flip) test of the difference of the metric's own average,
+        where each group's two models are swapped at random.  ``'t'``:
+        :func:`scipy.stats.ttest_rel` and ``'wilcoxon'``:
+        :func:`scipy.stats.wilcoxon`, both two-sided, on each group's term
+        of the average (the per-group values for an unweighted macro mean;
+        see Notes).  ``design="all_pairs"``: ``'tukey_hsd'`` (blocked
+        Tukey HSD) or ``'randomized_tukey'`` (Sakai's randomised Tukey HSD;
+        ``'permutation'`` means it there).
+    correction : {'holm', 'bonferroni', 'fdr_bh', 'fdr_by', 'maxt'} or None, \
+default='holm'
         Adjustment of the p-values for the number of comparisons, over every
-        (metric, non-baseline model): Holm's step-down, Bonferroni, or
-        Benjamini-Hochberg's false discovery rate; None: none.
+        (metric, non-baseline model): Holm's step-down, Bonferroni,
+        Benjamini-Hochberg's or Benjamini-Yekutieli's false discovery rate,
+        or Westfall-Young's single-step maxT (``test='permutation'`` only:
+        sign flips of the groups shared by every model and metric, see
+        Notes); None: none.  ``design="all_pairs"`` has its own adjustment
+        (Tukey's) and ignores it.
     confidence : float, default=0.95
         Level of the bootstrap interval of each difference, in (0, 1).
     n_resamples : int, default=10000
@@ -296,15 +305,41 @@ default=None
         numbers on every run and platform.
     output : {'text', 'dict', 'frame'}, default='text'
         A text table; a dict ``{metric: {model: {"value", "diff", "ci_low",
-        "ci_high", "p_value", "p_adjusted", "wins", "ties", "losses"}}}``; or
-        a tidy pandas DataFrame with the columns ``metric``, ``model`` and
-        those fields.
+        "ci_high", "p_value", "p_adjusted", "wins", "ties", "losses",
+        "effect_size", "effect_ci_low", "effect_ci_high", "g_av",
+        "es_residual"}}}`` (and the margins' fields); or a tidy pandas
+        DataFrame with the columns ``metric``, ``model`` and those fields.
+        With ``design="all_pairs"``: ``{metric: {model_a: {model_b:
+        {"value_a", "value_b", "diff", ...}}}}`` and a frame with one row per
+        ``(metric, model_a, model_b)``.
     %(convention_header)s
         Every metric of every model as that library computes it, as in
         :func:`ranking_report` (see :ref:`conventions-presets`); the
         differences, intervals and tests are then those of the library's
         numbers.  A metric the library does not have is a ``ValueError``.
         None: this library's own rules.
+    design : {'baseline', 'all_pairs'}, default='baseline'
+        ``'baseline'``: every model against ``baseline``.  ``'all_pairs'``:
+        every pair ``(a, b)`` of models, ``a`` before ``b`` in the order of
+        ``y_scores``, with ``diff = value(b) - value(a)`` over the groups
+        where all the models are defined, the simultaneous ``confidence``
+        interval and p-value of ``test`` (``p_adjusted``, Tukey's family-wise
+        adjustment over the pairs of one metric) and the unadjusted
+        ``p_value``.
+    equivalence : float, default=None
+        A margin ``m >= 0`` on the metric's scale: adds ``p_equivalence``,
+        the paired TOST p-value of ``|diff| < m``, and ``tost_ci_low``,
+        ``tost_ci_high``, the ``1 - 2 alpha`` t interval of the difference
+        (``alpha = 1 - confidence``; equivalent at ``alpha`` exactly when it
+        lies inside ``(-m, m)``).
+    non_inferiority : float, default=None
+        A margin ``m >= 0``: adds ``p_noninferiority``, the one-sided paired
+        t-test of ``H0: diff <= -m`` (the model is worse than the baseline
+        by ``m`` or more).
+    min_effect : float, default=None
+        The smallest difference that matters, on the metric's scale: adds
+        ``practical``, True when the difference's interval lies entirely
+        above ``min_effect`` or below ``-min_effect``.
 
     Returns
     -------
@@ -312,7 +347,8 @@ default=None
         Models in the order of ``y_scores``, the baseline included: its
         ``diff``, ``ci_low`` and ``ci_high`` are 0, its p-values NaN (it is
         not compared with itself), ``ties`` counts its groups and ``wins``
-        and ``losses`` are 0.
+        and ``losses`` are 0, its effect sizes 0 and its margins' p-values
+        NaN.  ``design="all_pairs"``: the pairs as described in ``output``.
 
     See Also
     --------
@@ -356,7 +392,41 @@ default=None
     groups it is NaN.  ``wins``, ``ties`` and ``losses`` compare the
     per-group values exactly (no tolerance).
 
-    **Cost.** One ranking per model, then ``n_resamples`` draws of
+    **Effect sizes.** Beside every difference, on each group's term over the
+    groups where both models are defined: ``effect_size``, the paired
+    ``d_z = mean(d) / sd(d)`` (Cohen; Lakens 2013) with the interval that
+    inverts the noncentral t distribution of ``d_z sqrt(n)`` (exact for
+    normal differences); ``g_av``, Hedges' ``g_av = (mean(b) - mean(a)) /
+    sqrt((var(a) + var(b)) / 2)`` with the factor ``1 - 3 / (8 n - 9)``; and
+    ``es_residual``, the mean difference over the residual standard
+    deviation of the two-way ANOVA of all the models (Sakai 2014), which
+    does not count the groups' difficulty as noise.
+
+    **All pairs.** The groups are blocks and the models treatments: the
+    two-way ANOVA without replication has the residual variance ``V_E =
+    sum (x_ij - x_i. - x_.j + x..)**2 / ((n - 1)(k - 1))``.  Tukey's HSD
+    refers ``|diff| / sqrt(V_E / n)`` to the studentized range of ``k``
+    means with ``(n - 1)(k - 1)`` degrees of freedom
+    (:data:`scipy.stats.studentized_range`).  The one-way Tukey of
+    independent samples (``scipy.stats.tukey_hsd(*columns)``) puts the
+    groups' difficulty in its error term and misses consistent small gains.
+    The randomised Tukey HSD permutes the models' labels within each group
+    and compares ``|diff|`` with the largest difference of two models'
+    means of each relabelling; its interval is ``diff -+`` that maximum's
+    ``confidence`` quantile, and when all the relabellings of the groups
+    that are not constant are at most ``n_resamples`` they are enumerated.
+
+    **maxT.** Each (metric, model) comparison has the statistic ``T =
+    |sum_g d_g| / sqrt(sum_g d_g**2)`` of its per-group term differences
+    (0 in groups where one of the models is undefined); one set of sign
+    flips of the groups is applied to every comparison, and the adjusted
+    p-value of a comparison is the share of flips whose largest ``T`` over
+    all comparisons reaches its own (single-step maxT, Westfall and Young
+    1993); ``p_value`` is the share whose own ``T`` does.  It keeps the
+    dependence between metrics and models, so it loses less power than Holm
+    when the comparisons are correlated (Boytsov et al. 2013).
+
+    **Cost. One ranking per model, then ``n_resamples`` draws of
     ``n_groups`` groups for the bootstrap and ``n_resamples`` flips of the
     differing groups, each a matrix product with every (model, metric)
     column at once: linear in ``n_resamples x n_groups``.
@@ -373,6 +443,22 @@ default=None
     .. [4] Y. Benjamini and Y. Hochberg, "Controlling the false discovery
        rate: a practical and powerful approach to multiple testing", Journal
        of the Royal Statistical Society B 57(1), 1995.
+    .. [5] T. Sakai, "Statistical reform in information retrieval?", SIGIR
+       Forum 48(1), 2014; and "Laboratory Experiments in Information
+       Retrieval", Springer, 2018 (randomised Tukey HSD, effect sizes).
+    .. [6] B. Carterette, "Multiple testing in statistical analysis of
+       systems-based information retrieval experiments", ACM TOIS 30(1),
+       2012.
+    .. [7] P. H. Westfall and S. S. Young, "Resampling-Based Multiple
+       Testing", Wiley, 1993; L. Boytsov, A. Belova and P. Westfall,
+       "Deciding on an adjustment for multiplicity in IR experiments",
+       SIGIR 2013.
+    .. [8] D. J. Schuirmann, "A comparison of the two one-sided tests
+       procedure and the power approach for assessing the equivalence of
+       average bioavailability", J. Pharmacokinetics and Biopharmaceutics
+       15(6), 1987.
+    .. [9] D. Lakens, "Calculating and reporting effect sizes to facilitate
+       cumulative science", Frontiers in Psychology 4, 2013.
 
     Examples
     --------
@@ -386,13 +472,27 @@ default=None
     ...                           metrics=["mrr", "ndcg"], output="dict",
     ...                           random_state=0)
     >>> # MRR: A (1 + 1/2 + 1 + 1/3) / 4, B 1; B wins queries 2 and 4
-    >>> {key: round(x, 4) for key, x in result["mrr"]["B"].items()}
+    >>> fields = ["value", "diff", "ci_low", "ci_high", "p_value", "p_adjusted",
+    ...           "wins", "ties", "losses"]
+    >>> {key: round(result["mrr"]["B"][key], 4) for key in fields}
     {'value': 1.0, 'diff': 0.2917, 'ci_low': 0.0, 'ci_high': 0.5833, \
 'p_value': 0.5, 'p_adjusted': 1.0, 'wins': 2, 'ties': 2, 'losses': 0}
+    >>> # the per-query differences 0, 1/2, 0, 2/3: d_z = mean / sd
+    >>> round(result["mrr"]["B"]["effect_size"], 4)
+    0.8489
     >>> # only 2 queries differ: the 4 flips are enumerated and p = 2/4
     >>> # exactly; Holm doubles the smaller of the 2 p-values (MRR and NDCG)
     >>> result["ndcg"]["B"]["p_value"], result["ndcg"]["B"]["p_adjusted"]
     (0.5, 1.0)
+    >>> # every pair, blocked Tukey HSD: C differs from A in query 3 only
+    >>> scores["C"] = [3, 2, 1, 3, 2, 1, 1, 2, 3, 3, 2, 1]
+    >>> pairs = compare_rankings(y_true, scores, groups=groups, metrics=["mrr"],
+    ...                          design="all_pairs", test="tukey_hsd",
+    ...                          output="frame")
+    >>> pairs[["model_a", "model_b", "diff"]].round(4).to_dict("records")
+    [{'model_a': 'A', 'model_b': 'B', 'diff': 0.2917}, \
+{'model_a': 'A', 'model_b': 'C', 'diff': -0.1667}, \
+{'model_a': 'B', 'model_b': 'C', 'diff': -0.4583}]
     """
     models = _check_scores(y_scores)
     if baseline is None:
