@@ -23,6 +23,8 @@ from .._stats import (
     check_confidence,
     check_n_resamples,
     check_random_state,
+    hierarchical_bootstrap_values,
+    mean_partials,
     percentile_interval,
     ratio_of_sums,
     sign_flips,
@@ -53,6 +55,8 @@ FIELDS = COMPARISON_FIELDS
 #: The effect sizes beside each difference (dict and frame).
 EFFECT_FIELDS = ("effect_size", "effect_ci_low", "effect_ci_high", "g_av",
                  "es_residual")
+#: With ``runs=``: the number of runs and their standard deviation.
+RUN_FIELDS = ("n_runs", "run_sd")
 
 #: Relative tolerance of ``|T*| >= |T|`` in the randomization test (as
 #: ``scipy.stats.permutation_test``): flips that give the observed statistic
@@ -181,6 +185,45 @@ def _permutation_pvalues(pairs, n_resamples, rng):
 # ---------------------------------------------------------------------------
 # checks
 # ---------------------------------------------------------------------------
+def _check_runs(y_scores, runs):
+    """``(models, {model: [scores of each run]})``: the models of
+    ``y_scores`` then those of ``runs`` (a model in both is refused)."""
+    if runs is None:
+        models = _check_scores(y_scores)
+        return models, {m: [y_scores[m]] for m in models}
+    if not isinstance(runs, Mapping):
+        raise InvalidArgumentError(
+            "runs", f"must be a dict {{model name: [scores of each run]}}, got "
+                    f"{type(runs).__name__}.")
+    if not isinstance(y_scores, Mapping):
+        _check_scores(y_scores)  # its TypeError
+    both = [m for m in runs if m in y_scores]
+    if both:
+        raise InvalidArgumentError(
+            "runs", f"names models that y_scores has too ({both[0]!r}): give "
+                    f"each model's scores in one of them.")
+    run_scores = {m: [y_scores[m]] for m in y_scores}
+    for model, scores in runs.items():
+        if (isinstance(scores, Mapping) or np.ndim(scores) < 1 or not len(scores)
+                or any(np.ndim(x) < 1 for x in scores)):
+            raise InvalidArgumentError(
+                "runs", f"model {model!r} must map to a list of score arrays "
+                        f"(one per run).")
+        run_scores[model] = list(scores)
+    flat = {f"{m} (run {i})" if len(s) > 1 else m: x
+            for m, s in run_scores.items() for i, x in enumerate(s)}
+    _check_scores(flat if len(run_scores) > 1 else {})
+    return list(run_scores), run_scores
+
+
+def _run_fields(values):
+    """``n_runs`` and the between-run standard deviation of the metric
+    (each run's own average; ``ddof=1``, NaN for one run)."""
+    v = np.asarray(values, dtype=np.float64)
+    return dict(n_runs=int(v.size),
+                run_sd=float(np.std(v, ddof=1)) if v.size > 1 else float("nan"))
+
+
 def _check_scores(y_scores):
     if not isinstance(y_scores, Mapping):
         raise TypeError(
@@ -242,7 +285,7 @@ def compare_rankings(y_true, y_scores, *, groups=None, metrics=None,
                      correction="holm", confidence=0.95, n_resamples=10000,
                      random_state=None, output="text", convention=None,
                      design="baseline", equivalence=None, non_inferiority=None,
-                     min_effect=None):
+                     min_effect=None, runs=None):
     """Compare several models' rankings of the same rows, group by group.
 
     For each metric and each model: the metric's value, its difference to the
@@ -340,6 +383,16 @@ default=None
         The smallest difference that matters, on the metric's scale: adds
         ``practical``, True when the difference's interval lies entirely
         above ``min_effect`` or below ``-min_effect``.
+    runs : dict of {str: list of array-like}, default=None
+        Models scored several times (seeds, folds): ``{model name: [scores
+        of each run]}``, each run scoring the same rows as ``y_true``; these
+        models come after those of ``y_scores`` (which may then be empty,
+        ``{}``).  Such a model's per-group value is the mean over its runs
+        (defined where every run is), which the tests compare; its interval
+        comes from a hierarchical bootstrap over groups and runs (see
+        Notes); ``n_runs`` and ``run_sd``, the standard deviation of the
+        metric over the runs (the between-run spread, apart from the
+        groups'), are added to every model.
 
     Returns
     -------
@@ -426,7 +479,15 @@ default=None
     dependence between metrics and models, so it loses less power than Holm
     when the comparisons are correlated (Boytsov et al. 2013).
 
-    **Cost. One ranking per model, then ``n_resamples`` draws of
+    **Runs.** With ``runs``, a bootstrap resample draws the groups with
+    replacement (the same draw for every model), then each model's runs with
+    replacement, its statistics the mean over the drawn runs of those of
+    the drawn groups, their spread around the runs' mean scaled by
+    ``sqrt(R / (R - 1))`` so that ``R`` drawn runs keep the runs' variance.
+    The interval then includes the seeds' variance, which resampling the
+    groups of the runs' mean leaves out.
+
+    **Cost.** One ranking per model, then ``n_resamples`` draws of
     ``n_groups`` groups for the bootstrap and ``n_resamples`` flips of the
     differing groups, each a matrix product with every (model, metric)
     column at once: linear in ``n_resamples x n_groups``.
@@ -494,7 +555,7 @@ default=None
 {'model_a': 'A', 'model_b': 'C', 'diff': -0.1667}, \
 {'model_a': 'B', 'model_b': 'C', 'diff': -0.4583}]
     """
-    models = _check_scores(y_scores)
+    models, run_scores = _check_runs(y_scores, runs)
     if baseline is None:
         baseline = models[0]
     elif baseline not in y_scores:
@@ -522,15 +583,21 @@ default=None
                              min_effect=min_effect)
     parsed = parse_metrics(metrics)
 
-    parts, info = {}, None
+    parts, run_parts, info = {}, {}, None
     for model in models:
-        info, parts[model], resolved = evaluate(
-            y_true, y_scores[model], groups=groups, sample_weight=sample_weight,
-            metrics=parsed, convention=convention)
-        # the statistics resample groups on the host: per-group partials of
-        # an Array API input (computed on its device) are copied there
-        info = info.to_numpy()
-        parts[model] = {name: p.to_numpy() for name, p in parts[model].items()}
+        run_parts[model] = []
+        for scores in run_scores[model]:
+            info, by_name, resolved = evaluate(
+                y_true, scores, groups=groups, sample_weight=sample_weight,
+                metrics=parsed, convention=convention)
+            # the statistics resample groups on the host: per-group partials
+            # of an Array API input (computed on its device) are copied there
+            info = info.to_numpy()
+            run_parts[model].append({name: p.to_numpy()
+                                     for name, p in by_name.items()})
+        parts[model] = (run_parts[model][0] if len(run_parts[model]) == 1 else
+                        {name: mean_partials([r[name] for r in run_parts[model]])
+                         for name in run_parts[model][0]})
 
     parsed = resolved  # the metrics as the convention averages them
     if design == "all_pairs":
@@ -549,6 +616,8 @@ default=None
                   f"difference (b - a)")
         return pairs_table(result, header, margins)
 
+    if runs:
+        margins = margins + RUN_FIELDS
     # one column per (metric, model): the statistics of its average
     columns = [(name, model) for name, _, _ in parsed for model in models]
     col = {key: j for j, key in enumerate(columns)}
@@ -559,7 +628,14 @@ default=None
 
     others = [m for m in models if m != baseline]
     pairs = [(name, model) for name, _, _ in parsed for model in others]
-    dist = bootstrap_values(averages, n_resamples, rng)
+    if runs:  # groups, then each model's runs, drawn with replacement
+        dist = hierarchical_bootstrap_values(
+            [[average_terms(r[name], info, specs[name],
+                            average=specs[name].default_average)
+              for r in run_parts[model]] for name, model in columns],
+            n_resamples, rng)
+    else:
+        dist = bootstrap_values(averages, n_resamples, rng)
     diff_dist = np.column_stack(
         [dist[:, col[name, model]] - dist[:, col[name, baseline]]
          for name, model in pairs])
@@ -619,6 +695,11 @@ default=None
                 x_b, x_m, v_e, confidence=confidence, equivalence=equivalence,
                 non_inferiority_margin=non_inferiority, min_effect=min_effect,
                 ci=(low[j], high[j])))
+        if runs:
+            for model in models:
+                by_model[model].update(_run_fields(
+                    [spec.aggregate(r[name], info, average=spec.default_average)
+                     for r in run_parts[model]]))
         result[name] = by_model
 
     if output == "dict":

@@ -209,7 +209,9 @@ def comparison_table(result, models, baseline, header, extra=()):
                     f"{_fmt_p(r['p_adjusted'], 12)}{r['wins']:>7d}{r['ties']:>7d}"
                     f"{r['losses']:>8d}")
             for f, w in zip(extra, widths):
-                if f == "practical":
+                if f == "n_runs":
+                    tail += f"{r[f]:>{w}d}"
+                elif f == "practical":
                     tail += f"{'yes' if r[f] else 'no':>{w}s}"
                 else:
                     tail += _fmt_p(r[f], w) if f.startswith("p_") else _fmt(r[f], w)
@@ -226,7 +228,7 @@ def comparison_frame(result, extra=()):
     columns = {"metric": np.array([r[0] for r in rows], dtype=object),
                "model": np.array([r[1] for r in rows], dtype=object)}
     for field in COMPARISON_FIELDS + tuple(extra):
-        dtype = (np.int64 if field in ("wins", "ties", "losses")
+        dtype = (np.int64 if field in ("wins", "ties", "losses", "n_runs")
                  else bool if field == "practical" else float)
         columns[field] = np.array([r[2][field] for r in rows], dtype=dtype)
     return make_frame(columns, "pandas", index=None)

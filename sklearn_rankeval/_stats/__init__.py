@@ -9,7 +9,9 @@
   blocked and randomised Tukey HSD, Westfall-Young maxT;
 * :mod:`._effects` -- effect sizes, TOST / non-inferiority, the power of the
   paired t-test and the number of groups it needs;
-* :mod:`._risk` -- URisk, TRisk and GeoRisk against a baseline.
+* :mod:`._risk` -- URisk, TRisk and GeoRisk against a baseline;
+* :mod:`._runs` -- several runs (seeds, folds) of a model: their mean
+  partials and the hierarchical bootstrap over groups and runs.
 
 Imports nothing of the package but :mod:`.._core`.
 """
@@ -52,6 +54,7 @@ from ._effects import (
     tost,
 )
 from ._risk import georisk, risk_terms, trisk, urisk
+from ._runs import hierarchical_bootstrap_values, mean_partials
 
 __all__ = [
     "MAX_CELLS",
@@ -73,8 +76,10 @@ __all__ = [
     "georisk",
     "groups_needed",
     "groups_needed_ci",
+    "hierarchical_bootstrap_values",
     "hedges_g_av",
     "maxt",
+    "mean_partials",
     "non_inferiority",
     "pair_indices",
     "paired_power",

@@ -235,3 +235,76 @@ def test_margin_error_is_an_invalid_argument_error_and_inputs_are_kept():
                      n_resamples=50, random_state=0)
     for k in scores:
         np.testing.assert_array_equal(scores[k], before[k])
+
+
+# -- several runs per model -------------------------------------------------
+def _runs(seed, n_groups=30, n_runs=3):
+    y, s, g = make_grouped_data(seed, n_groups=n_groups)
+    rng = np.random.default_rng(seed)
+    return y, s, g, [np.round(s + rng.normal(0, 0.4, len(s)) + 0.1 * y, 1)
+                     for _ in range(n_runs)]
+
+
+def test_one_run_per_model_is_the_plain_comparison():
+    y, s, g, runs = _runs(10)
+    kw = dict(groups=g, metrics=["mrr", "gauc"], n_resamples=300,
+              random_state=0, output="dict")
+    plain = compare_rankings(y, {"A": s, "B": runs[0]}, **kw)
+    with_runs = compare_rankings(y, {"A": s}, runs={"B": runs[:1]}, **kw)
+    for metric in plain:
+        for field, value in plain[metric]["B"].items():
+            assert with_runs[metric]["B"][field] == pytest.approx(
+                value, rel=1e-12, nan_ok=True)
+        assert with_runs[metric]["B"]["n_runs"] == 1
+
+
+def test_runs_value_is_the_mean_of_the_runs_and_run_sd_their_spread():
+    from sklearn_rankeval import mean_reciprocal_rank_score
+    y, s, g, runs = _runs(11)
+    res = compare_rankings(y, {"A": s}, runs={"B": runs}, groups=g,
+                           metrics=["mrr"], n_resamples=300, random_state=0,
+                           output="dict")["mrr"]["B"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        per_run = [mean_reciprocal_rank_score(y, r, groups=g) for r in runs]
+        frames = [per_group_scores(y, r, groups=g, metrics=["mrr"])["mrr"]
+                  for r in runs]
+    # MRR is defined in the same groups in every run: the mean of the runs
+    assert res["value"] == pytest.approx(np.mean(per_run), rel=1e-12)
+    assert res["run_sd"] == pytest.approx(np.std(per_run, ddof=1), rel=1e-12)
+    assert res["n_runs"] == 3
+    # the paired t-test compares the per-group means of the runs
+    base = per_group_scores(y, s, groups=g, metrics=["mrr"])["mrr"]
+    both = pd.concat([base] + frames, axis=1).dropna()
+    base, mean_b = both.iloc[:, 0], both.iloc[:, 1:].mean(axis=1)
+    t = compare_rankings(y, {"A": s}, runs={"B": runs}, groups=g,
+                         metrics=["mrr"], test="t", output="dict")["mrr"]["B"]
+    assert t["p_value"] == pytest.approx(stats.ttest_rel(mean_b, base).pvalue,
+                                         rel=1e-10)
+
+
+def test_runs_widen_the_interval_by_the_seed_variance():
+    y, s, g, runs = _runs(12, n_runs=4)
+    kw = dict(groups=g, metrics=["ndcg@5"], n_resamples=2000, random_state=0,
+              output="dict")
+    one = compare_rankings(y, {"A": s, "B": runs[0]}, **kw)["ndcg@5"]["B"]
+    many = compare_rankings(y, {"A": s}, runs={"B": runs}, **kw)["ndcg@5"]["B"]
+    assert many["run_sd"] > 0
+    assert np.isfinite(many["ci_low"]) and many["ci_low"] < many["diff"] < many["ci_high"]
+    frame = compare_rankings(y, {"A": s}, runs={"B": runs}, groups=g,
+                             metrics=["ndcg@5"], n_resamples=100,
+                             random_state=0, output="frame")
+    assert list(frame.columns[-2:]) == ["n_runs", "run_sd"]
+    assert frame.n_runs.tolist() == [1, 4]
+    del one
+
+
+@pytest.mark.parametrize("runs, match", [
+    ({"A": [np.zeros(3)]}, "runs"),
+    ({"B": np.zeros(3)}, "runs"),
+    ([np.zeros(3)], "runs"),
+])
+def test_bad_runs_name_themselves(runs, match):
+    y, s, g, _ = _runs(13, n_groups=5)
+    with pytest.raises(ValueError, match=match):
+        compare_rankings(y, {"A": s}, runs=runs, groups=g)
