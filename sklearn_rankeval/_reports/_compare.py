@@ -611,7 +611,8 @@ default=None
             return pairs_frame(result, margins)
         kind = ("blocked Tukey HSD (two-way ANOVA)" if test == "tukey_hsd" else
                 "randomised Tukey HSD" + (" (exact)" if exact else ""))
-        header = (f"all pairs, {kind} over {len(info.labels)} groups, "
+        header = (f"all pairs, {kind} over the groups (of {len(info.labels)}) "
+                  f"where every model is defined, "
                   f"{confidence * 100:g}% simultaneous intervals of the "
                   f"difference (b - a)")
         return pairs_table(result, header, margins)
