@@ -138,6 +138,8 @@ def sections():
                 "ElevenPointDisplay",
                 "GroupedRocCurveDisplay",
                 "RankingComparisonDisplay",
+                "PairwiseComparisonDisplay",
+                "MetricAtKDisplay",
                 "CalibrationCurveDisplay",
                 "ItemExposureDisplay",
                 "PositionBiasDisplay",

@@ -37,6 +37,8 @@ from ._plot import (
     GroupedRocCurveDisplay,
     InterpolatedPrecisionRecallDisplay,
     ItemExposureDisplay,
+    MetricAtKDisplay,
+    PairwiseComparisonDisplay,
     PositionBiasDisplay,
     RankingComparisonDisplay,
 )
@@ -64,6 +66,8 @@ __all__ = [
     "GroupedRocCurveDisplay",
     "InterpolatedPrecisionRecallDisplay",
     "ItemExposureDisplay",
+    "MetricAtKDisplay",
+    "PairwiseComparisonDisplay",
     "PositionBiasDisplay",
     "PositionBiasEstimator",
     "RankingAccumulator",

@@ -68,6 +68,7 @@ def test_all_lists_the_registry_the_curve_and_f_alpha():
     expected |= {"ElevenPointDisplay", "GroupedRocCurveDisplay", "InterpolatedPrecisionRecallDisplay"}
     expected |= {"RankingComparisonDisplay", "CalibrationCurveDisplay"}
     expected |= {"ItemExposureDisplay"}
+    expected |= {"PairwiseComparisonDisplay", "MetricAtKDisplay"}  # Statistics
     expected |= {"PositionBiasEstimator", "counterfactual_report",
                  "PositionBiasDisplay"}
     assert set(sklearn_rankeval.__all__) == expected
