@@ -62,7 +62,7 @@ def _q_crit(confidence, k, df):
     return float(stats.studentized_range.ppf(confidence, k, df))
 
 
-def tukey_hsd(x, confidence=0.95):
+def tukey_hsd(x, confidence=0.95, *, p_values=True):
     """Blocked Tukey HSD of every pair of columns of ``x``.
 
     For the pair ``(a, b)``: ``diff = mean(x[:, b]) - mean(x[:, a])``, the
@@ -71,7 +71,10 @@ def tukey_hsd(x, confidence=0.95):
     freedom (:func:`two_way_anova`), and the simultaneous interval
     ``diff -+ q_crit sqrt(V_E / n)``, ``q_crit`` its ``confidence`` quantile.
 
-    Returns ``(diff, low, high, p)``, arrays over :func:`pair_indices`.
+    Returns ``(diff, low, high, p)``, arrays over :func:`pair_indices`
+    (``p`` None with ``p_values=False``: the studentized range's tail is a
+    numerical integral; a pair is significant at ``1 - confidence`` exactly
+    when its interval excludes 0).
     """
     x = np.asarray(x, dtype=np.float64)
     n, k = x.shape
@@ -86,8 +89,10 @@ def tukey_hsd(x, confidence=0.95):
     if se == 0.0:
         p = np.where(diff == 0, 1.0, 0.0)
         return diff, diff.copy(), diff.copy(), p
-    p = stats.studentized_range.sf(np.abs(diff) / se, k, df)
     half = _q_crit(float(confidence), k, df) * se
+    if not p_values:
+        return diff, diff - half, diff + half, None
+    p = stats.studentized_range.sf(np.abs(diff) / se, k, df)
     return diff, diff - half, diff + half, np.clip(p, 0.0, 1.0)
 
 

@@ -79,6 +79,16 @@ def test_blocked_tukey_of_two_models_is_the_paired_t_test():
     assert (low[0], high[0]) == pytest.approx((ci.low, ci.high), rel=1e-7)
 
 
+def test_tukey_interval_excludes_zero_exactly_when_p_is_below_alpha():
+    rng = np.random.default_rng(9)
+    x = _blocked(rng, n=30, k=4, shift=[0, 0.004, 0.008, 0.02])
+    _, low, high, p = tukey_hsd(x, 0.9)
+    _, low2, high2, none = tukey_hsd(x, 0.9, p_values=False)
+    assert none is None
+    np.testing.assert_array_equal(low, low2)
+    np.testing.assert_array_equal((low > 0) | (high < 0), p < 0.1)
+
+
 def test_issue_example_blocked_p_is_small_where_one_way_is_not():
     """50 queries whose variance is mostly query difficulty, B a consistent
     +0.015 over A: the paired t-test and the blocked Tukey say so, the
