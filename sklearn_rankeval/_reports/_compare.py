@@ -41,6 +41,7 @@ from ._designs import (
     pairs_table,
 )
 from ._format import COMPARISON_FIELDS, comparison_frame, comparison_table
+from ._from_frames import parts_from_frames
 
 __all__ = ["adjust_pvalues", "compare_rankings", "paired_values"]
 
@@ -216,6 +217,21 @@ def _check_runs(y_scores, runs):
     return list(run_scores), run_scores
 
 
+def _check_frame_call(y_scores, **ignored):
+    """The models of a call on per-group frames; the arguments that act on
+    rows must be left out."""
+    if not isinstance(y_scores, Mapping) or len(y_scores) < 2:
+        raise InvalidArgumentError(
+            "y_scores", "must be a dict {model name: per-group frame} of at "
+                        "least two models when y_true is None.")
+    for name, value in ignored.items():
+        if value is not None:
+            raise InvalidArgumentError(
+                name, "must be None with per-group frames (y_true=None): the "
+                      "frames hold each group's values already.")
+    return list(y_scores)
+
+
 def _run_fields(values):
     """``n_runs`` and the between-run standard deviation of the metric
     (each run's own average; ``ddof=1``, NaN for one run)."""
@@ -300,11 +316,19 @@ def compare_rankings(y_true, y_scores, *, groups=None, metrics=None,
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,) or (n_queries, n_items)
+    y_true : array-like of shape (n_samples,) or (n_queries, n_items), or None
         Relevance of each item (``>= 0``), as for the metric functions.
-    y_scores : dict of {str: array-like}
+        None: ``y_scores`` holds per-group frames (see below).
+    y_scores : dict of {str: array-like} or dict of {str: DataFrame}
         ``{model name: scores}``, at least two models, each scoring the same
-        rows as ``y_true`` (same shape).
+        rows as ``y_true`` (same shape).  With ``y_true=None``: ``{model
+        name: per-group frame}``, as :func:`per_group_scores` returns it
+        (pandas, polars, a dict, or the Spark / Dask frame of
+        ``sklearn_rankeval.spark`` / ``.dask``, collected here), every model
+        on the same groups; each metric is a column of the frames (a pooled
+        average such as HR@k's is refused: the frame lacks its statistics)
+        and ``groups``, ``sample_weight``, ``convention`` and ``runs`` must
+        be None.
     groups : array-like of shape (n_samples,), default=None
         Query (user) id of each row for 1-D input; None: one ranking (one
         group, so no test is possible).
@@ -555,7 +579,12 @@ default=None
 {'model_a': 'A', 'model_b': 'C', 'diff': -0.1667}, \
 {'model_a': 'B', 'model_b': 'C', 'diff': -0.4583}]
     """
-    models, run_scores = _check_runs(y_scores, runs)
+    if y_true is None:  # per-group frames (e.g. collected from Spark / Dask)
+        models = _check_frame_call(y_scores, groups=groups,
+                                   sample_weight=sample_weight,
+                                   convention=convention, runs=runs)
+    else:
+        models, run_scores = _check_runs(y_scores, runs)
     if baseline is None:
         baseline = models[0]
     elif baseline not in y_scores:
@@ -584,7 +613,11 @@ default=None
     parsed = parse_metrics(metrics)
 
     parts, run_parts, info = {}, {}, None
-    for model in models:
+    if y_true is None:
+        info, parts = parts_from_frames(y_scores, parsed)
+        run_parts = {m: [parts[m]] for m in models}
+        resolved = parsed
+    for model in models if y_true is not None else ():
         run_parts[model] = []
         for scores in run_scores[model]:
             info, by_name, resolved = evaluate(

@@ -11,6 +11,7 @@ from .._metrics import evaluate, parse_metrics
 from .._stats import georisk, trisk, urisk
 from ._designs import group_terms
 from ._format import make_frame
+from ._from_frames import parts_from_frames
 
 __all__ = ["risk_report"]
 
@@ -34,10 +35,13 @@ def risk_report(y_true, y_scores, *, groups=None, metrics=None,
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,) or (n_queries, n_items)
-        Relevance of each item, as for the metric functions.
-    y_scores : dict of {str: array-like}
-        ``{model name: scores}``, at least two models scoring the same rows.
+    y_true : array-like of shape (n_samples,) or (n_queries, n_items), or None
+        Relevance of each item, as for the metric functions; None:
+        ``y_scores`` holds per-group frames.
+    y_scores : dict of {str: array-like} or dict of {str: DataFrame}
+        ``{model name: scores}``, at least two models scoring the same rows;
+        with ``y_true=None``, ``{model name: per-group frame}`` as in
+        :func:`compare_rankings` (e.g. from Spark or Dask).
     groups : array-like of shape (n_samples,), default=None
         Query (user) id of each row for 1-D input.
     metrics : list of str, default=None
@@ -126,8 +130,14 @@ def risk_report(y_true, y_scores, *, groups=None, metrics=None,
                                    value=alpha)
     check_option(output, "output", OUTPUTS)
     parsed = parse_metrics(metrics)
-    parts, info = {}, None
-    for model in models:
+    parts, info, resolved = {}, None, parsed
+    if y_true is None:  # per-group frames, as compare_rankings takes them
+        if groups is not None or sample_weight is not None:
+            raise InvalidArgumentError(
+                "groups" if groups is not None else "sample_weight",
+                "must be None with per-group frames (y_true=None).")
+        info, parts = parts_from_frames(y_scores, parsed)
+    for model in models if y_true is not None else ():
         info, parts[model], resolved = evaluate(
             y_true, y_scores[model], groups=groups, sample_weight=sample_weight,
             metrics=parsed)

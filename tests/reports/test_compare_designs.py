@@ -308,3 +308,96 @@ def test_bad_runs_name_themselves(runs, match):
     y, s, g, _ = _runs(13, n_groups=5)
     with pytest.raises(ValueError, match=match):
         compare_rankings(y, {"A": s}, runs=runs, groups=g)
+
+
+# -- from per-group frames (Spark / Dask collect them) ----------------------
+FRAME_METRICS = ["mrr", "ndcg@5", "gauc"]
+
+
+def _frames(seed=14):
+    y, scores, g = _models(seed, 40)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        frames = {m: per_group_scores(y, s, groups=g, metrics=FRAME_METRICS)
+                  for m, s in scores.items()}
+    return y, scores, g, frames
+
+
+def _numbers(frame):
+    names = {"metric", "model", "model_a", "model_b"}
+    return frame.drop(columns=[c for c in frame.columns if c in names]
+                      ).to_numpy(float)
+
+
+@pytest.mark.parametrize("kw", [dict(), dict(design="all_pairs"),
+                                dict(correction="maxt", equivalence=0.01),
+                                dict(test="t")])
+def test_per_group_frames_give_the_numbers_of_the_rows(kw):
+    y, scores, g, frames = _frames()
+    common = dict(metrics=FRAME_METRICS, n_resamples=300, random_state=0,
+                  output="frame", **kw)
+    got = compare_rankings(None, frames, **common)
+    want = compare_rankings(y, scores, groups=g, **common)
+    np.testing.assert_array_equal(_numbers(got), _numbers(want))
+    # a polars frame, a dict frame and a Spark-like object are read alike
+    pl = pytest.importorskip("polars")
+    as_polars = {m: pl.from_pandas(f.reset_index()) for m, f in frames.items()}
+    np.testing.assert_array_equal(
+        _numbers(compare_rankings(None, as_polars, **common)), _numbers(want))
+
+
+def test_risk_report_from_per_group_frames():
+    y, scores, g, frames = _frames(15)
+    from sklearn_rankeval import risk_report
+    got = risk_report(None, frames, metrics=["ndcg@5"], alpha=2.0)
+    want = risk_report(y, scores, groups=g, metrics=["ndcg@5"], alpha=2.0)
+    np.testing.assert_array_equal(_numbers(got), _numbers(want))
+
+
+def test_dask_per_group_frames_compare_as_in_memory():
+    dd = pytest.importorskip("dask.dataframe")
+    from sklearn_rankeval import dask as rk_dask
+    y, scores, g, frames = _frames(16)
+    log = pd.DataFrame({"label": y, "user": g, **scores})
+    ddf = dd.from_pandas(log, npartitions=3)
+    lazy = {m: rk_dask.per_group_scores(ddf, y_true="label", y_score=m,
+                                        groups="user", metrics=FRAME_METRICS)
+            for m in scores}
+    kw = dict(metrics=FRAME_METRICS, n_resamples=300, random_state=0,
+              output="frame", design="all_pairs", test="randomized_tukey")
+    got = compare_rankings(None, lazy, **kw)
+    want = compare_rankings(y, scores, groups=g, **kw)
+    np.testing.assert_allclose(_numbers(got), _numbers(want), rtol=1e-12)
+
+
+def test_spark_like_frames_are_collected_with_to_pandas():
+    y, scores, g, frames = _frames(17)
+
+    class Collected:  # the one method compare_rankings calls on Spark's frame
+        def __init__(self, frame):
+            self.frame = frame
+
+        def toPandas(self):
+            return self.frame.reset_index()
+
+    got = compare_rankings(None, {m: Collected(f) for m, f in frames.items()},
+                           metrics=["mrr"], test="t", output="dict")
+    want = compare_rankings(y, scores, groups=g, metrics=["mrr"], test="t",
+                            output="dict")
+    assert got["mrr"]["B"]["p_value"] == want["mrr"]["B"]["p_value"]
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda fr: compare_rankings(None, fr, metrics=["hit_rate@3"]), "pooled"),
+    (lambda fr: compare_rankings(None, fr, metrics=["map"]), "not a column"),
+    (lambda fr: compare_rankings(None, fr, metrics=["mrr"], groups=[1]), "groups"),
+    (lambda fr: compare_rankings(None, {"A": fr["A"]}), "y_scores"),
+    (lambda fr: compare_rankings(None, {"A": fr["A"], "B": fr["B"].iloc[1:]},
+                                 metrics=["mrr"]), "different groups"),
+    (lambda fr: compare_rankings(None, {"A": fr["A"], "B": [1, 2]},
+                                 metrics=["mrr"]), "per-group frame"),
+])
+def test_per_group_frame_errors_name_the_argument(call, match):
+    *_, frames = _frames(18)
+    with pytest.raises(InvalidArgumentError, match=match):
+        call(frames)
