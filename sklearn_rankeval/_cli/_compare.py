@@ -189,17 +189,16 @@ def run(args):
                          "rankings: it cannot be compared here")
     names = check_metrics(args.metric or DEFAULT_METRICS)
     progress = progress_of(args)
-    table = None
+    source = None  # a FILE's table, columns and values, to name a bad column
     if args.score:
         table, y_true, scores, groups, columns, values = _from_file(args,
                                                                     progress)
+        source = (table, columns, values)
         progress.close()
     else:
         y_true, scores, groups = _from_trec(args)
     if len(scores) == 1:
-        return _one_model(args, names, progress, table, y_true, scores, groups,
-                          columns if table is not None else None,
-                          values if table is not None else None)
+        return _one_model(args, names, progress, y_true, scores, groups, source)
     test = args.test or ("tukey_hsd" if args.design == "all_pairs"
                          else "permutation")
     # the bootstrap's resamples, then the permutation test's sign flips
@@ -209,28 +208,16 @@ def run(args):
     if args.baseline is not None and args.baseline not in scores:
         raise UsageError(f"--baseline {args.baseline!r} is not a model; the "
                          f"models are {', '.join(map(repr, scores))}")
-    try:
-        with relayed_warnings("compare"), progress.resamples(draws):
-            kwargs = dict(groups=groups, metrics=names, baseline=args.baseline,
-                          test=test, confidence=args.confidence,
-                          correction=None if args.correction == "none"
-                          else args.correction, design=args.design,
-                          equivalence=args.equivalence,
-                          non_inferiority=args.non_inferiority,
-                          min_effect=args.min_effect,
-                          n_resamples=args.n_resamples, random_state=args.seed,
-                          output="dict" if args.format == "json" else "text")
-            if table is None:
-                result = compare_rankings(y_true, scores, **kwargs)
-            else:
-                by_argument = {"y_true": columns[1], "groups": columns[0],
-                               "y_score": columns[2:], "y_prob": columns[2:]}
-                with file_values(table, by_argument, values):
-                    result = compare_rankings(y_true, scores, **kwargs)
-    except ValueError as exc:
-        if isinstance(exc, (UsageError, InputFileError, TrecError)):
-            raise
-        raise UsageError(str(exc)) from None
+    result = _call(compare_rankings, y_true, scores, source, progress, draws,
+                   groups=groups, metrics=names, baseline=args.baseline,
+                   test=test, confidence=args.confidence,
+                   correction=None if args.correction == "none"
+                   else args.correction, design=args.design,
+                   equivalence=args.equivalence,
+                   non_inferiority=args.non_inferiority,
+                   min_effect=args.min_effect, n_resamples=args.n_resamples,
+                   random_state=args.seed,
+                   output="dict" if args.format == "json" else "text")
     if args.format == "json":
         write_json({"models": list(scores),
                     "baseline": args.baseline or list(scores)[0],
@@ -244,29 +231,35 @@ def run(args):
     return 0
 
 
-def _one_model(args, names, progress, table, y_true, scores, groups, columns,
-               values):
-    """One score column (or run): its metrics with bootstrap intervals."""
-    from .. import ranking_report
-
-    (model, y_score), = scores.items()
+def _call(func, y_true, scores, source, progress, draws, **kwargs):
+    """``func(y_true, scores, **kwargs)`` with the progress of ``draws``
+    resamples; a bad value of a FILE named by its column (``source``: the
+    table, its columns and values, or None for TREC runs)."""
     try:
-        with relayed_warnings("compare"), progress.resamples(args.n_resamples):
-            kwargs = dict(groups=groups, metrics=names,
-                          confidence=args.confidence,
-                          n_resamples=args.n_resamples, random_state=args.seed,
-                          output="dict" if args.format == "json" else "text")
-            if table is None:
-                result = ranking_report(y_true, y_score, **kwargs)
-            else:
-                by_argument = {"y_true": columns[1], "groups": columns[0],
-                               "y_score": columns[2:], "y_prob": columns[2:]}
-                with file_values(table, by_argument, values):
-                    result = ranking_report(y_true, y_score, **kwargs)
+        with relayed_warnings("compare"), progress.resamples(draws):
+            if source is None:
+                return func(y_true, scores, **kwargs)
+            table, columns, values = source
+            by_argument = {"y_true": columns[1], "groups": columns[0],
+                           "y_score": columns[2:], "y_prob": columns[2:]}
+            with file_values(table, by_argument, values):
+                return func(y_true, scores, **kwargs)
     except ValueError as exc:
         if isinstance(exc, (UsageError, InputFileError, TrecError)):
             raise
         raise UsageError(str(exc)) from None
+
+
+def _one_model(args, names, progress, y_true, scores, groups, source):
+    """One score column (or run): its metrics with bootstrap intervals."""
+    from .. import ranking_report
+
+    (model, y_score), = scores.items()
+    result = _call(ranking_report, y_true, y_score, source, progress,
+                   args.n_resamples, groups=groups, metrics=names,
+                   confidence=args.confidence, n_resamples=args.n_resamples,
+                   random_state=args.seed,
+                   output="dict" if args.format == "json" else "text")
     if args.format == "json":
         write_json({"models": [model], "n_groups": int(len(np.unique(groups))),
                     "confidence": args.confidence,
