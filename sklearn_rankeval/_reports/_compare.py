@@ -349,7 +349,10 @@ def compare_rankings(y_true, y_scores, *, groups=None, metrics=None,
         :func:`scipy.stats.ttest_rel` and ``'wilcoxon'``:
         :func:`scipy.stats.wilcoxon`, both two-sided, on each group's term
         of the average (the per-group values for an unweighted macro mean;
-        see Notes).  ``design="all_pairs"``: ``'tukey_hsd'`` (blocked
+        see Notes); the Wilcoxon test is about the median of the
+        differences, and with many groups (above ~1,000) it rejects a zero
+        *mean* difference far too often (:ref:`statistics-simulation`).
+        ``design="all_pairs"``: ``'tukey_hsd'`` (blocked
         Tukey HSD) or ``'randomized_tukey'`` (Sakai's randomised Tukey HSD;
         ``'permutation'`` means it there).
     correction : {'holm', 'bonferroni', 'fdr_bh', 'fdr_by', 'maxt'} or None, \
