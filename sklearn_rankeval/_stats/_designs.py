@@ -99,12 +99,13 @@ def tukey_hsd(x, confidence=0.95, *, p_values=True):
 def _row_permutations(n_rows, k, n_resamples, rng, exact):
     """``(start, P)`` chunks of within-row permutations, ``P`` of shape
     ``(chunk, n_rows, k)``: all ``(k!)**n_rows`` when ``exact`` (row ``i``
-    the base-``k!`` digits of ``i``, row 0 the identity), else random."""
-    if exact:
-        table = np.array(list(permutations(range(k))), dtype=np.intp)
-        total = table.shape[0] ** n_rows
-    else:
-        total = n_resamples
+    the base-``k!`` digits of ``i``, row 0 the identity), else independent
+    uniform permutations of each row."""
+    # the k! permutations as a table (k <= 8: at most 40,320 rows): a random
+    # one is a row drawn uniformly, cheaper than an argsort of k uniforms
+    table = (np.array(list(permutations(range(k))), dtype=np.intp)
+             if exact or k <= 8 else None)
+    total = table.shape[0] ** n_rows if exact else n_resamples
     rows = _chunk_rows(total, n_rows * k, MAX_CELLS)
     for start in range(0, total, rows):
         size = min(rows, total - start)
@@ -113,6 +114,8 @@ def _row_permutations(n_rows, k, n_resamples, rng, exact):
             digits = (index[:, None] // table.shape[0] ** np.arange(n_rows)) \
                 % table.shape[0]
             perm = table[digits]
+        elif table is not None:
+            perm = table[rng.integers(0, table.shape[0], size=(size, n_rows))]
         else:
             perm = np.argsort(rng.random((size, n_rows, k)), axis=2)
         _drawn(size)
