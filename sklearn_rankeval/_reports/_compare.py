@@ -419,7 +419,8 @@ default=None
         comes from a hierarchical bootstrap over groups and runs (see
         Notes); ``n_runs`` and ``run_sd``, the standard deviation of the
         metric over the runs (the between-run spread, apart from the
-        groups'), are added to every model.
+        groups'), are added to every model.  ``design="all_pairs"`` compares
+        the runs' means (its intervals leave the seeds' variance out).
 
     Returns
     -------
