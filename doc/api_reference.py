@@ -71,8 +71,11 @@ def sections():
             "Paired tests and bootstrap intervals over groups, to tell whether "
             "one model ranks better than another (:ref:`user guide "
             "<uncertainty>`); ``ranking_report(confidence=)`` gives intervals "
-            "of one model's metrics.",
-            ["compare_rankings"],
+            "of one model's metrics; all-pairs designs, effect sizes, risk "
+            "and the number of groups an experiment needs (:ref:`user guide "
+            "<statistics>`).",
+            ["compare_rankings", "risk_report", "topic_set_size",
+             "achieved_power"],
             "autosummary/function.rst",
         ),
         (
@@ -135,6 +138,8 @@ def sections():
                 "ElevenPointDisplay",
                 "GroupedRocCurveDisplay",
                 "RankingComparisonDisplay",
+                "PairwiseComparisonDisplay",
+                "MetricAtKDisplay",
                 "CalibrationCurveDisplay",
                 "ItemExposureDisplay",
                 "PositionBiasDisplay",

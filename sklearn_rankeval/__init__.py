@@ -37,15 +37,20 @@ from ._plot import (
     GroupedRocCurveDisplay,
     InterpolatedPrecisionRecallDisplay,
     ItemExposureDisplay,
+    MetricAtKDisplay,
+    PairwiseComparisonDisplay,
     PositionBiasDisplay,
     RankingComparisonDisplay,
 )
 from ._recommend import recommendation_report, top_k_items
 from ._reports import (
     RankingAccumulator,
+    achieved_power,
     compare_rankings,
     per_group_scores,
     ranking_report,
+    risk_report,
+    topic_set_size,
 )
 
 try:  # written by setuptools_scm at install time
@@ -61,10 +66,13 @@ __all__ = [
     "GroupedRocCurveDisplay",
     "InterpolatedPrecisionRecallDisplay",
     "ItemExposureDisplay",
+    "MetricAtKDisplay",
+    "PairwiseComparisonDisplay",
     "PositionBiasDisplay",
     "PositionBiasEstimator",
     "RankingAccumulator",
     "RankingComparisonDisplay",
+    "achieved_power",
     "bpref_score",
     "calibration_ratio",
     "compare_rankings",
@@ -95,8 +103,10 @@ __all__ = [
     "ranking_report",
     "recall_at_k_score",
     "recommendation_report",
+    "risk_report",
     "set_config",
     "success_at_k_score",
     "top_k_items",
+    "topic_set_size",
     "xauc_score",
 ]

@@ -922,3 +922,84 @@ def values_over_orderings(metric, y_true, y_score, k=None):
     (floats, rounded to 12 digits: equal values count once)."""
     return {round(float(value_of_ranking(metric, ranking, k, list(y_true))), 12)
             for ranking in all_orderings(y_true, y_score)}
+
+
+# ---------------------------------------------------------------------------
+# statistics of comparisons (issue 38): loops over every relabelling
+# ---------------------------------------------------------------------------
+def randomized_tukey_exact(x):
+    """Sakai's randomised Tukey HSD by enumerating every within-row
+    permutation of the labels of the rows of ``x`` (lists, rows = groups).
+
+    Returns ``(p_tukey, p_pair, ranges)`` over the pairs ``a < b`` in
+    row-major order: the share of relabellings whose largest
+    ``|mean_j - mean_l|`` (resp. whose own ``|mean_b - mean_a|``) is at
+    least the observed ``|mean_b - mean_a|`` (up to 1e-12 relative), and the
+    list of every relabelling's largest difference.
+    """
+    n, k = len(x), len(x[0])
+
+    def means(rows):
+        return [sum(r[j] for r in rows) / n for j in range(k)]
+
+    pairs = [(a, b) for a in range(k) for b in range(a + 1, k)]
+    obs = means(x)
+    observed = [abs(obs[b] - obs[a]) for a, b in pairs]
+    hits_max = [0] * len(pairs)
+    hits_own = [0] * len(pairs)
+    ranges = []
+    total = 0
+    for choice in itertools.product(itertools.permutations(range(k)), repeat=n):
+        rows = [[row[p[j]] for j in range(k)] for row, p in zip(x, choice)]
+        m = means(rows)
+        top = max(abs(m[i] - m[j]) for i in range(k) for j in range(k))
+        ranges.append(top)
+        total += 1
+        for i, (a, b) in enumerate(pairs):
+            if top >= observed[i] * (1 - 1e-12):
+                hits_max[i] += 1
+            if abs(m[b] - m[a]) >= observed[i] * (1 - 1e-12):
+                hits_own[i] += 1
+    return ([h / total for h in hits_max], [h / total for h in hits_own], ranges)
+
+
+def maxt_exact(d):
+    """Westfall-Young single-step maxT by enumerating every sign flip of the
+    rows of ``d`` (lists, rows = groups, columns = comparisons); each
+    column's statistic ``|sum d| / sqrt(sum d**2)``.  Returns ``(p_raw,
+    p_adjusted)``."""
+    n, m = len(d), len(d[0])
+    norms = [math.sqrt(sum(d[i][j] ** 2 for i in range(n))) for j in range(m)]
+
+    def stat(signs, j):
+        return abs(sum(s * d[i][j] for i, s in enumerate(signs))) / norms[j]
+
+    observed = [stat([1] * n, j) for j in range(m)]
+    raw, adj, total = [0] * m, [0] * m, 0
+    for signs in itertools.product((1, -1), repeat=n):
+        t = [stat(signs, j) for j in range(m)]
+        top = max(t)
+        total += 1
+        for j in range(m):
+            raw[j] += t[j] >= observed[j] * (1 - 1e-12)
+            adj[j] += top >= observed[j] * (1 - 1e-12)
+    return [r / total for r in raw], [a / total for a in adj]
+
+
+def georisk_loop(x, alpha):
+    """GeoRisk (Dinçer, Macdonald and Ounis, SIGIR 2016) of each system,
+    ``x[topic][system]``, written with loops from the paper's formulas."""
+    c, r = len(x), len(x[0])
+    s = [sum(x[j][i] for j in range(c)) for i in range(r)]
+    t = [sum(x[j][i] for i in range(r)) for j in range(c)]
+    total = sum(s)
+    out = []
+    for i in range(r):
+        z_risk = 0.0
+        for j in range(c):
+            e = s[i] * t[j] / total
+            z = (x[j][i] - e) / math.sqrt(e) if e > 0 else 0.0
+            z_risk += z if z >= 0 else (1 + alpha) * z
+        phi = 0.5 * (1 + math.erf(z_risk / c / math.sqrt(2)))
+        out.append(math.sqrt(s[i] / c * phi))
+    return out

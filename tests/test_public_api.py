@@ -26,6 +26,9 @@ API = {
     "per_group_scores": "y_true, y_score, *, groups=None, metrics=None, sample_weight=None, output='pandas'",
     # Uncertainty and comparison (API.md issue 10)
     "compare_rankings": "y_true, y_scores, *, groups=None, metrics=None, sample_weight=None, baseline=None, test='permutation', correction='holm', confidence=0.95, n_resamples=10000, random_state=None, output='text'",
+    # Statistics (API.md, Wave 5)
+    "topic_set_size": "differences_or_frame, *, delta, alpha=0.05, power=0.8, design='paired'",
+    "achieved_power": "differences_or_frame, *, delta, alpha=0.05",
     # Top-N recommendation lists (API.md, the top-N issue)
     "top_k_items": "scores, *, k, exclude=None, batch_size=None",
     "recommendation_report": "recommended, held_out, *, k=10, metrics=None, train=None, n_items=None, item_features=None, users='held_out', user='user', item='item', score=None, relevance=None, convention=None, confidence=None, n_resamples=1000, random_state=None, output='text'",
@@ -59,11 +62,13 @@ def test_all_lists_the_registry_the_curve_and_f_alpha():
     expected |= {"get_scorer", "get_scorer_names", "make_ranking_scorer"}
     expected |= {"ranking_report", "per_group_scores", "RankingAccumulator"}
     expected |= {"compare_rankings"}
+    expected |= {"topic_set_size", "achieved_power", "risk_report"}  # Statistics
     expected |= {"top_k_items", "recommendation_report"}
     expected |= {"config_context", "get_config", "set_config"}
     expected |= {"ElevenPointDisplay", "GroupedRocCurveDisplay", "InterpolatedPrecisionRecallDisplay"}
     expected |= {"RankingComparisonDisplay", "CalibrationCurveDisplay"}
     expected |= {"ItemExposureDisplay"}
+    expected |= {"PairwiseComparisonDisplay", "MetricAtKDisplay"}  # Statistics
     expected |= {"PositionBiasEstimator", "counterfactual_report",
                  "PositionBiasDisplay"}
     assert set(sklearn_rankeval.__all__) == expected

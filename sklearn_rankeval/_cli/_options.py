@@ -5,7 +5,7 @@ import argparse
 from .._metrics import parse_metrics
 from ._messages import UsageError
 
-__all__ = ["check_metrics", "delimiter", "int_at_least", "level",
+__all__ = ["check_metrics", "delimiter", "int_at_least", "level", "margin",
            "nonnegative_int", "positive_int"]
 
 
@@ -41,6 +41,20 @@ def level(text):
 
 
 level.__name__ = "level in (0, 1)"
+
+
+def margin(text):
+    """An argparse type: a finite number >= 0 (a margin on a metric's scale)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number >= 0")
+    return value
+
+
+margin.__name__ = "margin >= 0"
 
 
 def delimiter(text):

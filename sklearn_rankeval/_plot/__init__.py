@@ -6,6 +6,8 @@ from .comparison import RankingComparisonDisplay
 from .eleven_point import ElevenPointDisplay
 from .exposure import ItemExposureDisplay
 from .interpolated_pr import InterpolatedPrecisionRecallDisplay
+from .metric_at_k import MetricAtKDisplay
+from .pairwise import PairwiseComparisonDisplay
 from .position_bias import PositionBiasDisplay
 from .roc import GroupedRocCurveDisplay
 
@@ -15,6 +17,8 @@ __all__ = [
     "GroupedRocCurveDisplay",
     "InterpolatedPrecisionRecallDisplay",
     "ItemExposureDisplay",
+    "MetricAtKDisplay",
+    "PairwiseComparisonDisplay",
     "PositionBiasDisplay",
     "RankingComparisonDisplay",
 ]

@@ -131,6 +131,44 @@ class RankingCurveDisplayMixin:
         return ax, ax.figure, name
 
     @classmethod
+    def _scores_of_estimators(cls, estimators, X, *, response_method="auto",
+                              pos_label=None):
+        """``({name: scores}, pos_label)`` of several fitted estimators.
+
+        ``estimators``: a dict ``{name: estimator}`` or a list (named by
+        class, which must then differ).  A regressor among classifiers reads
+        ``y`` as relevance (no ``pos_label``); the classifiers must agree on
+        the relevant class.
+        """
+        if isinstance(estimators, Mapping):
+            named = dict(estimators)
+        else:
+            estimators = list(estimators)
+            names = [type(est).__name__ for est in estimators]
+            if len(set(names)) < len(names):
+                raise ValueError(
+                    f"estimators of the same class cannot be told apart by "
+                    f"name ({', '.join(names)}): pass a dict {{name: "
+                    f"estimator}}."
+                )
+            named = dict(zip(names, estimators))
+        scores, labels = {}, set()
+        for model_name, estimator in named.items():
+            score, label, _ = cls._get_response_values(
+                estimator, X, response_method=response_method,
+                pos_label=pos_label if is_classifier(estimator) else None,
+                name=model_name)
+            scores[model_name] = score
+            if label is not None:
+                labels.add(label)
+        if len(labels) > 1:
+            raise ValueError(
+                f"the estimators disagree on the relevant class "
+                f"({sorted(map(repr, labels))}): pass pos_label=."
+            )
+        return scores, (labels.pop() if labels else None)
+
+    @classmethod
     def _get_response_values(cls, estimator, X, *, response_method="auto",
                              pos_label=None, name=None):
         """Scores of ``X`` by ``estimator``, the positive label and the name.

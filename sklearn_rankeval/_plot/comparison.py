@@ -3,7 +3,6 @@
 from collections.abc import Mapping
 
 import numpy as np
-from sklearn.base import is_classifier
 
 from .._reports import compare_rankings
 from ._base import (
@@ -442,34 +441,8 @@ default=None
         ('C=1', ['C=0.001'], ['gauc', 'mrr'])
         >>> plt.close("all")
         """
-        if isinstance(estimators, Mapping):
-            named = dict(estimators)
-        else:
-            estimators = list(estimators)
-            names = [type(est).__name__ for est in estimators]
-            if len(set(names)) < len(names):
-                raise ValueError(
-                    f"estimators of the same class cannot be told apart by "
-                    f"name ({', '.join(names)}): pass a dict {{name: "
-                    f"estimator}}."
-                )
-            named = dict(zip(names, estimators))
-        scores, labels = {}, set()
-        for model_name, estimator in named.items():
-            # a regressor among classifiers reads y as relevance (no pos_label)
-            score, label, _ = cls._get_response_values(
-                estimator, X, response_method=response_method,
-                pos_label=pos_label if is_classifier(estimator) else None,
-                name=model_name)
-            scores[model_name] = score
-            if label is not None:
-                labels.add(label)
-        if len(labels) > 1:
-            raise ValueError(
-                f"the estimators disagree on the relevant class "
-                f"({sorted(map(repr, labels))}): pass pos_label=."
-            )
-        pos_label = labels.pop() if labels else None
+        scores, pos_label = cls._scores_of_estimators(
+            estimators, X, response_method=response_method, pos_label=pos_label)
         return cls.from_predictions(
             y, scores, groups=groups, metrics=metrics, sample_weight=sample_weight,
             baseline=baseline, test=test, correction=correction,

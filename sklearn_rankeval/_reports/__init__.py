@@ -2,7 +2,10 @@
 
 * :mod:`._report` -- ``ranking_report`` (segments, intervals);
 * :mod:`._per_group` -- ``per_group_scores``;
-* :mod:`._compare` -- ``compare_rankings`` (paired tests over groups);
+* :mod:`._compare` -- ``compare_rankings`` (paired tests over groups), its
+  designs, effect sizes and margins in :mod:`._designs`;
+* :mod:`._planning` -- ``topic_set_size``, ``achieved_power``;
+* :mod:`._risk` -- ``risk_report`` (URisk, TRisk, GeoRisk);
 * :mod:`._accumulate` -- ``RankingAccumulator`` (batches, windows, merges),
   its state in :mod:`._accumulator_state`;
 * :mod:`._format` -- the one place a report takes its shape (text, dict,
@@ -17,13 +20,18 @@ from ._format import (
     with_intervals,
 )
 from ._per_group import per_group_scores
+from ._planning import achieved_power, topic_set_size
 from ._report import ranking_report
+from ._risk import risk_report
 
 __all__ = [
     "RankingAccumulator",
+    "achieved_power",
     "compare_rankings",
     "format_report",
     "per_group_scores",
     "ranking_report",
+    "risk_report",
+    "topic_set_size",
     "with_intervals",
 ]

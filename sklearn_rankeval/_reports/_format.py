@@ -224,39 +224,54 @@ def _fmt_p(p, width):
     return f"{'<0.0001':>{width}s}" if 0 < p < 5e-5 else _fmt(p, width)
 
 
-def comparison_table(result, models, baseline, header):
+def comparison_table(result, models, baseline, header, extra=()):
+    """The baseline design's table; ``extra`` fields (the margins' tests)
+    as more columns."""
     rows = [(metric, model, res) for metric, by_model in result.items()
             for model, res in by_model.items()]
     names = {model: f"{model} (baseline)" if model == baseline else str(model)
              for model in models}
     mw = max(len("metric"), *(len(r[0]) for r in rows)) + 2
     nw = max(len("model"), *(len(n) for n in names.values())) + 2
+    widths = [max(9, len(f) + 2) for f in extra]
     lines = [header,
              f"{'metric':<{mw}s}{'model':<{nw}s}{'value':>8s}{'diff':>9s}"
              f"{'ci_low':>9s}{'ci_high':>9s}{'p_value':>9s}{'p_adjusted':>12s}"
-             f"{'wins':>7s}{'ties':>7s}{'losses':>8s}"]
+             f"{'wins':>7s}{'ties':>7s}{'losses':>8s}"
+             + "".join(f"{f:>{w}s}" for f, w in zip(extra, widths))]
     previous = None
     for metric, model, r in rows:
         label = metric if metric != previous else ""
         previous = metric
         if model == baseline:
             tail = f"{'-':>9s}" * 4 + f"{'-':>12s}" + f"{'-':>7s}" * 2 + f"{'-':>8s}"
+            tail += "".join(f"{'-':>{w}s}" for w in widths)
         else:
             tail = (f"{_fmt(r['diff'], 9)}{_fmt(r['ci_low'], 9)}"
                     f"{_fmt(r['ci_high'], 9)}{_fmt_p(r['p_value'], 9)}"
                     f"{_fmt_p(r['p_adjusted'], 12)}{r['wins']:>7d}{r['ties']:>7d}"
                     f"{r['losses']:>8d}")
+            for f, w in zip(extra, widths):
+                if f == "n_runs":
+                    tail += f"{r[f]:>{w}d}"
+                elif f == "practical":
+                    tail += f"{'yes' if r[f] else 'no':>{w}s}"
+                else:
+                    tail += _fmt_p(r[f], w) if f.startswith("p_") else _fmt(r[f], w)
         lines.append(f"{label:<{mw}s}{names[model]:<{nw}s}{_fmt(r['value'], 8)}"
                      f"{tail}")
     return "\n".join(lines)
 
 
-def comparison_frame(result):
+def comparison_frame(result, extra=()):
+    """The baseline design's tidy frame: ``metric, model``, the fields, then
+    ``extra`` (the effect sizes and the margins' tests)."""
     rows = [(metric, model, res) for metric, by_model in result.items()
             for model, res in by_model.items()]
     columns = {"metric": np.array([r[0] for r in rows], dtype=object),
                "model": np.array([r[1] for r in rows], dtype=object)}
-    for field in COMPARISON_FIELDS:
-        dtype = np.int64 if field in ("wins", "ties", "losses") else float
+    for field in COMPARISON_FIELDS + tuple(extra):
+        dtype = (np.int64 if field in ("wins", "ties", "losses", "n_runs")
+                 else bool if field == "practical" else float)
         columns[field] = np.array([r[2][field] for r in rows], dtype=dtype)
     return make_frame(columns, "pandas", index=None)

@@ -167,8 +167,6 @@ def test_trec_values_are_trec_evals_map_and_names_are_the_files(capsys, tmp_path
 
 
 @pytest.mark.parametrize("args, message", [
-    (["{csv}", "--group", "user", "--label", "click", "--score", "A"],
-     "at least two --score"),
     (["{csv}", "--group", "user", "--score", "A", "--score", "B"], "--label"),
     (["{csv}", "--group", "user", "--label", "click", "--score", "A", "--score",
       "A"], "twice"),
@@ -179,7 +177,7 @@ def test_trec_values_are_trec_evals_map_and_names_are_the_files(capsys, tmp_path
     (["{csv}", "--group", "user", "--label", "click", "--score", "A", "--score",
       "B", "--baseline", "Z"], "--baseline 'Z' is not a model; the models are "
                                "'A', 'B'"),
-    (["{qrels}", "{run}"], "at least two RUN"),
+    (["{qrels}"], "at least one RUN"),
 ])
 def test_bad_arguments_exit_2_with_a_message(capsys, csv_file, args, message):
     path = csv_file[0]
@@ -197,3 +195,76 @@ def test_a_bad_confidence_is_refused_by_the_parser(capsys, csv_file):
                             "--confidence", "1.5")
     assert status == 2 and out == ""
     assert "rankeval compare: error: argument --confidence: '1.5' is not in (0, 1)" in err
+
+
+# -- issue 38: designs and margins; issue 41 item 7: one model --------------
+def test_all_pairs_with_margins_is_compare_rankings_text(capsys, csv_file):
+    path, y, scores, g = csv_file
+    status, out, err = _run(capsys, path, "--group", "user", "--label", "click",
+                            "--score", "A", "--score", "B", "--score", "C",
+                            "-m", "mrr", "-m", "ndcg@5", "--design", "all_pairs",
+                            "--equivalence", "0.002", "--min-effect", "0.01")
+    assert status == 0, err
+    expected = compare_rankings(y, scores, groups=g, metrics=["mrr", "ndcg@5"],
+                                design="all_pairs", test="tukey_hsd",
+                                equivalence=0.002, min_effect=0.01,
+                                random_state=0)
+    assert out == expected + "\n"
+    assert "p_equivalence" in out.splitlines()[1]
+    assert len(out.splitlines()) == 2 + 3 * 2
+
+
+def test_maxt_and_non_inferiority_are_passed_on(capsys, csv_file):
+    path, y, scores, g = csv_file
+    status, out, err = _run(capsys, path, "--group", "user", "--label", "click",
+                            "--score", "A", "--score", "B", "-m", "mrr",
+                            "--correction", "maxt", "--non-inferiority", "0.01",
+                            "--n-resamples", 300, "--format", "json")
+    assert status == 0, err
+    doc = json.loads(out)
+    expected = compare_rankings(y, {"A": scores["A"], "B": scores["B"]},
+                                groups=g, metrics=["mrr"], correction="maxt",
+                                non_inferiority=0.01, n_resamples=300,
+                                random_state=0, output="dict")
+    assert doc["metrics"]["mrr"]["B"]["p_noninferiority"] == pytest.approx(
+        expected["mrr"]["B"]["p_noninferiority"], rel=1e-12)
+    assert doc["metrics"]["mrr"]["B"]["p_adjusted"] == pytest.approx(
+        expected["mrr"]["B"]["p_adjusted"], rel=1e-12)
+
+
+def test_one_score_column_gives_that_models_intervals(capsys, csv_file):
+    from sklearn_rankeval import ranking_report
+
+    path, y, scores, g = csv_file
+    status, out, err = _run(capsys, path, "--group", "user", "--label", "click",
+                            "--score", "B", "-m", "mrr", "-m", "ndcg@5",
+                            "--n-resamples", 400, "--seed", 2)
+    assert status == 0, err
+    expected = ranking_report(y, scores["B"], groups=g, metrics=["mrr", "ndcg@5"],
+                              confidence=0.95, n_resamples=400, random_state=2)
+    assert out == ("model B: one model, nothing to compare; 95% bootstrap "
+                   "intervals over groups\n" + expected + "\n")
+    status, out, err = _run(capsys, path, "--group", "user", "--label", "click",
+                            "--score", "B", "-m", "mrr", "--n-resamples", 400,
+                            "--format", "json")
+    doc = json.loads(out)
+    d = ranking_report(y, scores["B"], groups=g, metrics=["mrr"],
+                       confidence=0.95, n_resamples=400, random_state=0,
+                       output="dict")
+    assert doc["metrics"]["mrr"]["B"] == pytest.approx(d["mrr"])
+
+
+def test_one_trec_run_gives_its_intervals(capsys):
+    status, out, err = _run(capsys, TREC_DIR / "qrels.test",
+                            TREC_DIR / "results.test", "-m", "map",
+                            "--n-resamples", 200)
+    assert status == 0, err
+    assert out.startswith("model ") and "map" in out
+
+
+def test_a_negative_margin_is_refused_by_the_parser(capsys, csv_file):
+    status, out, err = _run(capsys, csv_file[0], "--group", "user", "--label",
+                            "click", "--score", "A", "--score", "B",
+                            "--equivalence", "-1")
+    assert status == 2 and out == ""
+    assert "argument --equivalence: '-1' is not a number >= 0" in err

@@ -24,6 +24,8 @@ from sklearn_rankeval import (
     GroupedRocCurveDisplay,
     InterpolatedPrecisionRecallDisplay,
     ItemExposureDisplay,
+    MetricAtKDisplay,
+    PairwiseComparisonDisplay,
     PositionBiasDisplay,
     PositionBiasEstimator,
     RankingComparisonDisplay,
@@ -35,7 +37,11 @@ EXPORTED = [getattr(sklearn_rankeval, name) for name in sklearn_rankeval.__all__
             if name.endswith("Display")]
 # the displays of other inputs than (y_true, y_score, groups=)
 OTHER_INPUTS = (RankingComparisonDisplay, CalibrationCurveDisplay,
-                ItemExposureDisplay, PositionBiasDisplay)
+                ItemExposureDisplay, PositionBiasDisplay,
+                PairwiseComparisonDisplay, MetricAtKDisplay)
+# the displays of several models' scores ({model: scores})
+MODEL_DICTS = (RankingComparisonDisplay, PairwiseComparisonDisplay,
+               MetricAtKDisplay)
 # the ranking-curve displays: a new one is tested here the day it is exported
 DISPLAYS = [d for d in EXPORTED if d not in OTHER_INPUTS]
 # the arrays each display computes (None where not applicable)
@@ -260,7 +266,7 @@ def test_missing_matplotlib_raises_an_install_hint(monkeypatch, Display):
     else:
         build = Display.from_predictions
         args = ([1, 0], {"A": [0.9, 0.1], "B": [0.1, 0.9]}
-                if Display is RankingComparisonDisplay else [0.9, 0.1])
+                if Display in MODEL_DICTS else [0.9, 0.1])
     with pytest.raises(ImportError, match=r'pip install "sklearn-rankeval\[plot\]"'):
         build(*args)
     disp = Display.__new__(Display)
@@ -290,10 +296,12 @@ def _calls(Display, X, y, groups, clf):
                 (Display.from_estimator, (fitted,), {}))
     proba = clf.predict_proba(X)[:, 1]
     pred, est = Display.from_predictions, Display.from_estimator
-    if Display is RankingComparisonDisplay:
+    if Display in MODEL_DICTS:
         other = LogisticRegression(C=0.001).fit(X, y)
-        kw = dict(groups=groups, metrics=["gauc", "ndcg@5"], n_resamples=200,
-                  random_state=0)
+        kw = {RankingComparisonDisplay: dict(metrics=["gauc", "ndcg@5"]),
+              PairwiseComparisonDisplay: dict(metric="gauc"),
+              MetricAtKDisplay: dict(metric="ndcg", ks=[1, 3, 5])}[Display]
+        kw = dict(kw, groups=groups, n_resamples=200, random_state=0)
         return ((pred, (y, {"A": proba, "B": other.predict_proba(X)[:, 1]}), kw),
                 (est, ({"A": clf, "B": other}, X, y), kw))
     if Display is CalibrationCurveDisplay:
@@ -335,6 +343,12 @@ def test_every_display_from_estimator_draws_from_predictions(pyplot, click_data,
     pred = first(*pred_args, **pred_kw)
     est = second(*est_args, **est_kw)
     assert est.ax_ is not pred.ax_
+    if Display is PairwiseComparisonDisplay:  # a matrix, not lines
+        np.testing.assert_allclose(est.im_.get_array(), pred.im_.get_array(),
+                                   rtol=1e-12)
+        assert ([t.get_text() for t in est.ax_.texts]
+                == [t.get_text() for t in pred.ax_.texts])
+        return
     lines = [(line.get_label(), line.get_xydata()) for line in pred.ax_.get_lines()]
     assert lines
     assert len(est.ax_.get_lines()) == len(lines)

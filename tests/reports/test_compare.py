@@ -288,9 +288,12 @@ def test_text_and_frame_outputs_match_the_dict():
     assert lines[2].split()[:3] == ["mrr", "A", "(baseline)"]
     pytest.importorskip("pandas")
     frame = compare_rankings(y, scores, output="frame", **kw)
+    # API.md (Statistics): today's columns, then the effect sizes
     assert list(frame.columns) == ["metric", "model", "value", "diff", "ci_low",
                                    "ci_high", "p_value", "p_adjusted", "wins",
-                                   "ties", "losses"]
+                                   "ties", "losses", "effect_size",
+                                   "effect_ci_low", "effect_ci_high", "g_av",
+                                   "es_residual"]
     row = frame[(frame.metric == "gauc") & (frame.model == "B")].iloc[0]
     for key, value in d["gauc"]["B"].items():
         assert row[key] == value
