@@ -89,10 +89,12 @@ def add_parser(sub):
     p.add_argument("--n-resamples", type=positive_int, default=1000,
                    metavar="N",
                    help="bootstrap resamples with --confidence (default 1000)")
-    p.add_argument("--random-state", type=nonnegative_int, default=0,
-                   metavar="SEED",
-                   help="seed of the resampling with --confidence (default 0: "
-                        "the same intervals every run)")
+    p.add_argument("--random-state", "--seed", type=nonnegative_int,
+                   default=0, metavar="SEED", dest="random_state",
+                   help="seed of the resampling with --confidence, "
+                        "ranking_report's random_state (--seed, as the other "
+                        "commands name it, is the same; default 0: the same "
+                        "intervals every run)")
     p.add_argument("--input-format", choices=("auto", "table", "svmlight"),
                    default="auto",
                    help="'table': CSV, TSV or Parquet; 'svmlight': a svmlight "
@@ -111,7 +113,10 @@ def add_parser(sub):
                         f"(default: {' '.join(DEFAULT_METRICS)})")
     p.add_argument("--format", choices=("table", "json", "csv"), default="table",
                    help="output format (default table); json is "
-                        "machine-readable (NaN as null)")
+                        "machine-readable (NaN as null); with --confidence, "
+                        "--segment or a svmlight file the table, json's "
+                        "'metrics' and csv are ranking_report's text, dict "
+                        "and frame")
     p.add_argument("--per-group", action="store_true",
                    help="also write the value of each group (csv: one row per "
                         "group instead of the summary)")

@@ -94,8 +94,7 @@ def test_confidence_json_table_and_csv_equal_ranking_report(tmp_path, capsys):
     assert doc["n_rows"] == data["label"].size and doc["n_groups"] == 30
     # the intervals are intervals: they move with the seed and the level
     other = _json(capsys, *_table_args(path, "--confidence", "0.9",
-                                       "--n-resamples", "200",
-                                       "--random-state", "8"))
+                                       "--n-resamples", "200", "--seed", "8"))
     assert other["metrics"] != doc["metrics"]
     assert other["metrics"] == _nan_as_none(
         _report(data, output="dict", confidence=0.9, n_resamples=200,
