@@ -137,6 +137,7 @@ def sections():
                 "RankingComparisonDisplay",
                 "CalibrationCurveDisplay",
                 "ItemExposureDisplay",
+                "PerGroupHistogramDisplay",
                 "PositionBiasDisplay",
             ],
             "autosummary/class.rst",

@@ -37,6 +37,7 @@ from ._plot import (
     GroupedRocCurveDisplay,
     InterpolatedPrecisionRecallDisplay,
     ItemExposureDisplay,
+    PerGroupHistogramDisplay,
     PositionBiasDisplay,
     RankingComparisonDisplay,
 )
@@ -61,6 +62,7 @@ __all__ = [
     "GroupedRocCurveDisplay",
     "InterpolatedPrecisionRecallDisplay",
     "ItemExposureDisplay",
+    "PerGroupHistogramDisplay",
     "PositionBiasDisplay",
     "PositionBiasEstimator",
     "RankingAccumulator",

@@ -6,6 +6,7 @@ from .comparison import RankingComparisonDisplay
 from .eleven_point import ElevenPointDisplay
 from .exposure import ItemExposureDisplay
 from .interpolated_pr import InterpolatedPrecisionRecallDisplay
+from .per_group_histogram import PerGroupHistogramDisplay
 from .position_bias import PositionBiasDisplay
 from .roc import GroupedRocCurveDisplay
 
@@ -15,6 +16,7 @@ __all__ = [
     "GroupedRocCurveDisplay",
     "InterpolatedPrecisionRecallDisplay",
     "ItemExposureDisplay",
+    "PerGroupHistogramDisplay",
     "PositionBiasDisplay",
     "RankingComparisonDisplay",
 ]

@@ -22,7 +22,7 @@ from ._format import (
     tidy_frame,
     with_intervals,
 )
-from ._per_group import per_group_scores
+from ._per_group import group_label, per_group_scores
 from ._report import ranking_report
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "dict_value",
     "format_report",
     "frame_columns",
+    "group_label",
     "make_frame",
     "per_group_scores",
     "per_group_values",

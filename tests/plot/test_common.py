@@ -24,6 +24,7 @@ from sklearn_rankeval import (
     GroupedRocCurveDisplay,
     InterpolatedPrecisionRecallDisplay,
     ItemExposureDisplay,
+    PerGroupHistogramDisplay,
     PositionBiasDisplay,
     PositionBiasEstimator,
     RankingComparisonDisplay,
@@ -35,7 +36,8 @@ EXPORTED = [getattr(sklearn_rankeval, name) for name in sklearn_rankeval.__all__
             if name.endswith("Display")]
 # the displays of other inputs than (y_true, y_score, groups=)
 OTHER_INPUTS = (RankingComparisonDisplay, CalibrationCurveDisplay,
-                ItemExposureDisplay, PositionBiasDisplay)
+                ItemExposureDisplay, PositionBiasDisplay,
+                PerGroupHistogramDisplay)
 # the ranking-curve displays: a new one is tested here the day it is exported
 DISPLAYS = [d for d in EXPORTED if d not in OTHER_INPUTS]
 # the arrays each display computes (None where not applicable)
