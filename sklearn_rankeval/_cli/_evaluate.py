@@ -21,6 +21,7 @@ on such files write them (LightGBM, XGBoost, RankLib's ``-score``).
 import importlib
 import sys
 from contextlib import contextmanager
+from typing import NamedTuple
 
 import numpy as np
 
@@ -233,6 +234,17 @@ def _in_process(args, names):
     return summary, per, n_rows, n_groups
 
 
+class _Source(NamedTuple):
+    """What a svmlight file's values are, for messages (as a :class:`Column`
+    of a table: the ``role`` of its values, and how it is described)."""
+
+    role: str
+    text: str
+
+    def describe(self):
+        return self.text
+
+
 @contextmanager
 def _column_rules(path, by_argument):
     """The library's rules about a whole argument (``segments must be
@@ -255,8 +267,8 @@ def _whole_file(args):
     """``(table, {argument: column}, {role: array})`` of every row."""
     if args.svmlight:
         table, values = read_svmlight(args.file, args.score_file)
-        label, score = (Column("label", "label", number=True),
-                        Column("score", "score", number=True))
+        label = _Source("label", "the label field (first of each line)")
+        score = _Source("score", f"the score file {args.score_file} (--score-file)")
         return table, {"y_true": label, "y_score": score, "y_prob": score}, \
             values
     columns, by_argument = _columns(args)

@@ -329,3 +329,22 @@ def test_weight_not_constant_in_a_group_names_the_column(tmp_path, capsys):
         assert status == 2 and out == ""
         assert f"{path}: column 'w' (--weight): sample_weight must be constant" \
             in err
+
+
+@pytest.mark.parametrize("svm, scores, metric, problem", [
+    ("-1 qid:1 1:0.8\n0 qid:1 1:0.3\n", "1\n2\n", "mrr",
+     "train.svm, row 1: the label field (first of each line) must be >= 0"),
+    ("1 qid:1 1:0.8\n0 qid:1 1:0.3\n", "inf\n2\n", "mrr",
+     "train.svm, row 1: the score file {scores} (--score-file) contains +inf"),
+    ("1 qid:1 1:0.8\n0 qid:1 1:0.3\n", "1\n2\n", "ne",
+     "the score file {scores} (--score-file) must hold probabilities"),
+])
+def test_svmlight_bad_values_name_labels_or_score_file(tmp_path, capsys, svm,
+                                                      scores, metric, problem):
+    (tmp_path / "train.svm").write_text(svm)
+    (tmp_path / "scores.txt").write_text(scores)
+    status, out, err = _run(capsys, tmp_path / "train.svm", "--score-file",
+                            tmp_path / "scores.txt", "-m", metric)
+    assert status == 2 and out == ""
+    assert problem.format(scores=tmp_path / "scores.txt") in err
+    assert "y_true" not in err and "y_score" not in err
