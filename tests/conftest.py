@@ -130,8 +130,8 @@ def skip_summary(skips, extra_modules):
     """The lines of the skip summary.
 
     ``skips``: ``(reason, location)`` of each skipped test.  A reason
-    ``could not import 'pkg.sub'`` (``pytest.importorskip``) counts for the
-    peer ``pkg``: those the ``[test]`` extra does not install (expected
+    ``could not import 'pkg.sub'`` (``pytest.importorskip``) or ``pkg is not
+    installed`` counts for the peer ``pkg``: those the ``[test]`` extra does not install (expected
     here) and those it does (missing: a broken install) get one line each;
     any other reason gets one line with its count and first location.
     """
@@ -140,7 +140,8 @@ def skip_summary(skips, extra_modules):
     missing, other = {}, {}
     for reason, location in skips:
         reason = reason.removeprefix("Skipped: ")
-        found = re.search(r"could not import '([\w.]+)'", reason)
+        found = (re.search(r"could not import '([\w.]+)'", reason)
+                 or re.match(r"([\w.]+) is not installed", reason))
         if found:
             peer = found.group(1).split(".")[0]
             missing[peer] = missing.get(peer, 0) + 1

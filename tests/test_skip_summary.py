@@ -22,13 +22,15 @@ def test_skip_summary_groups_by_peer():
          ": No module named 'recommenders'", "b.py:2"),
         ("Skipped: could not import 'pyarrow': No module named 'pyarrow'",
          "c.py:3"),
+        ("Skipped: jax is not installed", "f.py:6"),
         ("Skipped: pyarrow is not usable here: bad build", "d.py:4"),
         ("Skipped: pyarrow is not usable here: bad build", "e.py:5"),
     ]
     lines = skip_summary(skips, {"pyarrow", "pytest"})
     assert lines == [
-        "4 tests need optional peers that the [test] extra does not install "
+        "5 tests need optional peers that the [test] extra does not install "
         "(expected; install the peer to run them):",
+        "  jax: 1 test",
         "  recommenders: 1 test",
         "  torch: 3 tests",
         "1 test needs peers of the [test] extra that do not import here "
