@@ -48,6 +48,11 @@ WORKLOADS = {
     "top_k": "top_k_items beside np.argpartition",
     "xauc": "the xAUC core beside a sort and scipy's kendalltau",
     "compare": "the group bootstrap and compare_rankings beside ranx",
+    "stats_cost": "the cost of compare_rankings' designs (all pairs, maxT, runs)",
+    "stats_simulation": "type I error and power of every test of compare_rankings "
+                        "(a simulation, not a timing)",
+    "cli_svmlight": "`rankeval evaluate` on an svmlight file beside "
+                    "load_svmlight_file + the function",
     "counterfactual": "position-bias EM and counterfactual_report",
     "distributed": "the Spark and Dask reports beside the in-memory report",
     "gpu": "the Array API path on PyTorch tensors beside torch.sort",

@@ -142,6 +142,7 @@ def sections():
                 "MetricAtKDisplay",
                 "CalibrationCurveDisplay",
                 "ItemExposureDisplay",
+                "PerGroupHistogramDisplay",
                 "PositionBiasDisplay",
             ],
             "autosummary/class.rst",

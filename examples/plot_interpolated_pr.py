@@ -78,7 +78,7 @@ ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2,
 # With ``groups`` each user's interpolated precision is taken at the 11 recall
 # levels 0, 0.1, ..., 1 (the default ``n_points=11``) and averaged over the
 # users who clicked at least once (the others have no curve). The legend gives
-# the mean of the curve, "11-pt iAP", which is
+# the mean of the curve, "11-pt AP", which is
 # :func:`~sklearn_rankeval.interpolated_average_precision_score` with its
 # default ``n_points=11``; pass ``n_points=101`` for COCO's 101 levels.
 fig, ax = plt.subplots(figsize=(6, 6), layout="constrained")

@@ -39,6 +39,7 @@ from ._plot import (
     ItemExposureDisplay,
     MetricAtKDisplay,
     PairwiseComparisonDisplay,
+    PerGroupHistogramDisplay,
     PositionBiasDisplay,
     RankingComparisonDisplay,
 )
@@ -68,6 +69,7 @@ __all__ = [
     "ItemExposureDisplay",
     "MetricAtKDisplay",
     "PairwiseComparisonDisplay",
+    "PerGroupHistogramDisplay",
     "PositionBiasDisplay",
     "PositionBiasEstimator",
     "RankingAccumulator",

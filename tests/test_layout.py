@@ -195,8 +195,8 @@ def test_no_module_over_800_lines(path):
 #: exports what the other subpackages need of it; a face that grows past its
 #: number is a decision to make here, in the open.
 FACE_EXPORTS = {"_cli": 1, "_core": 48, "_counterfactual": 10, "_distributed": 26,
-                "_engine": 18, "_metrics": 67, "_plot": 9, "_recommend": 0,
-                "_reports": 9, "_stats": 40}
+                "_engine": 18, "_metrics": 67, "_plot": 10, "_recommend": 0,
+                "_reports": 10, "_stats": 40}
 #: Names a face still exports that no other subpackage imports (to go).
 FACE_UNUSED = {"_engine": {"GroupedRows", "RankedGroups", "discounts",
                            "encode_classes", "native_supported", "rank"}}

@@ -67,7 +67,7 @@ def test_all_lists_the_registry_the_curve_and_f_alpha():
     expected |= {"config_context", "get_config", "set_config"}
     expected |= {"ElevenPointDisplay", "GroupedRocCurveDisplay", "InterpolatedPrecisionRecallDisplay"}
     expected |= {"RankingComparisonDisplay", "CalibrationCurveDisplay"}
-    expected |= {"ItemExposureDisplay"}
+    expected |= {"ItemExposureDisplay", "PerGroupHistogramDisplay"}
     expected |= {"PairwiseComparisonDisplay", "MetricAtKDisplay"}  # Statistics
     expected |= {"PositionBiasEstimator", "counterfactual_report",
                  "PositionBiasDisplay"}

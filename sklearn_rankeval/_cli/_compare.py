@@ -63,13 +63,15 @@ def add_parser(sub):
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("inputs", nargs="+", metavar="INPUT",
                    help="a CSV, TSV or Parquet file with --score columns, or a "
-                        "qrels file followed by two or more TREC run files")
+                        "qrels file followed by TREC run files (one run: its "
+                        "metrics with intervals)")
     p.add_argument("--group", metavar="COL", help="FILE: column of the group ids")
     p.add_argument("--label", metavar="COL",
                    help="FILE: column of the relevance labels")
     p.add_argument("--score", action="append", metavar="COL",
-                   help="FILE: a model's score column, repeatable (at least "
-                        "two); the model is named by the column")
+                   help="FILE: a model's score column, repeatable (one: that "
+                        "model's metrics with intervals); the model is named "
+                        "by the column")
     p.add_argument("--delimiter", type=delimiter, default=None, metavar="CHAR",
                    help="FILE: field separator of a text file")
     p.add_argument("-m", "--metric", action="append", metavar="METRIC",

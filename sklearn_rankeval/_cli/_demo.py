@@ -345,6 +345,10 @@ def _demo_plots(out, y, groups, scores, segments, lists, train):
     if out is None:
         print("Add --out DIR to write every display as a PNG file.")
         return
+    import pandas as pd
+
+    # the segments in the table's order (light, medium, heavy), not sorted
+    segments = pd.Categorical(segments, categories=SEGMENTS)
     paths = write_pngs(out, y, groups, {k: scores[k] for k in list(scores)[:2]},
                        {TUNED: scores[TUNED], BALANCED: scores[BALANCED]},
                        segments, lists, train, n_items=_N_ITEMS)

@@ -32,10 +32,14 @@ __all__ = [
     "iter_text_lines",
     "open_table",
     "read_columns",
+    "read_svmlight",
     "reported_lines",
 ]
 
 _PARQUET_SUFFIXES = (".parquet", ".pq")
+#: names read as svmlight / LETOR files by ``--input-format auto``
+SVMLIGHT_SUFFIXES = (".svm", ".svmlight", ".libsvm", ".letor", ".svm.gz",
+                     ".svmlight.gz", ".libsvm.gz", ".letor.gz")
 _TAB_SUFFIXES = (".tsv", ".tab", ".tsv.gz", ".tab.gz")
 #: bytes pandas asks for at a time; the progress moves at least this often
 _BLOCK = 1 << 18
@@ -617,3 +621,85 @@ def read_columns(path, columns, *, delimiter=None, chunk_rows=1_000_000,
         else:
             out[column.role] = np.concatenate(arrays)
     return table, out
+
+
+# ---------------------------------------------------------------------------
+# svmlight / LETOR files: scikit-learn's reader
+# ---------------------------------------------------------------------------
+class _SvmlightTable:
+    """A svmlight file already read: where its rows are, for messages."""
+
+    missing = "empty"
+
+    def __init__(self, path):
+        self.path = str(path)
+
+    def locate(self, row):
+        return {"row": row + 1}
+
+
+def is_svmlight(path):
+    """Whether ``--input-format auto`` reads ``path`` as svmlight/LETOR."""
+    return Path(path).name.lower().endswith(SVMLIGHT_SUFFIXES)
+
+
+def _score_file(path, n_rows):
+    """The last whitespace-separated field of every line of ``path``."""
+    import pandas as pd
+
+    _open_raw(path).close()  # a missing file or a directory: one message
+    try:
+        frame = pd.read_csv(path, sep=r"\s+", header=None, engine="c",
+                            comment="#", skip_blank_lines=True)
+    except pd.errors.EmptyDataError:
+        raise InputFileError(path, "empty file (expected one score per line)") \
+            from None
+    except (pd.errors.ParserError, UnicodeDecodeError, OSError) as exc:
+        raise InputFileError(path, f"cannot be read ({exc})") from None
+    scores = pd.to_numeric(frame.iloc[:, -1], errors="coerce").to_numpy(
+        dtype=np.float64)
+    bad = np.flatnonzero(np.isnan(scores))
+    if bad.size:
+        raise InputFileError(path, f"score {frame.iloc[bad[0], -1]!r} is not a "
+                             "number", row=int(bad[0]) + 1)
+    if scores.size != n_rows:
+        raise InputFileError(path, f"{scores.size} scores for the {n_rows} "
+                             "rows of the svmlight file (one score per line, "
+                             "in the file's order)")
+    return scores
+
+
+def read_svmlight(path, score_file):
+    """The labels, query ids and scores of a svmlight / LETOR file.
+
+    Every line is ``label qid:Q index:value ...`` (the features are read and
+    not used); :func:`sklearn.datasets.load_svmlight_file` with
+    ``query_id=True`` reads it (``.gz`` and ``.bz2`` too).  The scores are
+    in ``score_file``, one line per row of ``path`` in its order, the score
+    being the line's last field: a file of numbers (LightGBM's and
+    XGBoost's predictions) or RankLib's ``-score`` output (``qid index
+    score``).
+
+    Returns
+    -------
+    table, values
+        As :func:`read_columns`: ``values`` has ``"group"`` (the qids),
+        ``"label"`` and ``"score"``.
+    """
+    from sklearn.datasets import load_svmlight_file
+
+    path = str(path)
+    _open_raw(path).close()
+    try:
+        _, labels, qids = load_svmlight_file(path, query_id=True)
+    except (ValueError, TypeError, OSError, EOFError) as exc:
+        raise InputFileError(path, f"not a svmlight file ({exc})") from None
+    if labels.size == 0:
+        raise InputFileError(path, "empty file (no rows)")
+    if qids.size != labels.size:
+        raise InputFileError(path, f"{labels.size - qids.size} of {labels.size} "
+                             "lines have no qid: (every line needs "
+                             "'label qid:Q ...' to be evaluated by query)")
+    scores = _score_file(score_file, labels.size)
+    return _SvmlightTable(path), {"group": qids, "label": labels,
+                                  "score": scores}

@@ -8,6 +8,7 @@ from .exposure import ItemExposureDisplay
 from .interpolated_pr import InterpolatedPrecisionRecallDisplay
 from .metric_at_k import MetricAtKDisplay
 from .pairwise import PairwiseComparisonDisplay
+from .per_group_histogram import PerGroupHistogramDisplay
 from .position_bias import PositionBiasDisplay
 from .roc import GroupedRocCurveDisplay
 
@@ -19,6 +20,7 @@ __all__ = [
     "ItemExposureDisplay",
     "MetricAtKDisplay",
     "PairwiseComparisonDisplay",
+    "PerGroupHistogramDisplay",
     "PositionBiasDisplay",
     "RankingComparisonDisplay",
 ]

@@ -39,8 +39,10 @@ y_prob : array-like of shape (n_samples,)
     "segments": """\
 segments : array-like of shape (n_samples,), default=None
     A segment label per row (new or returning user, country, a feature
-    bucket): one curve per segment, in sorted label order, each the curve
-    of the segment's rows alone.  None: one curve of all rows.""",
+    bucket): one curve per segment, each the curve of the segment's rows
+    alone, in the order of the categories of a pandas ``Categorical`` (or
+    of a Series of that dtype: e.g. light, medium, heavy users), else in
+    sorted label order.  None: one curve of all rows.""",
     "sample_weight_calibration": """\
 sample_weight : array-like of shape (n_samples,), default=None
     Row weights: each bin's fraction of positives and mean probability are
@@ -170,6 +172,13 @@ def _panel_under(ax):
     grid = spec.subgridspec(2, 1, height_ratios=_PANEL_RATIOS, hspace=0.08)
     ax.set_subplotspec(grid[0])
     return ax.figure.add_subplot(grid[1], sharex=ax)
+
+
+def _category_order(segments):
+    """The categories of a pandas ``Categorical`` (or of a Series of that
+    dtype), in their order; None for any other input."""
+    categories = getattr(getattr(segments, "cat", segments), "categories", None)
+    return None if categories is None else list(categories)
 
 
 def _positive_label(pos_label):
@@ -494,7 +503,12 @@ class CalibrationCurveDisplay(RankingCurveDisplayMixin):
             self.hist_steps_[segment] = panel.stairs(weights, edges, **kw)
         if min_count > 0 and min_count not in state.setdefault("min_counts", []):
             state["min_counts"].append(min_count)  # once per panel
-            panel.axhline(min_count, color="0.5", linestyle=":", linewidth=1)
+            unit = "weight" if self.weighted else "rows"
+            panel.axhline(min_count, color="0.5", linestyle=":", linewidth=1,
+                          label=f"min_count = {min_count:g} {unit}: lighter "
+                                "bins hollow, off the curve")
+            panel.legend(loc="lower left", fontsize="small", frameon=False,
+                         borderaxespad=0.2)
         drawn = np.concatenate([np.asarray(c["weights"], dtype=np.float64)
                                 for c in self.curves_.values()])
         drawn = drawn[drawn > 0]
@@ -659,6 +673,7 @@ class CalibrationCurveDisplay(RankingCurveDisplayMixin):
         >>> plt.close("all")
         """
         import_pyplot(f"{cls.__name__}.from_predictions")
+        order = _category_order(segments)  # before the copy to NumPy
         # the display computes on the host: Array API inputs are copied there
         y_true, y_prob, segments, groups, sample_weight = (
             to_numpy(a) for a in (y_true, y_prob, segments, groups, sample_weight))
@@ -668,6 +683,8 @@ class CalibrationCurveDisplay(RankingCurveDisplayMixin):
             confidence=confidence, n_resamples=n_resamples,
             random_state=random_state,
         )
+        if order is not None:
+            curves = {label: curves[label] for label in order if label in curves}
         display = cls(curves=curves, name=name, pos_label=pos_label,
                       confidence=confidence, weighted=sample_weight is not None)
         return display.plot(ax=ax, curve_kwargs=curve_kwargs, band_kw=band_kw,

@@ -37,6 +37,24 @@ zero_line_kw : dict, default=None
 })
 
 
+def _below_x_label(ax):
+    """The axes' coordinates moved down by the height of the x tick labels
+    and the x label: ``(0.5, 0)`` in it is just under the label."""
+    import matplotlib as mpl
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.transforms import offset_copy
+
+    rc = mpl.rcParams
+
+    def points(size):
+        return FontProperties(size=size).get_size_in_points()
+
+    drop = (rc["xtick.major.size"] + rc["xtick.major.pad"]
+            + 1.2 * points(rc["xtick.labelsize"]) + rc["axes.labelpad"]
+            + 1.2 * ax.xaxis.label.get_size() + 6)
+    return offset_copy(ax.transAxes, fig=ax.figure, y=-drop, units="points")
+
+
 class RankingComparisonDisplay(RankingCurveDisplayMixin):
     """Differences to a baseline model with their intervals (a forest plot).
 
@@ -163,8 +181,10 @@ class RankingComparisonDisplay(RankingCurveDisplayMixin):
             Keyword arguments of matplotlib's ``axvline`` for the line at 0.
         legend_kw : dict, default=None
             Keyword arguments of matplotlib's ``legend``; by default the
-            legend is outside the axes, on the right (``loc="upper left",
-            bbox_to_anchor=(1.02, 1)``), so that it hides no interval.
+            legend is outside the axes, under the x label, in up to three
+            columns, so that it hides no interval and leaves the width to
+            the axes (``loc="upper left", bbox_to_anchor=(1.02, 1)`` puts it
+            on the right).
 
         Returns
         -------
@@ -259,8 +279,10 @@ class RankingComparisonDisplay(RankingCurveDisplayMixin):
         handles.append(Line2D([], [], color="0.3", marker="o", linestyle="none",
                               markerfacecolor="white", label="not significant"))
         legend = validate_style_kwargs(
-            {"loc": "upper left", "bbox_to_anchor": (1.02, 1.0),
-             "borderaxespad": 0.0, "fontsize": "small"}, legend_kw, "legend_kw")
+            {"loc": "upper center", "bbox_to_anchor": (0.5, 0.0),
+             "bbox_transform": _below_x_label(self.ax_),
+             "ncol": min(len(handles), 3), "borderaxespad": 0.0,
+             "fontsize": "small", "frameon": False}, legend_kw, "legend_kw")
         self.ax_.legend(handles=handles, **legend)
         return self
 

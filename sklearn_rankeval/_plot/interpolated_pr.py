@@ -128,7 +128,7 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
     fixed recall levels (the TREC recall-precision graph).  By default both
     use the 11 recall levels 0, 0.1, ..., 1 of
     :func:`~sklearn_rankeval.interpolated_average_precision_score`, so the
-    legend's "11-pt iAP" is that function's default value; ``n_points=None``
+    legend's "11-pt AP" is that function's default value; ``n_points=None``
     draws the exact envelope of one ranking, whose area ("iAP", the
     all-points interpolated AP) is in the legend.  Optional iso-F lines
     (``f_beta=[1]`` for F1) show where the F measure is constant.
@@ -213,7 +213,7 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
     >>> disp.precision.round(4).tolist()
     [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.6667, 0.6667, 0.6667, 0.6667, 0.6667]
     >>> disp.line_.get_label()
-    'run A (11-pt iAP = 0.8485)'
+    'run A (11-pt AP = 0.8485)'
     >>> # the exact envelope: one point per recall reached
     >>> disp = InterpolatedPrecisionRecallDisplay.from_predictions(
     ...     y_true, y_score, name="run A", n_points=None)
@@ -299,7 +299,7 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
         alphas = _check_f_alpha(f_alpha, f_beta)
         levels = _check_levels(f_alpha_levels)
         self.ax_, self.figure_, name = self._validate_plot_params(ax=ax, name=name)
-        metric = "iAP" if self.n_points is None else f"{self.n_points}-pt iAP"
+        metric = "iAP" if self.n_points is None else f"{self.n_points}-pt AP"
         line_kw = validate_style_kwargs(
             {"label": legend_label(name, metric, self.average_precision),
              "drawstyle": "steps-pre", "linewidth": 2},
@@ -483,7 +483,7 @@ class InterpolatedPrecisionRecallDisplay(RankingCurveDisplayMixin):
         >>> disp.precision.round(4).tolist()
         [0.75, 0.75, 0.75, 0.75, 0.75, 0.75, 0.5833, 0.5833, 0.5833, 0.5833, 0.5833]
         >>> disp.line_.get_label()
-        '11-pt iAP = 0.6742'
+        '11-pt AP = 0.6742'
         >>> plt.close("all")
         """
         y_true = cls._relevance(y_true, y_score, pos_label)

@@ -39,7 +39,9 @@ band_kw : dict, default=None
     Keyword arguments of matplotlib's ``fill_between`` for the band.""",
     "plot_chance_level": """\
 plot_chance_level : bool, default=True
-    Whether to draw the chance level, the diagonal.""",
+    Whether to draw the chance level, the diagonal (dashed, behind the
+    curves: a curve on it, such as that of a score constant within each
+    group, stays visible).""",
     "chance_level_kw": """\
 chance_level_kw : dict, default=None
     Keyword arguments of matplotlib's ``plot`` for the chance level.""",
@@ -214,7 +216,8 @@ class GroupedRocCurveDisplay(RankingCurveDisplayMixin):
         band_kw : dict, default=None
             Keyword arguments of matplotlib's ``fill_between`` for the band.
         plot_chance_level : bool, default=True
-            Whether to draw the chance level, the diagonal.
+            Whether to draw the chance level, the diagonal (dashed, behind
+            the curves: a curve on it stays visible).
         chance_level_kw : dict, default=None
             Keyword arguments of matplotlib's ``plot`` for the chance level.
 
@@ -268,9 +271,11 @@ class GroupedRocCurveDisplay(RankingCurveDisplayMixin):
                 **validate_style_kwargs(band_defaults, band_kw, "band_kw"),
             )
 
+        # behind the curves (zorder 2) and above the bands (1): a curve that
+        # lies on the diagonal (a score constant within each group) is seen
         chance_kw = validate_style_kwargs(
             {"label": "Chance level (AUC = 0.5)", "color": "k", "linestyle": "--",
-             "linewidth": 1},
+             "linewidth": 1, "zorder": 1.5},
             chance_level_kw, "chance_level_kw",
         )
         self.chance_level_ = None

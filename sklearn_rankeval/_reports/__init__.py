@@ -19,7 +19,7 @@ from ._format import (
     format_report,
     with_intervals,
 )
-from ._per_group import per_group_scores
+from ._per_group import group_label, per_group_scores
 from ._planning import achieved_power, topic_set_size
 from ._report import ranking_report
 from ._risk import risk_report
@@ -29,6 +29,7 @@ __all__ = [
     "achieved_power",
     "compare_rankings",
     "format_report",
+    "group_label",
     "per_group_scores",
     "ranking_report",
     "risk_report",

@@ -11,13 +11,18 @@ from ._format import FRAME_OUTPUTS, frame_columns, make_frame
 __all__ = ["per_group_scores"]
 
 OUTPUTS = FRAME_OUTPUTS
+#: The id column's name when ``groups`` does not name it.
+GROUP = "group"
 
 
-
-
-
-
-
+def group_label(groups, taken):
+    """The name of the id column: ``groups``' own name (a pandas or polars
+    Series named by the column it was taken from) unless it is not a
+    non-empty string or is the name of another column (``taken``)."""
+    name = getattr(groups, "name", None)
+    if isinstance(name, str) and name and name not in taken:
+        return name
+    return GROUP
 
 @fill_doc
 def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
@@ -46,9 +51,12 @@ def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
         One weight per row (long layout) or per query (2-D and multiclass),
         as in the metric functions.
     output : {'pandas', 'polars', 'dict'}, default='pandas'
-        A pandas DataFrame (index named ``group``), a polars DataFrame (a
-        ``group`` column first) or a dict of NumPy arrays (key ``"group"``
-        first), which needs no DataFrame library.  Under
+        A pandas DataFrame (the ids as its index), a polars DataFrame (an id
+        column first) or a dict of NumPy arrays (the ids' key first), which
+        needs no DataFrame library.  The ids are named as ``groups`` is: a
+        pandas or polars Series keeps its name (``groups=log["user"]``
+        gives ``user``); otherwise, or when that name is one of the other
+        columns', they are named ``group``.  Under
         ``array_api_dispatch``, the dict holds arrays of the input's
         namespace and device, and the DataFrames are built from the
         per-group columns copied to the host (:ref:`array_api`).
@@ -96,7 +104,7 @@ def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
     >>> per_group_scores(log["clicked"], log["score"], groups=log["user"],
     ...                  metrics=["mrr", "gauc"])
           n_items  n_relevant  weight   mrr  gauc
-    group
+    user
     ann         3           1     3.0  1.00   1.0
     bob         2           1     2.0  0.75   0.5
     >>> # as torchmetrics counts: tied items in input order, bob's click second
@@ -113,4 +121,9 @@ def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
                               sample_weight=sample_weight, metrics=parsed,
                               convention=convention, pos_label=pos_label,
                               negative_sampling_rate=negative_sampling_rate)
-    return make_frame(frame_columns(info, parts), output)
+    columns = frame_columns(info, parts)
+    label = group_label(groups, set(columns))
+    if label != GROUP:
+        columns = {label if key == GROUP else key: col
+                   for key, col in columns.items()}
+    return make_frame(columns, output, index=label)

@@ -175,8 +175,8 @@ def test_demo_png_titles_and_legends_match_the_table(tmp_path, capsys, monkeypat
     # the interpolated PR display's legend: the table's 11-point AP
     ap = re.search(r"^11-point AP\s+(\S+)\s+(\S+)$", out, re.M).groups()
     _, labels = seen["interpolated_pr.png"]
-    assert labels == [f"activity only (11-pt iAP = {ap[0]})",
-                      f"all features, tuned (11-pt iAP = {ap[1]})"]
+    assert labels == [f"activity only (11-pt AP = {ap[0]})",
+                      f"all features, tuned (11-pt AP = {ap[1]})"]
     _, labels = seen["eleven_point.png"]
     assert labels == [f"activity only (11-pt AP = {ap[0]})",
                       f"all features, tuned (11-pt AP = {ap[1]})"]

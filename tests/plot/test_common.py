@@ -26,6 +26,7 @@ from sklearn_rankeval import (
     ItemExposureDisplay,
     MetricAtKDisplay,
     PairwiseComparisonDisplay,
+    PerGroupHistogramDisplay,
     PositionBiasDisplay,
     PositionBiasEstimator,
     RankingComparisonDisplay,
@@ -38,7 +39,8 @@ EXPORTED = [getattr(sklearn_rankeval, name) for name in sklearn_rankeval.__all__
 # the displays of other inputs than (y_true, y_score, groups=)
 OTHER_INPUTS = (RankingComparisonDisplay, CalibrationCurveDisplay,
                 ItemExposureDisplay, PositionBiasDisplay,
-                PairwiseComparisonDisplay, MetricAtKDisplay)
+                PairwiseComparisonDisplay, MetricAtKDisplay,
+                PerGroupHistogramDisplay)
 # the displays of several models' scores ({model: scores})
 MODEL_DICTS = (RankingComparisonDisplay, PairwiseComparisonDisplay,
                MetricAtKDisplay)

@@ -129,11 +129,23 @@ def test_passed_ax_name_and_style(pyplot, data):  # noqa: F811
         disp.plot(marker_kw="red")
     disp.plot(legend_kw={"title": "models"})
     assert disp.ax_.get_legend().get_title().get_text() == "models"
-    # by default the legend is outside the axes, on the right
+    # by default the legend is outside the axes, under the x label, within
+    # the figure's width (not beside the axes, taking its width)
     disp.plot()
     disp.figure_.canvas.draw()
-    legend_box = disp.ax_.get_legend().get_window_extent()
-    assert legend_box.x0 > disp.ax_.get_window_extent().x1
+    renderer = disp.figure_.canvas.get_renderer()
+    legend_box = disp.ax_.get_legend().get_window_extent(renderer)
+    label_box = disp.ax_.xaxis.label.get_window_extent(renderer)
+    assert legend_box.y1 <= label_box.y0
+    assert legend_box.x1 <= disp.figure_.bbox.x1
+    axes_box = disp.ax_.get_window_extent(renderer)
+    assert axes_box.width > 0.7 * disp.figure_.bbox.width
+    # legend_kw still places it anywhere
+    disp.plot(legend_kw={"loc": "upper left", "bbox_to_anchor": (1.02, 1.0),
+                         "bbox_transform": None})
+    disp.figure_.canvas.draw()
+    assert disp.ax_.get_legend().get_window_extent().x0 > \
+        disp.ax_.get_window_extent().x1
 
 
 def test_from_estimator_equals_from_predictions(data):

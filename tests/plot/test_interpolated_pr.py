@@ -69,7 +69,7 @@ def test_one_ranking_at_recall_levels_by_default():
     assert disp.average_precision == interpolated_average_precision_score(
         y_true, y_score)
     assert disp.line_.get_label() == (
-        f"11-pt iAP = {disp.average_precision:.4f}")
+        f"11-pt AP = {disp.average_precision:.4f}")
     assert disp.raw_line_ is not None
 
 
@@ -96,7 +96,7 @@ def test_grouped_curve_is_the_mean_over_queries(n_points, recall_levels):
     assert disp.raw_precision is None and disp.raw_line_ is None
     assert disp.ax_.get_ylabel() == "Mean interpolated precision"
     # the legend names the number of levels, and it is the metric's value
-    assert disp.line_.get_label() == f"{levels}-pt iAP = {ap:.4f}"
+    assert disp.line_.get_label() == f"{levels}-pt AP = {ap:.4f}"
     if n_points == "default" and recall_levels == "exact":
         assert ap == interpolated_average_precision_score(y_true, y_score,
                                                           groups=groups)

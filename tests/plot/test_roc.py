@@ -260,3 +260,24 @@ def test_bad_arguments(kwargs, match):
     with pytest.raises((ValueError, TypeError), match=match):
         Display.from_predictions([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1],
                                  groups=[1, 1, 2, 2], **kwargs)
+
+
+def test_a_curve_on_the_diagonal_is_drawn_over_the_chance_level():
+    # a score constant within each user (the demo's "activity only" model):
+    # every user's ROC curve is the diagonal, drawn over the chance line
+    y_true = [1, 0, 0, 1, 0, 1, 0, 0]
+    y_score = [0.3, 0.3, 0.3, 0.3, 0.8, 0.8, 0.8, 0.8]
+    groups = [1, 1, 1, 1, 2, 2, 2, 2]
+    disp = Display.from_predictions(y_true, y_score, groups=groups, name="flat")
+    np.testing.assert_allclose(disp.tpr, disp.fpr)  # the diagonal
+    assert disp.roc_auc == 0.5
+    assert disp.chance_level_.get_zorder() < disp.line_.get_zorder()
+    if disp.band_ is not None:
+        assert disp.band_.get_zorder() < disp.chance_level_.get_zorder()
+    # matplotlib draws in zorder: the curve comes after the chance line
+    artists = sorted(disp.ax_.get_children(), key=lambda a: a.get_zorder())
+    assert artists.index(disp.line_) > artists.index(disp.chance_level_)
+    # the style can still be overridden
+    disp = Display.from_predictions(y_true, y_score, groups=groups,
+                                    chance_level_kw={"zorder": 3})
+    assert disp.chance_level_.get_zorder() == 3

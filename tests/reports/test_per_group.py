@@ -314,3 +314,48 @@ def test_convention_errors():
         per_group_scores(y, s, groups=g, metrics=["mrr"], convention="lgbm")
     with pytest.raises(ValueError, match=r"convention='lightgbm'.*'mrr'"):
         per_group_scores(y, s, groups=g, metrics=["mrr"], convention="lightgbm")
+
+
+@pytest.mark.parametrize("output", ["pandas", "polars", "dict"])
+def test_per_group_ids_named_as_the_groups_series(output):
+    """``groups=log["user"]``: the ids are named ``user`` (as a pandas
+    groupby names its index); arrays, lists and unnamed Series: ``group``."""
+    if output == "polars":
+        pytest.importorskip("polars", reason="polars output: the [polars] peer")
+    log = pd.DataFrame({"user": ["b", "a", "a", "b", "c"],
+                        "clicked": [1, 0, 1, 0, 1],
+                        "score": [0.2, 0.4, 0.9, 0.5, 0.1]})
+    expected = log.groupby("user")["clicked"].size()  # pandas' own naming
+
+    def key_names(frame):
+        if output == "pandas":
+            return [frame.index.name, *frame.columns]
+        return list(frame.columns if output == "polars" else frame)
+
+    def ids(frame, key):
+        if output == "pandas":
+            return list(frame.index)
+        return list(frame[key])
+
+    named = per_group_scores(log["clicked"], log["score"], groups=log["user"],
+                             metrics=["mrr"], output=output)
+    assert key_names(named) == [expected.index.name, "n_items", "n_relevant",
+                                "weight", "mrr"]
+    assert ids(named, "user") == list(expected.index)
+    assert list(np.asarray(named["n_items"])) == list(expected)
+    for groups in (log["user"].to_numpy(), list(log["user"]),
+                   log["user"].rename(None), log["user"].rename("mrr"),
+                   log["user"].rename("weight")):
+        plain = per_group_scores(log["clicked"], log["score"], groups=groups,
+                                 metrics=["mrr"], output=output)
+        assert key_names(plain)[0] == "group"
+        assert ids(plain, "group") == list(expected.index)
+
+
+def test_per_group_ids_named_as_a_polars_series():
+    pl = pytest.importorskip("polars", reason="polars input: the [polars] peer")
+    frame = per_group_scores([1, 0, 1], [0.3, 0.2, 0.1],
+                             groups=pl.Series("session", [7, 7, 8]),
+                             metrics=["mrr"], output="dict")
+    assert list(frame) == ["session", "n_items", "n_relevant", "weight", "mrr"]
+    assert list(frame["session"]) == [7, 8]

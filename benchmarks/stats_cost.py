@@ -1,7 +1,7 @@
 """What the statistics of ``compare_rankings`` cost, as ratios to the plain
 baseline comparison measured in the same run on the same rows.
 
-    python benchmarks/bench_stats.py --users 10000 --models 4 --repeat 3
+    python benchmarks/stats_cost.py --users 10000 --models 4 --repeat 3
 
 A click log of ``--users`` users (``make_click_log``), ``--models`` noisy
 copies of a linear score, three metrics (GAUC, NDCG@10, MRR), 1,000
