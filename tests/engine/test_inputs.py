@@ -119,3 +119,45 @@ def test_groups_with_2d_scores_are_refused():
         check_inputs([[1, 0]], [[0.5, 0.2, 0.1]])
     with pytest.raises(ValueError, match="y_true must be 2-D of shape"):
         check_inputs([1, 0, 1], [[0.5, 0.2]])
+
+
+def test_two_d_weights_are_checked_per_query():
+    checked = check_inputs([[1, 0], [0, 1]], [[0.5, 0.1], [0.2, 0.3]],
+                           sample_weight=[1, 3])
+    assert checked.sample_weight.tolist() == [1.0, 3.0]
+    with pytest.raises(ValueError, match=r"sample_weight must have shape \(2,\) "
+                                         r"\(one weight per query \(row\)\)"):
+        check_inputs([[1, 0], [0, 1]], [[0.5, 0.1], [0.2, 0.3]],
+                     sample_weight=[1, 3, 1, 1])
+    multi = check_inputs([0, 2], [[0.5, 0.1, 0.4], [0.2, 0.3, 0.5]],
+                         sample_weight=[2, 1], labels=[0, 1, 2])
+    assert multi.layout == "multiclass" and multi.sample_weight.tolist() == [2.0, 1.0]
+
+
+def test_labels_and_classes_from_pandas():
+    pd = pytest.importorskip("pandas")
+    checked = check_inputs(pd.Series(["b", "a", "c"]), np.full((3, 3), 1 / 3),
+                           labels=pd.Series(["a", "b", "c"]))
+    assert np.asarray(checked.y_true).tolist() == [1, 0, 2]
+    read = check_inputs(pd.Series([True, False]), pd.Series([0.4, 0.1]))
+    assert np.asarray(read.y_true).tolist() == [1, 0]
+    with pytest.raises(ValueError, match="pos_label"):
+        check_inputs([0, 2], np.full((2, 3), 1 / 3), pos_label=2)
+
+
+def test_pos_label_refusals():
+    with pytest.raises(ValueError, match=r"^y_true has 3 distinct labels; with "
+                                         r"pos_label it must hold at most two"):
+        check_inputs(["a", "b", "c"], [0.1, 0.2, 0.3], pos_label="a")
+    with pytest.raises(ValueError, match=r"^pos_label='z' is not a label of "
+                                         r"y_true \(a, b\)\.$"):
+        check_inputs(["a", "b"], [0.1, 0.2], pos_label="z")
+    # one class only, not pos_label: every item not relevant (a batch may
+    # hold no click)
+    assert np.asarray(check_inputs(["a", "a"], [0.1, 0.2],
+                                   pos_label="z").y_true).tolist() == [0, 0]
+    with pytest.raises(ValueError, match="not numbers: pass pos_label="):
+        check_inputs(["a", "b"], [0.1, 0.2])
+    # 2-D grades are never read as -1/1 labels: a negative grade is refused
+    with pytest.raises(ValueError, match="must be >= 0"):
+        check_inputs([[1, -1]], [[0.5, 0.2]])
