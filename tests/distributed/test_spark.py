@@ -343,3 +343,30 @@ def test_the_spark_extra_pins_a_pandas_pyspark_does_not_warn_about():
                  if Requirement(r).name == "pandas"]
     assert "2.3.3" in pandas.specifier and "3.0.0" not in pandas.specifier
     assert "3.1.1" not in pandas.specifier
+
+
+def test_compare_rankings_from_spark_per_group_frames(spark):
+    # issue 38: the designs from Spark's per-group frames give the numbers of
+    # the rows (all pairs, effect sizes, equivalence), through the partials
+    from sklearn_rankeval import compare_rankings
+
+    rng = np.random.default_rng(38)
+    g = np.repeat([f"u{i:02d}" for i in range(40)], 6)
+    y = (rng.random(g.size) < 0.35).astype(int)
+    scores = {"A": rng.random(g.size)}
+    scores["B"] = scores["A"] + 0.3 * y + rng.normal(0, 0.1, g.size)
+    scores["C"] = rng.random(g.size)
+    sdf = _sdf(spark, pd.DataFrame({"user": g, "label": y, **scores}))
+    frames = {m: rk_spark.per_group_scores(sdf, y_true="label", y_score=m,
+                                           groups="user", metrics=["mrr", "gauc"])
+              for m in scores}
+    for kw in (dict(design="all_pairs", test="tukey_hsd"),
+               dict(test="t", equivalence=0.05)):
+        kw.update(metrics=["mrr", "gauc"], n_resamples=200, random_state=0,
+                  output="frame")
+        got = compare_rankings(None, frames, **kw)
+        want = compare_rankings(y, scores, groups=g, **kw)
+        numeric = want.select_dtypes("number").columns
+        np.testing.assert_allclose(got[numeric].to_numpy(float),
+                                   want[numeric].to_numpy(float), rtol=1e-12,
+                                   equal_nan=True)
