@@ -18,18 +18,37 @@ transform in each partition.
 
 from ._estimator import PositionBiasEstimator
 from ._gains import position_weights, relevance_estimates
-from ._log import beyond, check_beyond, check_clicks, check_log
-from ._report import REPORT_TABLE, counterfactual_report, report_plan
+from ._log import (
+    beyond,
+    check_beyond,
+    check_clicks,
+    check_log,
+    check_repeated,
+    encode_ids,
+    repeated_impressions,
+)
+from ._report import (
+    REPORT_TABLE,
+    REPORT_TABLES,
+    check_estimators,
+    counterfactual_report,
+    report_plan,
+)
 
 __all__ = [
     "REPORT_TABLE",
+    "REPORT_TABLES",
     "PositionBiasEstimator",
     "beyond",
     "check_beyond",
     "check_clicks",
+    "check_estimators",
     "check_log",
+    "check_repeated",
     "counterfactual_report",
+    "encode_ids",
     "position_weights",
     "relevance_estimates",
+    "repeated_impressions",
     "report_plan",
 ]
