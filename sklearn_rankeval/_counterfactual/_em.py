@@ -68,32 +68,32 @@ def fit_mle(pk, pd, n_click, n_skip, clicked, shown, *, n_items, max_iter, tol):
     def high_of(theta):
         # gamma * theta <= 1 at every position: the model's probabilities
         # with the propensities scaled to a largest value of 1
-        return np.full(n_items, (1.0 - 1e-12) / theta.max())
+        return (1.0 - 1e-12) / theta.max()
 
     def best_gamma(theta, gamma, tol_g=1e-12):
         high = high_of(theta)
         th = theta[sk]
+        s_th = s_n * th
         # an item whose score is still positive at its bound is there
-        rest = 1.0 - th * high[sd]
-        pull = np.bincount(sd, weights=s_n * th / rest, minlength=n_items)
-        at_bound = hit & (item_clicked / high >= pull)
+        pull = np.bincount(sd, weights=s_th / (1.0 - th * high), minlength=n_items)
+        at_bound = hit & (item_clicked >= high * pull)
         passes[0] += 1
-        g = np.where(hit, np.clip(gamma, 1e-12, high), 0.0)
-        g[at_bound] = high[at_bound]
+        inner = hit & ~at_bound
+        g = np.where(inner, np.clip(gamma, 1e-12, high), 0.0)
+        g[at_bound] = high
+        c_inner = np.where(inner, item_clicked, 0.0)
         for _ in range(50):
-            rest = 1.0 - th * g[sd]
-            q = s_n * th / rest
-            score = np.divide(item_clicked, g, out=np.zeros(n_items), where=hit) \
-                - np.bincount(sd, weights=q, minlength=n_items)
-            curv = np.divide(item_clicked, g * g, out=np.zeros(n_items), where=hit) \
-                + np.bincount(sd, weights=q * th / rest, minlength=n_items)
+            u = th / (1.0 - th * g[sd])
+            q = s_n * u
+            safe = np.where(inner, g, 1.0)
+            ratio = c_inner / safe
+            score = ratio - np.bincount(sd, weights=q, minlength=n_items)
+            curv = ratio / safe + np.bincount(sd, weights=q * u, minlength=n_items)
             passes[0] += 1
-            new = g + score / np.maximum(curv, 1e-300)
+            new = g + np.where(inner, score, 0.0) / np.maximum(curv, 1e-300)
             # past a bound: halfway to it (the score falls with gamma)
             new = np.where(new >= high, (g + high) / 2.0, new)
             new = np.where(new <= 0.0, g / 2.0, new)
-            new = np.where(hit, new, 0.0)
-            new[at_bound] = high[at_bound]
             change = np.max(np.abs(new - g) / np.maximum(new, 1e-300), initial=0.0)
             g = new
             if change < tol_g:
@@ -130,6 +130,11 @@ def fit_mle(pk, pd, n_click, n_skip, clicked, shown, *, n_items, max_iter, tol):
         b = csr_matrix((h_tg[keep] / np.sqrt(h_gg[sd[keep]]), (sd[keep], sk[keep])),
                        shape=(n_items, n_pos))
         hess = np.diag(h_tt) + (b.T @ b).toarray()
+        # d gamma / d theta of the free items (implicit function theorem):
+        # the relevances' first-order move with a step, where the next
+        # best_gamma starts
+        slope = csr_matrix((h_tg[keep], (sd[keep], sk[keep])), shape=(n_items, n_pos))
+        scale = np.divide(1.0, h_gg, out=np.zeros(n_items), where=free)
         passes[0] += 1
         try:
             delta = np.linalg.solve(hess[1:, 1:], -grad[1:])
@@ -145,8 +150,8 @@ def fit_mle(pk, pd, n_click, n_skip, clicked, shown, *, n_items, max_iter, tol):
             new_theta = theta.copy()
             new_theta[1:] = theta[1:] + step_size * delta
             if (new_theta > 0).all():
-                new_gamma = best_gamma(new_theta, gamma,
-                                       1e-12)
+                moved = gamma - scale * (slope @ (new_theta - theta))
+                new_gamma = best_gamma(new_theta, np.where(free, moved, gamma), 1e-10)
                 new_ll = loglik(new_theta, new_gamma)
                 if new_ll >= ll or tiny_gain:
                     break
