@@ -355,7 +355,7 @@ def part_coverage(rows, logs, rows_per_item, resamples, refit_logs):
             for case in cases:
                 if case == "ips em refit" and seed >= refit_logs:
                     continue
-                estimator, source, mode = case.split()
+                estimator, source, mode = (case + " fixed").split()[:3]
                 propensities = THETA if source == "true" else fits[source]
                 metric = "dcg@5" if estimator == "ips" else "recall@5"
                 out = counterfactual_report(
