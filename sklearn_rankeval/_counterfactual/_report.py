@@ -26,13 +26,14 @@ from .._metrics import (
 )
 from .._reports import format_report, with_intervals
 from .._stats import (
+    average_terms,
     bootstrap_intervals,
     check_confidence,
     check_n_resamples,
     check_random_state,
+    percentile_interval,
+    resample_counts,
 )
-from .._stats._averages import average_terms
-from .._stats._bootstrap import percentile_interval, resample_counts
 from ._gains import ESTIMATORS, position_weights, propensities_of, relevance_estimates
 from ._log import check_log, check_repeated, encode_ids, repeated_impressions
 
