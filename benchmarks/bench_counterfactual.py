@@ -332,7 +332,7 @@ def _truths(gamma, new_score, k):
     return float(dcg), float(recall)
 
 
-def part_coverage(rows, logs, rows_per_item, resamples, refit_logs):
+def part_coverage(rows, logs, rows_per_item, resamples, refit_logs, first_log=0):
     """Bias and 95% coverage over ``--logs`` seeded logs of IPS dcg@5 (true
     propensities; EM and harvesting held fixed; harvesting and EM refitted on
     each resample, the latter over the first ``--refit-logs`` logs) and of
@@ -343,7 +343,7 @@ def part_coverage(rows, logs, rows_per_item, resamples, refit_logs):
     covered = {c: [] for c in cases}
     truth = {}
     t0 = time.perf_counter()
-    for seed in range(logs):
+    for seed in range(first_log, first_log + logs):
         (clicks, positions, items, groups, y_score, gamma, new_score,
          _) = simulate(rows, 1000 + seed, rows_per_item, truth=True)
         dcg, recall = _truths(gamma, new_score, 5)
@@ -353,7 +353,7 @@ def part_coverage(rows, logs, rows_per_item, resamples, refit_logs):
                                                           items=items)
                     for m in ("em", "harvest")}
             for case in cases:
-                if case == "ips em refit" and seed >= refit_logs:
+                if case == "ips em refit" and seed - first_log >= refit_logs:
                     continue
                 estimator, source, mode = (case + " fixed").split()[:3]
                 propensities = THETA if source == "true" else fits[source]
@@ -370,11 +370,13 @@ def part_coverage(rows, logs, rows_per_item, resamples, refit_logs):
                 covered[case].append(out["ci_low"] <= target <= out["ci_high"])
     for case in cases:
         v, t = np.array(values[case]), np.array(truth[case])
-        emit(part="coverage", case=case, logs=len(v), rows=rows,
+        emit(part="coverage", case=case, first_log=first_log, logs=len(v),
+             rows=rows,
              rows_per_item=rows_per_item, resamples=resamples,
              bias_pct=float(np.round(100 * np.mean(v / t - 1), 2)),
              se_pct=float(np.round(100 * np.std(v / t, ddof=1) / np.sqrt(len(v)), 2)),
-             coverage_pct=float(np.round(100 * np.mean(covered[case]), 1)))
+             coverage_pct=float(np.round(100 * np.mean(covered[case]), 1)),
+             covered=int(np.sum(covered[case])), sum_rel_error=float(np.sum(v / t - 1)))
     emit(seconds=time.perf_counter() - t0)
 
 
@@ -387,6 +389,9 @@ def main():
                         help="seeded logs (bias, coverage)")
     parser.add_argument("--refit-logs", type=int, default=200,
                         help="logs of the EM refit intervals (coverage)")
+    parser.add_argument("--first-log", type=int, default=0,
+                        help="seed offset of the first log (coverage, to split "
+                             "a table over processes)")
     parser.add_argument("--resamples", type=int, default=1000,
                         help="bootstrap resamples (coverage)")
     parser.add_argument("--epochs", type=int, default=5000,
@@ -409,7 +414,7 @@ def main():
         part_bias(args.rows, args.logs, args.rows_per_item)
     elif args.part == "coverage":
         part_coverage(args.rows, args.logs, args.rows_per_item, args.resamples,
-                      args.refit_logs)
+                      args.refit_logs, args.first_log)
     elif args.part == "report":
         part_report(args.rows, args.repeat)
     elif args.part in ("dask", "spark"):

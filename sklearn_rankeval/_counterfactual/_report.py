@@ -496,7 +496,8 @@ def refit_intervals(estimator_obj, c, pos, item_code, y_score, groups, sample_we
         micro = spec.default_average == "micro"
         linear.append((stats[:, 0], stats[:, 1] if micro else None))
         constant.append(None if micro else stats[0, 1])
-    template = clone(estimator_obj)
+    # the same positions as the fitted propensities, on every resample
+    template = clone(estimator_obj).set_params(max_position=n_pos)
     dist = np.full((n_resamples, len(parsed)), np.nan)
     rng = np.random.default_rng(seed)
     with warnings.catch_warnings():
@@ -511,9 +512,6 @@ def refit_intervals(estimator_obj, c, pos, item_code, y_score, groups, sample_we
                     continue
                 w = position_weights(fitted.propensities_, estimator=estimator,
                                      clip=clip)
-                if w.shape[0] < n_pos:
-                    continue
-                w = w[:n_pos]
                 for j in range(len(parsed)):
                     num_s, den_s = linear[j]
                     num = (w @ num_s) @ count
