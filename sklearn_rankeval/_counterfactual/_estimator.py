@@ -65,7 +65,10 @@ class PositionBiasEstimator(BaseEstimator):
     :math:`k` and :math:`\\gamma_d` the relevance of item :math:`d`.  The
     estimator returns :math:`\\theta` normalised so that
     :math:`\\theta_1 = 1` (``propensities_``), the weights of
-    :func:`counterfactual_report`'s inverse-propensity estimates.
+    :func:`counterfactual_report`'s inverse-propensity estimates: a click at
+    position :math:`k` divided by ``propensities_[k - 1]`` has expected
+    value :math:`\\theta_1 \\gamma_d`, the item's click probability at
+    position 1.
 
     Read more in the :ref:`User Guide <counterfactual>`.
 
