@@ -348,10 +348,10 @@ class PositionBiasEstimator(BaseEstimator):
         if median_rows < SPARSE_ROWS:
             warn(f"PositionBiasEstimator: a median of {median_rows:g} rows per "
                  f"clicked item is too few for the maximum likelihood of one "
-                 f"relevance per item: its propensities are biased (by up to "
-                 f"tens of per cent at the last positions) and the bias does not "
-                 f"shrink as the log grows. Use method='harvest' (no relevance "
-                 f"per item to estimate).", UserWarning)
+                 f"relevance per item: its propensities are biased (each item's "
+                 f"relevance absorbs the noise of its few clicks), and the bias "
+                 f"does not shrink as the log grows. Use method='harvest' (no "
+                 f"relevance per item to estimate).", UserWarning)
         theta, gamma, ll, n_iter, converged, _ = fit_mle(
             pk, pd, n_click, n_skip, clicked, shown, n_items=n_items,
             max_iter=self.max_iter, tol=self.tol)
