@@ -365,6 +365,13 @@ default=None
                for e in estimators}
     gains = {e: relevance_estimates(c, pos, weights[e]) for e in estimators}
     item_code = None
+    if refit and getattr(propensities, "method", None) == "em":
+        warn("counterfactual_report: refit=True refits method='em' on resamples "
+             "that repeat impressions, and the maximum likelihood of one "
+             "relevance per item on repeated rows is not its sampling "
+             "distribution: these intervals cover the truth far less often "
+             "than their level in simulation. Refit a "
+             "PositionBiasEstimator(method='harvest') instead.", UserWarning)
     if refit and getattr(propensities, "method", None) != "randomized":
         if items is None:
             raise ValueError("items must give the item of each row for refit=True "
@@ -399,7 +406,8 @@ default=None
             if refit and e != "naive":
                 intervals = refit_intervals(
                     propensities, c, pos, item_code, y_score, groups, sample_weight,
-                    parsed, estimator=e, clip=clip, confidence=confidence,
+                    parsed, [summaries[name][0] for name, _, _ in parsed],
+                    estimator=e, clip=clip, confidence=confidence,
                     n_resamples=n_resamples, seed=seed)
             else:
                 intervals = bootstrap_intervals(
@@ -461,7 +469,8 @@ def _text_table(columns, estimators, with_ci, n_impressions, digits=4):
 
 
 def refit_intervals(estimator_obj, c, pos, item_code, y_score, groups, sample_weight,
-                    parsed, *, estimator, clip, confidence, n_resamples, seed):
+                    parsed, values, *, estimator, clip, confidence, n_resamples,
+                    seed):
     """``{name: (ci_low, ci_high)}``, the propensities refitted per resample.
 
     Every metric of the report is linear in the gains, and a row's gain is
@@ -471,7 +480,9 @@ def refit_intervals(estimator_obj, c, pos, item_code, y_score, groups, sample_we
     position, once).  A resample draws impression counts, refits a clone of
     the estimator on the log weighted by them (the counts repeated on the
     impressions' rows), and combines ``S`` with the refitted weights: no
-    pipeline pass per resample.
+    pipeline pass per resample.  ``values``: the estimates, one per parsed
+    metric, on which the interval is centred (the resamples' mean moved
+    onto them).
     """
     theta = propensities_of(estimator_obj)
     n_pos = theta.shape[0]
@@ -518,7 +529,12 @@ def refit_intervals(estimator_obj, c, pos, item_code, y_score, groups, sample_we
                     den = (w @ den_s) @ count if den_s is not None \
                         else constant[j] @ count
                     dist[start + i, j] = num / den if den > 0 else np.nan
-    low, high = percentile_interval(dist, confidence)
+    # centred on the estimate: a resample repeats impressions, and a refit
+    # on repeated rows (an item seen twice as often, with the same clicks)
+    # shifts the maximum-likelihood propensities by an artefact of the
+    # resampling, not of the log; the spread is the resamples'
+    shift = np.nanmean(dist, axis=0) - np.asarray(values, dtype=np.float64)
+    low, high = percentile_interval(dist - shift, confidence)
     return {name: (float(lo), float(hi))
             for (name, _, _), lo, hi in zip(parsed, low, high)}
 
