@@ -365,13 +365,6 @@ default=None
                for e in estimators}
     gains = {e: relevance_estimates(c, pos, weights[e]) for e in estimators}
     item_code = None
-    if refit and getattr(propensities, "method", None) == "em":
-        warn("counterfactual_report: refit=True refits method='em' on resamples "
-             "that repeat impressions, and the maximum likelihood of one "
-             "relevance per item on repeated rows is not its sampling "
-             "distribution: these intervals cover the truth far less often "
-             "than their level in simulation. Refit a "
-             "PositionBiasEstimator(method='harvest') instead.", UserWarning)
     if refit and getattr(propensities, "method", None) != "randomized":
         if items is None:
             raise ValueError("items must give the item of each row for refit=True "

@@ -258,11 +258,6 @@ def test_refit_intervals_are_wider_and_cover():
     assert refit["ci_high"] - refit["ci_low"] > fixed["ci_high"] - fixed["ci_low"]
     # seeded logs (the full table, 200 logs, is in the guide)
     assert _coverage(30, refit=True) >= 0.85
-    em = PositionBiasEstimator().fit(log["clicks"], log["positions"],
-                                     items=log["items"])
-    with pytest.warns(UserWarning, match="refit=True refits method='em'"):
-        counterfactual_report(*args, **{**kw, "propensities": em, "n_resamples": 5},
-                              refit=True)
     with pytest.raises(ValueError, match="give confidence= too"):
         counterfactual_report(*args, groups=log["groups"], propensities=est,
                               refit=True)
