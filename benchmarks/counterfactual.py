@@ -69,9 +69,11 @@ def best(fn, repeat):
     return timed(fn, repeat, warmup=0).min
 
 
-def simulate(n_rows, seed=0, rows_per_item=10):
+def simulate(n_rows, seed=0, rows_per_item=10, truth=False):
     """A PBM log: 10 positions per impression, ``n_rows / rows_per_item``
-    items (10 documents a query)."""
+    items (10 documents a query); ``truth``: also the relevances ``gamma``
+    (queries x documents), the new ranker's scores and the query of each
+    impression."""
     rng = np.random.default_rng(seed)
     n_imp = n_rows // N_POS
     n_queries = max(n_rows // (rows_per_item * N_POS), 1)
@@ -90,6 +92,9 @@ def simulate(n_rows, seed=0, rows_per_item=10):
     new_score = (gamma + 0.2 * rng.standard_normal(gamma.shape)).astype(np.float32)
     y_score = new_score[q].ravel()
     groups = np.repeat(np.arange(n_imp), N_POS)
+    if truth:
+        return (clicks, positions.ravel(), items, groups, y_score,
+                gamma.astype(np.float64), new_score.astype(np.float64), q)
     return clicks, positions.ravel(), items, groups, y_score
 
 
@@ -123,9 +128,9 @@ def part_em(rows, iters, repeat, converge):
 #: (what, counterfactual_report calls as (estimator, metrics), ranking_report
 #: calls as metrics): the first pair computes the same registry kernels
 CASES = [
-    ("same kernels", [("ips", ["dcg@10"]), ("snips", ["ndcg@10"])],
+    ("same kernels", [("ips", ["dcg@10"]), ("naive", ["ndcg@10"])],
      [["dcg@10"], ["ndcg@10"]]),
-    ("defaults", [("ips", ["dcg@10", "precision@10", "arp"])],
+    ("defaults", [("ips", ["dcg@10", "precision@10", "avg_rel_rank"])],
      [["dcg@10", "precision@10", "mrr"]]),
 ]
 
@@ -261,10 +266,129 @@ def part_peers(rows, epochs, rows_per_item):
              propensities=np.round(theta, 3).tolist())
 
 
+def part_fit(rows, repeat):
+    """The whole fit (checks, codes, pair counts, Newton) of ``--rows`` rows,
+    and intervention harvesting on the same log."""
+    clicks, positions, items, _, _ = simulate(rows)
+    emit(part="fit", rows=rows, items=int(np.unique(items).shape[0]))
+    t_sort = best(lambda: np.argsort(items), repeat)
+    for method in ("em", "harvest"):
+        est = None
+
+        def fit(method=method):
+            nonlocal est
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                est = PositionBiasEstimator(method=method).fit(
+                    clicks, positions, items=items)
+
+        t = best(fit, repeat)
+        emit(method=method, fit_s=t, fit_over_argsort=t / t_sort,
+             n_iter=est.n_iter_, converged=est.converged_,
+             log_likelihood=est.log_likelihood_,
+             max_rel_error_theta=float(np.abs(est.propensities_ / THETA - 1).max()))
+
+
+def part_bias(rows, logs, rows_per_item):
+    """The mean relative error of each position's propensity over ``--logs``
+    seeded logs: EM (maximum likelihood) and intervention harvesting."""
+    got = {"em": [], "harvest": []}
+    iters = []
+    for seed in range(logs):
+        clicks, positions, items, _, _ = simulate(rows, seed, rows_per_item)
+        for method in got:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                est = PositionBiasEstimator(method=method).fit(
+                    clicks, positions, items=items)
+            got[method].append(est.propensities_)
+            if method == "em":
+                iters.append(est.n_iter_)
+    for method, values in got.items():
+        bias = np.mean(values, axis=0) / THETA - 1
+        se = np.std(values, axis=0, ddof=1) / np.sqrt(logs) / THETA
+        emit(part="bias", method=method, rows=rows, rows_per_item=rows_per_item,
+             logs=logs, bias_pct=np.round(100 * bias, 1).tolist(),
+             se_pct=np.round(100 * se, 1).tolist(),
+             max_abs_bias_pct=float(np.round(100 * np.abs(bias).max(), 2)))
+    emit(em_iterations_min=int(min(iters)), em_iterations_max=int(max(iters)))
+
+
+def _truths(gamma, new_score, k):
+    """The population values over uniformly drawn queries: DCG@k of the true
+    relevances in the new ranker's order, and the share of the relevance it
+    puts in its top k (SNIPS's recall@k target: a ratio of the sums)."""
+    order = np.argsort(-new_score, axis=1)
+    rank = np.empty_like(order)
+    np.put_along_axis(rank, order, np.arange(1, N_POS + 1)[None, :], axis=1)
+    top = rank <= k
+    dcg = np.where(top, gamma / np.log2(1.0 + rank), 0.0).sum(axis=1).mean()
+    recall = (gamma * top).sum() / gamma.sum()
+    return float(dcg), float(recall)
+
+
+def part_coverage(rows, logs, rows_per_item, resamples, refit_logs, first_log=0):
+    """Bias and 95% coverage over ``--logs`` seeded logs of IPS dcg@5 (true
+    propensities; EM and harvesting held fixed; harvesting and EM refitted on
+    each resample, the latter over the first ``--refit-logs`` logs) and of
+    SNIPS recall@5 (true propensities)."""
+    cases = ["ips true", "ips em fixed", "ips harvest fixed", "ips harvest refit",
+             "ips em refit", "snips true"]
+    values = {c: [] for c in cases}
+    covered = {c: [] for c in cases}
+    truth = {}
+    t0 = time.perf_counter()
+    for seed in range(first_log, first_log + logs):
+        (clicks, positions, items, groups, y_score, gamma, new_score,
+         _) = simulate(rows, 1000 + seed, rows_per_item, truth=True)
+        dcg, recall = _truths(gamma, new_score, 5)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fits = {m: PositionBiasEstimator(method=m).fit(clicks, positions,
+                                                          items=items)
+                    for m in ("em", "harvest")}
+            for case in cases:
+                if case == "ips em refit" and seed - first_log >= refit_logs:
+                    continue
+                estimator, source, mode = (case + " fixed").split()[:3]
+                propensities = THETA if source == "true" else fits[source]
+                metric = "dcg@5" if estimator == "ips" else "recall@5"
+                out = counterfactual_report(
+                    clicks, y_score, positions, groups=groups,
+                    propensities=propensities, metrics=[metric],
+                    estimator=estimator, confidence=0.95,
+                    n_resamples=resamples, random_state=seed,
+                    refit=mode == "refit", items=items)[metric]
+                target = dcg if estimator == "ips" else recall
+                truth.setdefault(case, []).append(target)
+                values[case].append(out["value"])
+                covered[case].append(out["ci_low"] <= target <= out["ci_high"])
+    for case in cases:
+        v, t = np.array(values[case]), np.array(truth[case])
+        emit(part="coverage", case=case, first_log=first_log, logs=len(v),
+             rows=rows,
+             rows_per_item=rows_per_item, resamples=resamples,
+             bias_pct=float(np.round(100 * np.mean(v / t - 1), 2)),
+             se_pct=float(np.round(100 * np.std(v / t, ddof=1) / np.sqrt(len(v)), 2)),
+             coverage_pct=float(np.round(100 * np.mean(covered[case]), 1)),
+             covered=int(np.sum(covered[case])), sum_rel_error=float(np.sum(v / t - 1)))
+    emit(seconds=time.perf_counter() - t0)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=["em", "report", "dask", "spark", "peers"],
+    parser.add_argument("--part", choices=["em", "fit", "bias", "coverage", "report",
+                                           "dask", "spark", "peers"],
                         required=True)
+    parser.add_argument("--logs", type=int, default=200,
+                        help="seeded logs (bias, coverage)")
+    parser.add_argument("--refit-logs", type=int, default=200,
+                        help="logs of the EM refit intervals (coverage)")
+    parser.add_argument("--first-log", type=int, default=0,
+                        help="seed offset of the first log (coverage, to split "
+                             "a table over processes)")
+    parser.add_argument("--resamples", type=int, default=1000,
+                        help="bootstrap resamples (coverage)")
     parser.add_argument("--epochs", type=int, default=5000,
                         help="epochs of the all-pairs peer (its default: 5000)")
     parser.add_argument("--rows-per-item", type=int, default=10,
@@ -279,6 +403,13 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.part == "em":
         part_em(args.rows, args.iters, args.repeat, args.converge)
+    elif args.part == "fit":
+        part_fit(args.rows, args.repeat)
+    elif args.part == "bias":
+        part_bias(args.rows, args.logs, args.rows_per_item)
+    elif args.part == "coverage":
+        part_coverage(args.rows, args.logs, args.rows_per_item, args.resamples,
+                      args.refit_logs, args.first_log)
     elif args.part == "report":
         part_report(args.rows, args.repeat)
     elif args.part in ("dask", "spark"):

@@ -56,13 +56,15 @@ print(f"{clicks.size} rows, {clicks.sum()} clicks, "
 # %%
 # Estimating the position bias
 # ----------------------------
-# The EM of the position-based model recovers ``theta`` from the log alone;
+# The maximum likelihood of the position-based model (``method="em"``,
+# Newton's method at the maximum) recovers ``theta`` from the log alone;
 # the click-through rate of each position (dashed) falls much faster, since
 # it also holds the production ranker's order: its top positions show the
 # most relevant documents.
 est = PositionBiasEstimator().fit(log["clicks"], log["positions"],
                                   items=items, groups=groups)
-print(f"EM: {est.n_iter_} iterations, converged: {est.converged_}")
+print(f"Maximum likelihood: {est.n_iter_} Newton iterations, converged: "
+      f"{est.converged_}")
 for k, ratio in enumerate(est.propensities_ / theta, start=1):
     print(f"position {k:2d}: propensity / truth {ratio:.3f}")
 disp = PositionBiasDisplay.from_estimator(est, name="EM estimate")
@@ -132,7 +134,9 @@ for name, scores in rankers.items():
 # about 1.5% of the truth and their intervals separate the two rankers in
 # the right order. The intervals hold the fitted propensities fixed: the
 # remaining gap is the propensities' own error (a few per cent at positions
-# 2-3 here), which the IPS estimate with the true ``theta`` does not have.
+# 2-3 here), which the IPS estimate with the true ``theta`` does not have;
+# ``refit=True`` (with ``items=``) refits them on each resample, so that the
+# interval includes it.
 fig, axes = plt.subplots(1, 2, figsize=(9, 4))
 colors = ("tab:gray", "tab:blue")
 for ax, estimator, color in zip(axes, ("naive", "ips"), colors):

@@ -385,7 +385,7 @@ def _click_partition(part, *, columns, plan):
 
 @click_doc
 def counterfactual_report(ddf, *, clicks, y_score, positions, groups, propensities,
-                          metrics=("dcg@10", "precision@10", "arp"), estimator="ips",
+                          metrics=None, estimator="ips",
                           clip=None, sample_weight=None, output="dict"):
     """Ranking metrics of a new ranker, estimated from a click log in Dask.
 
@@ -442,8 +442,8 @@ def counterfactual_report(ddf, *, clicks, y_score, positions, groups, propensiti
     >>> counterfactual_report(
     ...     ddf, clicks="clicked", y_score="score", positions="position",
     ...     groups="impression", propensities=[1.0, 0.5, 0.25],
-    ...     metrics=["precision@1", "arp"])
-    {'precision@1': 2.5, 'arp': 5.0}
+    ...     metrics=["precision@1", "avg_rel_rank"])
+    {'precision@1': 2.5, 'avg_rel_rank': 5.0}
     """
     dd, pd = _dask()
     check_frame(ddf, dd.DataFrame, "ddf", "dask.dataframe.DataFrame", clicks=clicks,

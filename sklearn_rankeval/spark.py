@@ -439,7 +439,7 @@ def _click_udf(plan, weighted, rows_per_call):
 
 @click_doc
 def counterfactual_report(df, *, clicks, y_score, positions, groups, propensities,
-                          metrics=("dcg@10", "precision@10", "arp"), estimator="ips",
+                          metrics=None, estimator="ips",
                           clip=None, sample_weight=None, output="dict"):
     """Ranking metrics of a new ranker, estimated from a click log in Spark.
 
@@ -488,8 +488,8 @@ def counterfactual_report(df, *, clicks, y_score, positions, groups, propensitie
     >>> counterfactual_report(  # doctest: +SKIP
     ...     log, clicks="clicked", y_score="score", positions="position",
     ...     groups="impression", propensities=[1.0, 0.5, 0.25],
-    ...     metrics=["precision@1", "arp"])
-    {'precision@1': 2.5, 'arp': 5.0}
+    ...     metrics=["precision@1", "avg_rel_rank"])
+    {'precision@1': 2.5, 'avg_rel_rank': 5.0}
     """
     _, F, T = _pyspark()
     types = _check_columns(df, clicks=(clicks, "label"), y_score=(y_score, "number"),

@@ -179,9 +179,10 @@ def make_lists(seed=0, ids="str", n_users=12, n_items=20):
 
 #: Every metric of the counterfactual report, by the estimators that read it.
 CLICK_METRICS = {
-    "ips": ["dcg@3", "dcg", "precision@3", "arp"],
-    "snips": ["ndcg@3", "ndcg", "recall@3"],
-    "naive": ["dcg@3", "dcg", "precision@3", "arp", "ndcg@3", "ndcg", "recall@3"],
+    "ips": ["dcg@3", "dcg", "precision@3", "avg_rel_rank"],
+    "snips": ["recall@3", "recall@1"],
+    "naive": ["dcg@3", "dcg", "precision@3", "avg_rel_rank", "ndcg@3", "ndcg",
+              "recall@3"],
 }
 #: The examination propensities of the simulated click logs.
 CLICK_THETA = 1.0 / np.arange(1, 9) ** 0.8
@@ -269,6 +270,9 @@ def check_click_bad_data(run, bad):
         log.loc[log.index[:2], "clicked"] = [3, 2]
     elif bad == "beyond":  # rows at positions 7 and 8 in every partition
         propensities = CLICK_THETA[:6]
+    elif bad == "repeated":  # impressions that show a position twice
+        log.loc[log["impression"] == log["impression"].iloc[0], "position"] = 1
+        log.loc[log["impression"] == log["impression"].iloc[-1], "position"] = 2
     else:
         log.loc[log.index[5], "position"] = 0
     with pytest.raises(ValueError) as expected:
@@ -276,7 +280,9 @@ def check_click_bad_data(run, bad):
     with pytest.raises(ValueError) as got:
         run(log, **CLICK_COLUMNS, propensities=propensities)
     assert str(got.value) == str(expected.value)
-    if bad != "position":  # the whole log's values and counts
+    if bad == "repeated":  # the whole log's count
+        assert "2 impression(s) (groups) show a position" in str(got.value)
+    elif bad != "position":  # the whole log's values and counts
         assert ("[0, 1, 2, 3]" if bad == "clicks" else
                 f"{np.count_nonzero(log['position'] > 6)} row(s)") in str(got.value)
 
@@ -287,9 +293,12 @@ def check_click_bad_data(run, bad):
 CLICK_BAD_ARGUMENTS = [
     ({"positions": "rank"}, ValueError, r"positions: .*no column 'rank'"),
     ({"clicks": "impression"}, TypeError, "clicks: column 'impression' has "),
-    ({"metrics": ["ndcg@3"]}, ValueError, "'ndcg@3' is a ratio of IPS sums"),
+    ({"metrics": ["ndcg@3"]}, ValueError, "'ndcg@3' is a metric of the raw clicks"),
+    ({"metrics": ["dcg@3"], "estimator": "snips"}, ValueError,
+     "'dcg@3' is a sum of IPS gains"),
     ({"metrics": ["map"]}, ValueError, "'map' is not a counterfactual report"),
-    ({"clip": 0}, ValueError, "clip must be None or a finite number > 0"),
+    ({"clip": 0}, ValueError, "clip must be None or a finite number >= 1"),
+    ({"clip": 0.5}, ValueError, "clip must be None or a finite number >= 1"),
     ({"propensities": [1.0, 0.0]}, ValueError, "propensities must hold finite"),
     ({"output": "text"}, ValueError, "output must be one of"),
 ]

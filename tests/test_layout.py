@@ -194,7 +194,7 @@ def test_no_module_over_800_lines(path):
 #: The number of names each subpackage's face exports, today: a face
 #: exports what the other subpackages need of it; a face that grows past its
 #: number is a decision to make here, in the open.
-FACE_EXPORTS = {"_cli": 1, "_core": 48, "_counterfactual": 10, "_distributed": 26,
+FACE_EXPORTS = {"_cli": 1, "_core": 48, "_counterfactual": 13, "_distributed": 26,
                 "_engine": 18, "_metrics": 67, "_plot": 10, "_recommend": 0,
                 "_reports": 10, "_stats": 40}
 #: Names a face still exports that no other subpackage imports (to go).

@@ -9,7 +9,9 @@ One module per command, each with ``add_parser(subparsers)`` (its options;
 * ``_evaluate``: ``rankeval evaluate FILE``, the metrics of a file of
   predictions;
 * ``_recommendations``: ``rankeval evaluate-recommendations REC HELD``;
-* ``_compare``: ``rankeval compare``, ``compare_rankings``' table.
+* ``_compare``: ``rankeval compare``, ``compare_rankings``' table;
+* ``_counterfactual``: ``rankeval counterfactual LOG``, the naive, IPS and
+  SNIPS estimates of a click log side by side.
 
 They read files with ``_io`` (pandas' C parser, pyarrow), show progress with
 ``_progress`` and say what went wrong with ``_messages``: bad arguments and
@@ -20,7 +22,7 @@ import argparse
 import os
 import sys
 
-from . import _compare, _demo, _evaluate, _recommendations
+from . import _compare, _counterfactual, _demo, _evaluate, _recommendations
 from ._io import InputFileError
 from ._messages import UsageError, say
 from ._trec import TrecError
@@ -32,7 +34,8 @@ EXIT_OK = 0
 EXIT_BAD_INPUT = 2
 
 #: The commands, in the order of ``rankeval --help``.
-COMMANDS = (_demo, _trec_command, _evaluate, _recommendations, _compare)
+COMMANDS = (_demo, _trec_command, _evaluate, _recommendations, _compare,
+            _counterfactual)
 
 
 def _version():

@@ -10,7 +10,7 @@
   of the registry's metrics, through the one pipeline and the bootstrap.
 
 The metrics themselves stay in the registry (``dcg``, ``ndcg`` and
-``GAIN_METRICS``); the report's names for them are :data:`REPORT_TABLE`, a
+``GAIN_METRICS``); the report's names for them are :data:`._report.REPORT_TABLE`, a
 table of the one name reader.  The Spark and Dask reports
 (``sklearn_rankeval._distributed``) use the same plan, checks and gains
 transform in each partition.
@@ -18,18 +18,33 @@ transform in each partition.
 
 from ._estimator import PositionBiasEstimator
 from ._gains import position_weights, relevance_estimates
-from ._log import beyond, check_beyond, check_clicks, check_log
-from ._report import REPORT_TABLE, counterfactual_report, report_plan
+from ._log import (
+    beyond,
+    check_beyond,
+    check_clicks,
+    check_log,
+    check_repeated,
+    encode_ids,
+    repeated_impressions,
+)
+from ._report import (
+    REPORT_TABLES,
+    counterfactual_report,
+    report_plan,
+)
 
 __all__ = [
-    "REPORT_TABLE",
+    "REPORT_TABLES",
     "PositionBiasEstimator",
     "beyond",
     "check_beyond",
     "check_clicks",
     "check_log",
+    "check_repeated",
     "counterfactual_report",
+    "encode_ids",
     "position_weights",
     "relevance_estimates",
+    "repeated_impressions",
     "report_plan",
 ]

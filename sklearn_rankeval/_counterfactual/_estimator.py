@@ -3,15 +3,16 @@
 The position-based model (PBM): an item shown at position ``k`` is clicked
 with probability ``theta[k] * gamma[item]``, the probability that the user
 examines position ``k`` times the item's relevance.  ``method="em"`` fits
-both by expectation-maximization over the whole log (Wang et al., WSDM
-2018, without features: one relevance per item); ``method="randomized"``
-reads the propensities off the click-through rate of each position of a
-log shown in uniformly shuffled order.
+both by maximum likelihood over the whole log (Wang et al., WSDM 2018,
+without features: one relevance per item; :func:`~._em.fit_mle`);
+``method="harvest"`` compares the click rates of the same items at two
+positions (Agarwal et al., WSDM 2019; :func:`~._em.fit_harvest`);
+``method="randomized"`` reads the propensities off the click-through rate of
+each position of a log shown in uniformly shuffled order.
 
-The EM works on the distinct (position, item) pairs of the log and their
-weighted counts of clicks and non-clicks (a bincount, once); an iteration is
-a few gathers and two bincounts over those pairs, with no Python loop over
-rows or items.
+The fits work on the distinct (position, item) pairs of the log and their
+weighted counts of clicks and non-clicks (a bincount, once), with no Python
+loop over rows or items.
 """
 
 import math
@@ -24,16 +25,23 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 
 from .._core import check_option, check_positive_int, validate_sample_weight, warn
-from ._log import check_log, encode_ids, pair_counts
+from ._em import fit_harvest, fit_mle
+from ._log import (
+    check_log,
+    check_repeated,
+    encode_ids,
+    pair_counts,
+    repeated_impressions,
+)
 
-__all__ = ["PositionBiasEstimator"]
+__all__ = ["SPARSE_ROWS", "PositionBiasEstimator"]
 
-METHODS = ("em", "randomized")
-#: Where the EM starts: every propensity and every clicked item's relevance
-#: 0.5 (1 is a fixed point of the updates, never left).
-START = 0.5
-#: ``1 - theta * gamma`` is floored here in the E-step and the likelihood.
-_TINY = 1e-300
+METHODS = ("em", "harvest", "randomized")
+#: ``method="em"`` warns below this median number of rows per clicked item:
+#: each item's own relevance then absorbs part of the noise of its few
+#: clicks, and the maximum-likelihood propensities are biased (the incidental
+#: parameter problem, Neyman and Scott 1948).
+SPARSE_ROWS = 20
 
 
 def _listed(values, limit=10):
@@ -57,30 +65,38 @@ class PositionBiasEstimator(BaseEstimator):
     :math:`k` and :math:`\\gamma_d` the relevance of item :math:`d`.  The
     estimator returns :math:`\\theta` normalised so that
     :math:`\\theta_1 = 1` (``propensities_``), the weights of
-    :func:`counterfactual_report`'s inverse-propensity estimates.
+    :func:`counterfactual_report`'s inverse-propensity estimates: a click at
+    position :math:`k` divided by ``propensities_[k - 1]`` has expected
+    value :math:`\\theta_1 \\gamma_d`, the item's click probability at
+    position 1.
 
     Read more in the :ref:`User Guide <counterfactual>`.
 
     Parameters
     ----------
-    method : {'em', 'randomized'}, default='em'
-        ``'em'``: expectation-maximization of the position-based model's
-        likelihood over the whole log, one relevance per item and one
-        propensity per position (the regression EM of Wang et al. 2018
-        without features).  It needs items shown at several positions
-        (several rankers, or swaps).  ``'randomized'``: the log was shown in
-        a uniformly shuffled order within the positions, so that every
-        position saw items of the same relevance on average and
-        :math:`\\theta_k` is proportional to the click-through rate of
-        position :math:`k`; ``items`` are then not used.
+    method : {'em', 'harvest', 'randomized'}, default='em'
+        ``'em'``: the maximum likelihood of the position-based model over
+        the whole log, one relevance per item and one propensity per
+        position (the model of the regression EM of Wang et al. 2018
+        without features), reached by Newton's method (see Notes).  It
+        needs items shown at several positions (several rankers, or swaps)
+        and several rows per item: with fewer than about 20 it warns.
+        ``'harvest'``: intervention harvesting (Agarwal et al. 2019): the
+        click rates of the same items at two positions, compared over all
+        the items shown at both; no relevance per item is estimated, so it
+        holds on sparse logs (a few rows per item).  ``'randomized'``: the
+        log was shown in a uniformly shuffled order within the positions,
+        so that every position saw items of the same relevance on average
+        and :math:`\\theta_k` is proportional to the click-through rate of
+        position :math:`k`; ``items`` are not needed.
     max_position : int, default=None
         Number of positions to estimate: rows shown below it are left out of
         the fit.  None: the largest logged position.
-    max_iter : int, default=1000
-        Largest number of EM iterations.
+    max_iter : int, default=100
+        Largest number of Newton iterations (``'em'``).
     tol : float, default=1e-8
-        The EM stops when the log-likelihood improves by less than ``tol``
-        times its absolute value in one iteration.
+        ``'em'`` stops when a Newton step changes no propensity by more than
+        ``tol`` times its value.
 
     Attributes
     ----------
@@ -91,13 +107,14 @@ class PositionBiasEstimator(BaseEstimator):
         The (weighted) click-through rate of each position: the naive,
         biased view of the same log.
     n_iter_ : int
-        EM iterations run (0 for ``'randomized'``, a closed form).
+        Newton iterations run (0 for ``'harvest'`` and ``'randomized'``,
+        closed forms).
     converged_ : bool
-        Whether the EM met ``tol`` within ``max_iter`` iterations (True for
-        ``'randomized'``).
+        Whether ``'em'`` met ``tol`` within ``max_iter`` iterations, at the
+        maximum of the likelihood (True for the closed forms).
     log_likelihood_ : float
         Log-likelihood of the log under the fitted model (``'em'``; NaN for
-        ``'randomized'``, which fits no item relevance).
+        the others, which fit no item relevance).
     items_ : ndarray of shape (n_items,) or None
         The distinct items of the fitted rows, sorted (``'em'``).
     item_relevance_ : ndarray of shape (n_items,) or None
@@ -112,17 +129,48 @@ class PositionBiasEstimator(BaseEstimator):
 
     Notes
     -----
-    **EM.**  Clicks are examined and relevant; a row without a click was not
-    examined, or not relevant, or neither, with posterior probabilities from
-    the current :math:`\\theta, \\gamma`.  The M-step sets each
-    :math:`\\theta_k` to the expected share of position :math:`k`'s rows
-    that were examined, and each :math:`\\gamma_d` to the expected share of
-    item :math:`d`'s rows that were relevant (sample weights weigh the
-    rows).  Every :math:`\\theta_k` and :math:`\\gamma_d` starts at 0.5:
-    :math:`\\theta = 1` is a fixed point of the updates.  The iterations
-    stop when the relative improvement of the log-likelihood falls below
-    ``tol`` (``converged_``), or after ``max_iter`` with a
-    ``ConvergenceWarning``.
+    **The log.**  One row per displayed item.  An *impression* is one
+    ranking shown once (a page view): it shows each position once.  An
+    *item* is what was shown, identified across impressions: for search,
+    the (query, document) pair, e.g. ``items = query_id + "|" + doc_id``,
+    since a document's relevance depends on the query.  Pass ``groups``
+    (the impression ids) to have an impression that shows a position on
+    several rows refused, as :func:`counterfactual_report` refuses it:
+    without them the rule cannot be checked.
+
+    **Maximum likelihood (``'em'``).**  For given propensities each item's
+    relevance has its own maximum (a concave score in one variable, solved
+    by a bounded Newton iteration for all items at once); Newton's method
+    on the propensities of that profile likelihood, with its exact Hessian
+    (the Schur complement of the items' diagonal block, one sparse product),
+    and each step halved until the likelihood rises, converges
+    quadratically: about 6-10 iterations.  The relevances are bounded by
+    the model (:math:`\\theta_k \\gamma_d \\le 1`).  The plain EM of the
+    same likelihood converges linearly, at the rate of the missing
+    information, and crawls for days near the bounds where items with a
+    click on every row sit; stopping it on a small change of the likelihood
+    stops it short of the maximum.
+
+    **Sparse logs.**  With one relevance per item, each item's estimate
+    absorbs part of the noise of its own clicks, and with a handful of rows
+    per item the maximum-likelihood propensities are biased, a bias that
+    does not shrink as the log grows with the same rows per item (the
+    incidental-parameter problem, Neyman and Scott 1948).  ``'harvest'``
+    estimates no relevance per item: for two positions :math:`a, b` and
+    the items shown at both, with :math:`C_{da}, N_{da}` the clicks and
+    rows of item :math:`d` at :math:`a` and the weight
+    :math:`w_d = N_{da} N_{db} / (N_{da} + N_{db})`,
+
+    .. math::
+
+        \\hat\\theta_a / \\hat\\theta_b =
+        \\frac{\\sum_d w_d \\, C_{da} / N_{da}}{\\sum_d w_d \\, C_{db} / N_{db}},
+
+    a ratio of two sums of terms whose expectations are
+    :math:`\\theta_a w_d \\gamma_d` and :math:`\\theta_b w_d \\gamma_d`:
+    consistent as the number of items grows, whatever their rows.  The
+    log-propensities are the weighted least-squares fit of every pair's
+    log-ratio (weights: the inverse of its delta-method variance).
 
     **Identifiability.**  Only ratios :math:`\\theta_k / \\theta_1` are
     identified, and only through items clicked somewhere and shown at
@@ -138,11 +186,13 @@ class PositionBiasEstimator(BaseEstimator):
     .. [1] X. Wang, N. Golbandi, M. Bendersky, D. Metzler and M. Najork,
        "Position Bias Estimation for Unbiased Learning to Rank in Personal
        Search", WSDM 2018.
-    .. [2] T. Joachims, A. Swaminathan and T. Schnabel, "Unbiased
-       Learning-to-Rank with Biased Feedback", WSDM 2017.
-    .. [3] A. Agarwal, I. Zaitsev, X. Wang, C. Li, M. Najork and T.
+    .. [2] A. Agarwal, I. Zaitsev, X. Wang, C. Li, M. Najork and T.
        Joachims, "Estimating Position Bias without Intrusive Interventions",
        WSDM 2019.
+    .. [3] J. Neyman and E. L. Scott, "Consistent Estimates Based on
+       Partially Consistent Observations", Econometrica 16(1), 1948.
+    .. [4] T. Joachims, A. Swaminathan and T. Schnabel, "Unbiased
+       Learning-to-Rank with Biased Feedback", WSDM 2017.
 
     Examples
     --------
@@ -155,13 +205,13 @@ class PositionBiasEstimator(BaseEstimator):
     >>> est = PositionBiasEstimator().fit(clicks, positions, items=items)
     >>> est.propensities_.round(4).tolist()
     [1.0, 0.5]
-    >>> # under a shuffled display, the click-through rates
+    >>> # under a shuffled display, the click-through rates: no items needed
     >>> est = PositionBiasEstimator(method="randomized")
-    >>> est.fit(clicks, positions, items=items).propensities_.tolist()
+    >>> est.fit(clicks, positions).propensities_.tolist()
     [1.0, 0.5]
     """
 
-    def __init__(self, *, method="em", max_position=None, max_iter=1000, tol=1e-8):
+    def __init__(self, *, method="em", max_position=None, max_iter=100, tol=1e-8):
         self.method = method
         self.max_position = max_position
         self.max_iter = max_iter
@@ -176,7 +226,7 @@ class PositionBiasEstimator(BaseEstimator):
                 or not math.isfinite(tol) or tol < 0):
             raise ValueError(f"tol must be a finite number >= 0, got {tol!r}.")
 
-    def fit(self, clicks, positions, *, groups=None, items, sample_weight=None):
+    def fit(self, clicks, positions, *, groups=None, items=None, sample_weight=None):
         """Estimate the propensity of each position from a click log.
 
         The rows below ``max_position`` and the rows of weight 0 are left
@@ -191,10 +241,13 @@ class PositionBiasEstimator(BaseEstimator):
             The 1-based rank at which each item was displayed.
         groups : array-like of shape (n_samples,), default=None
             The impression (a ranking shown once) of each row: when given,
-            an impression showing one position twice is an error.
-        items : array-like of shape (n_samples,)
+            an impression showing one position on several rows is an error
+            (without them the rule cannot be checked).
+        items : array-like of shape (n_samples,), default=None
             What was shown, identified across impressions (for search, the
             (query, document) pair): one relevance per distinct id.
+            Required by ``'em'`` and ``'harvest'``; not used by
+            ``'randomized'``.
         sample_weight : array-like of shape (n_samples,), default=None
             Weight of each row (e.g. how many times it was logged).
 
@@ -226,21 +279,29 @@ class PositionBiasEstimator(BaseEstimator):
         c = c.astype(np.float64, copy=False)
         n = c.shape[0]
         w = validate_sample_weight(sample_weight, n, "row")
-        item_code, item_ids = encode_ids(items, n, "items")
+        needs_items = self.method != "randomized"
+        if items is None and needs_items:
+            raise ValueError(
+                f"items must identify what each row showed (e.g. the (query, "
+                f"document) pair) for method={self.method!r}; only "
+                f"method='randomized' needs none.")
+        item_code = item_ids = None
+        if items is not None:
+            item_code, item_ids = encode_ids(items, n, "items")
         if groups is not None:
             group_code, _ = encode_ids(groups, n, "groups")
-            _, _, count, _ = pair_counts(group_code, pos - 1, int(pos.max()))
-            if (count > 1).any():
-                raise ValueError(
-                    "positions: an impression (group) shows the same position "
-                    "on several rows; each group is one ranking, one row per "
-                    "position.")
+            check_repeated(repeated_impressions(group_code, pos))
+        return self._fit_codes(c, pos, item_code, item_ids, w)
+
+    def _fit_codes(self, c, pos, item_code, item_ids, w):
+        """The fit of checked arrays (``item_code``: dense codes or None)."""
         n_pos = int(pos.max()) if self.max_position is None else self.max_position
         keep = pos <= n_pos
         if w is not None:
             keep &= w > 0
         if not keep.all():
-            c, pos, item_code = c[keep], pos[keep], item_code[keep]
+            c, pos = c[keep], pos[keep]
+            item_code = None if item_code is None else item_code[keep]
             w = None if w is None else w[keep]
         k = pos - 1
         shown = np.bincount(k, weights=w, minlength=n_pos)
@@ -261,64 +322,50 @@ class PositionBiasEstimator(BaseEstimator):
         self.click_rates_ = clicked / shown
         self.items_ = self.item_relevance_ = None
         self.log_likelihood_ = math.nan
+        self.n_iter_, self.converged_ = 0, True
         if self.method == "randomized":
             self.propensities_ = self.click_rates_ / self.click_rates_[0]
-            self.n_iter_, self.converged_ = 0, True
             return self
         # items seen at kept rows only, as dense codes
-        present = np.bincount(item_code, minlength=item_ids.shape[0]) > 0
+        n_items = item_ids.shape[0]
+        present = np.bincount(item_code, minlength=n_items) > 0
         if not present.all():
             code = np.cumsum(present) - 1
             item_code, item_ids = code[item_code], item_ids[present]
-        theta, gamma = self._em(c, k, item_code, w, n_pos, item_ids.shape[0],
-                                shown, clicked)
+            n_items = item_ids.shape[0]
+        ones = np.ones_like(c) if w is None else w
+        pk, pd, _, (n_click, n_skip) = pair_counts(
+            k, item_code, n_items, weights=(c * ones, (1.0 - c) * ones))
+        item_clicked = np.bincount(pd, weights=n_click, minlength=n_items)
+        _check_linked(pk, pd, item_clicked, n_pos, n_items)
+        if self.method == "harvest":
+            theta, _ = fit_harvest(pk, pd, n_click, n_click + n_skip,
+                                   n_pos=n_pos, n_items=n_items)
+            self.propensities_ = theta
+            return self
+        item_rows = np.bincount(item_code, weights=w, minlength=n_items)
+        median_rows = float(np.median(item_rows[item_clicked > 0]))
+        if median_rows < SPARSE_ROWS:
+            warn(f"PositionBiasEstimator: a median of {median_rows:g} rows per "
+                 f"clicked item is too few for the maximum likelihood of one "
+                 f"relevance per item: its propensities are biased (each item's "
+                 f"relevance absorbs the noise of its few clicks), and the bias "
+                 f"does not shrink as the log grows. Use method='harvest' (no "
+                 f"relevance per item to estimate).", UserWarning)
+        theta, gamma, ll, n_iter, converged, _ = fit_mle(
+            pk, pd, n_click, n_skip, clicked, shown, n_items=n_items,
+            max_iter=self.max_iter, tol=self.tol)
+        self.n_iter_, self.converged_ = n_iter, converged
+        self.log_likelihood_ = float(ll)
+        if not converged:
+            warn(f"PositionBiasEstimator: Newton's method did not converge in "
+                 f"max_iter={self.max_iter} iterations (a propensity still moved "
+                 f"by more than tol={self.tol} of its value); raise max_iter or "
+                 f"tol.", ConvergenceWarning)
         self.propensities_ = theta / theta[0]
         self.items_ = item_ids
         self.item_relevance_ = gamma * theta[0]
         return self
-
-    def _em(self, c, k, d, w, n_pos, n_items, shown, clicked):
-        """EM over the distinct (position, item) pairs: ``(theta, gamma)``."""
-        ones = np.ones_like(c) if w is None else w
-        pk, pd, _, (n_click, n_skip) = pair_counts(
-            k, d, n_items, weights=(c * ones, (1.0 - c) * ones))
-        item_shown = np.bincount(pd, weights=n_click + n_skip, minlength=n_items)
-        item_clicked = np.bincount(pd, weights=n_click, minlength=n_items)
-        _check_linked(pk, pd, item_clicked, n_pos, n_items)
-        skip = n_skip > 0
-        sk, sd, s_n = pk[skip], pd[skip], n_skip[skip]
-        hit = n_click > 0
-        hk, hd, h_n = pk[hit], pd[hit], n_click[hit]
-
-        theta = np.full(n_pos, START)
-        gamma = np.where(item_clicked > 0, START, 0.0)
-        previous = -math.inf
-        self.converged_ = False
-        for it in range(1, self.max_iter + 1):
-            th, ga = theta[sk], gamma[sd]
-            rest = np.maximum(1.0 - th * ga, _TINY)
-            # the log-likelihood of the current parameters
-            with np.errstate(divide="ignore"):
-                ll = (np.dot(s_n, np.log(rest))
-                      + np.dot(h_n, np.log(theta[hk] * gamma[hd])))
-            # E-step on the rows without a click, M-step by bincounts
-            weight = s_n / rest
-            theta = (clicked + np.bincount(sk, weights=weight * th * (1.0 - ga),
-                                           minlength=n_pos)) / shown
-            gamma = (item_clicked + np.bincount(sd, weights=weight * ga * (1.0 - th),
-                                                minlength=n_items)) / item_shown
-            self.n_iter_ = it
-            if math.isfinite(previous) and ll - previous <= self.tol * abs(previous):
-                self.converged_ = True
-                break
-            previous = ll
-        self.log_likelihood_ = float(ll)
-        if not self.converged_:
-            warn(f"PositionBiasEstimator: the EM did not converge in max_iter="
-                 f"{self.max_iter} iterations (relative improvement of the "
-                 f"log-likelihood above tol={self.tol}); raise max_iter or tol.",
-                 ConvergenceWarning)
-        return theta, gamma
 
 
 def _check_linked(pk, pd, item_clicked, n_pos, n_items):

@@ -1,8 +1,11 @@
 """The relevance estimate of each row of a click log: its gain.
 
 Under the position-based model a row shown at position ``k`` is clicked with
-probability ``theta[k] * gamma``, so ``click / theta[k]`` has expected value
-``gamma``, the item's relevance: the inverse-propensity (IPS) estimate.
+probability ``theta[k] * gamma``, so ``click / (theta[k] / theta[1])`` has
+expected value ``theta[1] * gamma``, the item's click probability at
+position 1 (its relevance, when position 1 is always examined): the
+inverse-propensity (IPS) estimate, with the propensities normalised to
+``theta[1] == 1``.
 Every metric whose per-group value is linear in the gains is then estimated
 without bias by the same metric of these gains.  Clipping the weight
 ``1 / theta[k]`` at ``c`` bounds the variance that small propensities bring,
@@ -21,18 +24,22 @@ from ._log import beyond, check_beyond, check_propensities
 __all__ = ["ESTIMATORS", "check_clip", "position_weights", "propensities_of",
            "relevance_estimates"]
 
-#: ``estimator=`` of :func:`counterfactual_report`.
-ESTIMATORS = ("ips", "snips", "naive")
+#: ``estimator=`` of :func:`counterfactual_report`, in the order of its
+#: side-by-side tables.
+ESTIMATORS = ("naive", "ips", "snips")
 
 
 def check_clip(clip):
-    """None or a finite number > 0 (the largest inverse propensity)."""
+    """None or a finite number >= 1 (the largest inverse propensity): a
+    weight below 1 would shrink even the clicks at position 1, whose
+    propensity is 1."""
     if clip is None:
         return None
     if (isinstance(clip, (bool, np.bool_)) or not isinstance(clip, Real)
-            or not math.isfinite(clip) or clip <= 0):
-        raise ValueError(f"clip must be None or a finite number > 0 (the largest "
-                         f"weight 1 / propensity), got {clip!r}.")
+            or not math.isfinite(clip) or clip < 1):
+        raise ValueError(f"clip must be None or a finite number >= 1 (the largest "
+                         f"weight 1 / propensity; the weight of position 1 is 1), "
+                         f"got {clip!r}.")
     return float(clip)
 
 

@@ -17,7 +17,7 @@ from .._core import (
 from .._engine import encode_rows, group_ids_array
 
 __all__ = ["beyond", "check_beyond", "check_clicks", "check_log", "check_propensities",
-           "encode_ids", "pair_counts"]
+           "check_repeated", "encode_ids", "pair_counts", "repeated_impressions"]
 
 
 def check_clicks(clicks):
@@ -104,3 +104,32 @@ def pair_counts(a, b, n_b, weights=()):
         sums = [np.bincount(inverse, weights=wt, minlength=pairs.shape[0])
                 for wt in weights]
     return pairs // n_b, pairs % n_b, count, sums
+
+
+def repeated_impressions(group_code, positions, *, exclude=None):
+    """The number of impressions (groups, as dense codes) that show one
+    position on several rows; ``exclude``: a code left out of the count (a
+    group cut at the end of a piece, counted with the next)."""
+    if not positions.shape[0]:
+        return 0
+    n_pos = int(positions.max())
+    pair_g, _, count, _ = pair_counts(group_code, positions - 1, n_pos)
+    bad = np.unique(pair_g[count > 1])
+    if exclude is not None:
+        bad = bad[bad != exclude]
+    return int(bad.shape[0])
+
+
+def check_repeated(n_repeated):
+    """The one rule of a log's impressions: each shows a position once.
+
+    ``n_repeated``: the count of :func:`repeated_impressions` over the whole
+    log (counts of pieces add up).  The message of every door: the report
+    in memory, on Spark and Dask, and :class:`PositionBiasEstimator`.
+    """
+    if n_repeated:
+        raise ValueError(
+            f"positions: {n_repeated} impression(s) (groups) show a position on "
+            f"several rows. An impression is one ranking shown once, one row per "
+            f"position: give each its own id (a request or page-view id, not the "
+            f"query's or the session's).")

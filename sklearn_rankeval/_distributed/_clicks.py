@@ -32,13 +32,16 @@ import numpy as np
 
 from .._core import validate_scores
 from .._counterfactual import (
-    REPORT_TABLE,
+    REPORT_TABLES,
     beyond,
     check_beyond,
     check_clicks,
     check_log,
+    check_repeated,
+    encode_ids,
     position_weights,
     relevance_estimates,
+    repeated_impressions,
     report_plan,
 )
 from .._metrics import substitute_doc
@@ -50,8 +53,9 @@ __all__ = ["ClickPlan", "LogChecks", "click_doc", "click_partials", "click_plan"
 
 #: The checks of the in-memory report, in its order: the log's arrays
 #: (clicks, then positions), the scores, the positions against the
-#: propensities, then the pipeline's (group ids, weights).
-LOG, SCORES, BEYOND, ROWS, NONE = range(5)
+#: propensities, the pipeline's (group ids, weights), then a position shown
+#: twice in an impression.
+LOG, SCORES, BEYOND, ROWS, REPEATED, NONE = range(6)
 #: How many click values the in-memory message lists.
 N_VALUES = 10
 
@@ -59,21 +63,31 @@ N_VALUES = 10
 class ClickPlan(NamedTuple):
     """What each partition needs: the metric ``names``, the statistics of
     their pooled averages (``pooled``), the ``weights`` of a click at each
-    position, and the report's ``output``."""
+    position, the report's ``output`` and the estimator's table of names
+    (``table``, a key of :data:`~sklearn_rankeval._counterfactual.REPORT_TABLES`)."""
 
     names: list
     pooled: dict
     weights: np.ndarray
     output: str
+    table: str = "naive"
+
+    @property
+    def metric_table(self):
+        return REPORT_TABLES[self.table]
 
 
 def click_plan(metrics, *, estimator, clip, propensities, output):
     """The :class:`ClickPlan` of the report's arguments, checked on the
-    driver with the in-memory report's rules and messages."""
+    driver with the in-memory report's rules and messages (one estimator:
+    the side-by-side table of several is the in-memory report's only)."""
+    if output == "text":
+        raise ValueError("output must be one of ('dict', 'frame') on Spark and "
+                         "Dask, got 'text'.")
     estimator, parsed = report_plan(metrics, estimator, output)
     weights = position_weights(propensities, estimator=estimator, clip=clip)
     names, pooled = metric_plan(None, None, parsed=parsed)
-    return ClickPlan(names, pooled, weights, output)
+    return ClickPlan(names, pooled, weights, output, estimator)
 
 
 def _click_values(clicks, checked):
@@ -105,19 +119,50 @@ class LogChecks:
     raises (:meth:`raise_first`).
     """
 
-    def __init__(self, values=(), top=0, n_beyond=0, errors=None):
+    def __init__(self, values=(), top=0, n_beyond=0, errors=None, n_repeated=0):
         self.values, self.top, self.n_beyond = list(values), top, n_beyond
         self.errors = dict(errors or {})
+        self.n_repeated = n_repeated
+        self.tail = None  # the last impression of a piece: (id, positions)
 
     @property
     def stage(self):
         """The earliest stage that failed (``NONE``: none)."""
-        return min([*self.errors, BEYOND if self.n_beyond else NONE])
+        return min([*self.errors, BEYOND if self.n_beyond else NONE,
+                    REPEATED if self.n_repeated else NONE])
+
+    def count_repeated(self, groups, positions, cut):
+        """Count the impressions of a piece that show a position twice;
+        ``cut``: the piece's last impression may go on in the next piece
+        (rows sorted by impression), so it is counted with that piece."""
+        ids = np.asarray(groups)
+        if self.tail is not None:
+            ids = np.concatenate([np.asarray([self.tail[0]], dtype=ids.dtype)
+                                  .repeat(self.tail[1].shape[0]), ids])
+            positions = np.concatenate([self.tail[1], positions])
+            self.tail = None
+        try:
+            code, labels = encode_ids(ids, ids.shape[0], "groups")
+        except (ValueError, TypeError):
+            return  # bad ids: the pipeline's message
+        last = None
+        if cut and code.shape[0]:
+            last = int(code[-1])
+            self.tail = (labels[last], positions[code == last])
+        self.n_repeated += repeated_impressions(code, positions, exclude=last)
+
+    def finish(self):
+        """Count the impression held over from the last piece."""
+        if self.tail is not None:
+            ids = np.zeros(self.tail[1].shape[0], dtype=np.int64)
+            self.n_repeated += repeated_impressions(ids, self.tail[1])
+            self.tail = None
 
     def fail(self, stage, exc):
         self.errors.setdefault(stage, f"{type(exc).__name__}:{exc}")
 
-    def check(self, clicks, y_score, positions, n_propensities):
+    def check(self, clicks, y_score, positions, n_propensities, groups=None,
+              cut=False):
         """``(clicks, y_score, positions)`` of a piece, checked, or None if
         the piece (or an earlier one) failed a check."""
         try:
@@ -136,11 +181,14 @@ class LogChecks:
             return None
         top, n_beyond = beyond(pos, n_propensities)
         self.top, self.n_beyond = max(self.top, top), self.n_beyond + n_beyond
+        if groups is not None and self.stage > REPEATED:
+            self.count_repeated(groups, pos, cut)
         return None if self.stage <= ROWS else (c, s, pos)
 
     def to_json(self):
         return json.dumps({"values": self.values, "top": self.top,
-                           "beyond": self.n_beyond, "errors": self.errors})
+                           "beyond": self.n_beyond, "errors": self.errors,
+                           "repeated": self.n_repeated})
 
     @classmethod
     def merged(cls, texts):
@@ -151,6 +199,7 @@ class LogChecks:
             out.values += got["values"]
             out.top = max(out.top, got["top"])
             out.n_beyond += got["beyond"]
+            out.n_repeated += got.get("repeated", 0)
             for stage, message in got["errors"].items():
                 out.errors.setdefault(int(stage), message)
         return out
@@ -160,9 +209,11 @@ class LogChecks:
         the click values (none: an empty log) and the positions beyond the
         propensities by their rules, the other stages' first messages."""
         check_clicks(np.asarray(self.values))
-        for stage in (LOG, SCORES, BEYOND, ROWS):
+        for stage in (LOG, SCORES, BEYOND, ROWS, REPEATED):
             if stage == BEYOND:
                 check_beyond(n_propensities, self.top, self.n_beyond)
+            elif stage == REPEATED:
+                check_repeated(self.n_repeated)
             elif stage in self.errors:
                 kind, _, message = self.errors[stage].partition(":")
                 raise (TypeError if kind == "TypeError" else ValueError)(message)
@@ -183,10 +234,12 @@ def click_partials(pieces, plan, *, group_rows="complete"):
     """
     checks, pieces = LogChecks(), iter(pieces)
     n_propensities = plan.weights.shape[0]
+    cut = group_rows == "sorted"
 
     def gains():
         for clicks, y_score, positions, groups, weight in pieces:
-            checked = checks.check(clicks, y_score, positions, n_propensities)
+            checked = checks.check(clicks, y_score, positions, n_propensities,
+                                   groups, cut)
             if checked is not None:
                 c, s, pos = checked
                 yield relevance_estimates(c, pos, plan.weights), s, groups, weight
@@ -194,13 +247,15 @@ def click_partials(pieces, plan, *, group_rows="complete"):
     state = None
     try:
         acc = accumulate(gains(), plan.names, group_rows=group_rows,
-                         metric_table=REPORT_TABLE)
+                         metric_table=plan.metric_table)
+        checks.finish()
         if acc is not None and checks.stage == NONE:
             state = acc.partials()
     except (ValueError, TypeError) as exc:
         checks.fail(ROWS, exc)
-    for clicks, y_score, positions, _, _ in pieces:  # after an error: the rest
-        checks.check(clicks, y_score, positions, n_propensities)
+    for clicks, y_score, positions, groups, _ in pieces:  # after an error: the rest
+        checks.check(clicks, y_score, positions, n_propensities, groups, cut)
+    checks.finish()
     return state, checks
 
 
@@ -223,7 +278,7 @@ def reduce_clicks(columns, texts, plan):
     partition (``texts``): the in-memory report's values and format."""
     LogChecks.merged(texts).raise_first(plan.weights.shape[0])
     values = accumulator_of(columns, plan.names, plan.pooled,
-                            metric_table=REPORT_TABLE).result()
+                            metric_table=plan.metric_table).result()
     summaries = {name: (values[name],
                         int(np.count_nonzero(np.asarray(columns[f"m{i}_defined"]))))
                  for i, name in enumerate(plan.names)}
@@ -248,15 +303,17 @@ propensities : PositionBiasEstimator or array-like of shape (n_positions,)
     A fitted :class:`~sklearn_rankeval.PositionBiasEstimator`, or the
     examination propensity of positions ``1 .. n_positions`` (finite,
     ``> 0``), sent to the workers with the function.
-metrics : str or list of str, default=("dcg@10", "precision@10", "arp")
+metrics : str or list of str, default=None
     As :func:`~sklearn_rankeval.counterfactual_report`: ``"dcg@K"``,
-    ``"precision@K"``, ``"arp"`` (``estimator='ips'``), ``"ndcg@K"``,
-    ``"recall@K"`` (``estimator='snips'``), every one with ``'naive'``.
+    ``"precision@K"``, ``"avg_rel_rank"`` (``estimator='ips'``),
+    ``"recall@K"`` (``estimator='snips'``, pooled over the log), every one
+    and ``"ndcg@K"`` with ``'naive'``; None: the estimator's own.
 estimator : {'ips', 'snips', 'naive'}, default='ips'
-    As :func:`~sklearn_rankeval.counterfactual_report`.
+    As :func:`~sklearn_rankeval.counterfactual_report` (one estimator per
+    call here).
 clip : float, default=None
-    Largest inverse propensity (each click weighs ``min(1 / propensity,
-    clip)``).
+    Largest inverse propensity, at least 1 (each click weighs
+    ``min(1 / propensity, clip)``).
 sample_weight : str, default=None
     Name of a weight column: the weight of each impression, constant within
     it.
@@ -271,8 +328,9 @@ report : dict or pandas.DataFrame
 ValueError
     A column that does not exist, a bad argument (a metric name, an
     estimator, ``clip``, the propensities), or bad data (a non-binary click,
-    a position below 1 or beyond the propensities, a NaN score, a missing
-    impression id): the in-memory report's message, raised on the driver.
+    a position below 1 or beyond the propensities, an impression that shows
+    a position on several rows, a NaN score, a missing impression id): the
+    in-memory report's message, raised on the driver.
 TypeError
     A frame of another type, a column name that is not a string, or a column
     of the wrong type.""",
@@ -286,8 +344,9 @@ in memory.  ``confidence=`` (the in-memory report's bootstrap intervals)
 is not offered, as ``ranking_report`` on Spark and Dask offers none.
 
 Bad data raises the in-memory report's error on the driver.  A non-binary
-click and a position beyond the propensities give its exact message (the
-values and counts of the whole log); where rows are bad in several ways,
+click, a position beyond the propensities and impressions that show a
+position twice give its exact message (the values and counts of the whole
+log); where rows are bad in several ways,
 the first check of the in-memory report that fails is the one raised, with
 the message of one partition that fails it.""",
 }

@@ -574,8 +574,10 @@ CLASSIFICATION = {
 #: ``gain_precision`` and ``gain_rank`` is linear in the gains and defined for
 #: every group, so their average over the groups is unbiased wherever each
 #: gain is (inverse propensity scoring); ``gain_recall`` is a ratio of two
-#: such sums within each group, defined where the group has a gain
-#: (self-normalized: consistent, not unbiased).  They have no public
+#: such sums within each group, defined where the group has a gain (the
+#: naive report's recall of clicks); ``snips_recall`` is the same ratio
+#: pooled over the whole log (the sums of all the groups, then one ratio:
+#: the self-normalised estimate, consistent).  They have no public
 #: function and no scorer of their own.
 GAIN_METRICS = {
     spec.name: spec
@@ -588,8 +590,15 @@ GAIN_METRICS = {
                    "recall@k of gains", options=(K_REQUIRED,), has_labels=False,
                    graded=True, averages=_POOLED, n_stats=2, scorer=False),
         MetricSpec("gain_rank", "counterfactual_report", _ips.gain_rank,
-                   "ARP (sum of gain times rank)", has_labels=False, graded=True,
+                   "average relevant rank (sum of gain times rank)",
+                   has_labels=False, graded=True,
                    perfect_score="unbounded", always_defined=True, scorer=False),
+        # SNIPS: the recall of gains pooled over the whole log (the sums of
+        # every group's numerator and denominator, then one ratio)
+        MetricSpec("snips_recall", "counterfactual_report", _ips.gain_recall,
+                   "recall@k of gains, pooled over the log", options=(K_REQUIRED,),
+                   has_labels=False, graded=True, averages=("micro",),
+                   default_average="micro", n_stats=2, scorer=False),
     ]
 }
 

@@ -107,9 +107,11 @@ class PositionBiasDisplay(RankingCurveDisplayMixin):
     def plot(self, ax=None, *, name=None, curve_kwargs=None, ctr_kw=None):
         """Plot the propensities and the click-through rates.
 
-        The click-through rates (if known) are drawn first, dashed and grey,
-        then the propensities (``line_``); the y axis starts at 0 and the x
-        axis has one tick per position.
+        The propensities (``line_``), then the click-through rates (if
+        known) over them, dashed, grey and hollow, so that both show where
+        they coincide (under a randomized display they are the same numbers,
+        and the legend says so); the y axis starts at 0, the x axis has one
+        tick per position, and axes without a title get one.
 
         Parameters
         ----------
@@ -148,15 +150,24 @@ class PositionBiasDisplay(RankingCurveDisplayMixin):
         """
         self.ax_, self.figure_, name = self._validate_plot_params(ax=ax, name=name)
         self.ctr_line_ = None
+        kw = validate_style_kwargs({"label": name, "marker": "o", "zorder": 2},
+                                   curve_kwargs, "curve_kwargs")
+        (self.line_,) = self.ax_.plot(self.positions_, self.propensities_, **kw)
+        same = (self.relative_click_rates_ is not None
+                and self.relative_click_rates_.shape == self.propensities_.shape
+                and np.allclose(self.relative_click_rates_, self.propensities_))
         if self.relative_click_rates_ is not None:
+            # drawn over the propensities, hollow and dashed: visible where
+            # the two coincide (a randomized log: they are the same numbers)
+            label = _CTR_LABEL + (" (= the propensities)" if same else "")
             kw = validate_style_kwargs(
-                {"label": _CTR_LABEL, "color": "0.45", "linestyle": "--",
-                 "marker": "s", "markersize": 4}, ctr_kw, "ctr_kw")
+                {"label": label, "color": "0.35", "linestyle": "--",
+                 "marker": "s", "markersize": 8, "markerfacecolor": "none",
+                 "zorder": 3}, ctr_kw, "ctr_kw")
             (self.ctr_line_,) = self.ax_.plot(self.positions_,
                                               self.relative_click_rates_, **kw)
-        kw = validate_style_kwargs({"label": name, "marker": "o"}, curve_kwargs,
-                                   "curve_kwargs")
-        (self.line_,) = self.ax_.plot(self.positions_, self.propensities_, **kw)
+        if not self.ax_.get_title():
+            self.ax_.set_title("Position bias: examination propensity per position")
         top = max(1.0, *(float(np.max(line.get_ydata()))
                          for line in self.ax_.get_lines()))
         self.ax_.set(xlabel="Position", ylim=(0.0, 1.05 * top),
@@ -218,7 +229,7 @@ class PositionBiasDisplay(RankingCurveDisplayMixin):
 
     @classmethod
     @_fill_doc
-    def from_log(cls, clicks, positions, *, items, groups=None, sample_weight=None,
+    def from_log(cls, clicks, positions, *, items=None, groups=None, sample_weight=None,
                  method="em", max_position=None, name=None, ax=None,
                  curve_kwargs=None, ctr_kw=None):
         """Fit a :class:`PositionBiasEstimator` to a click log and plot it.
@@ -232,13 +243,14 @@ class PositionBiasDisplay(RankingCurveDisplayMixin):
             1 where the displayed item was clicked, else 0.
         positions : array-like of shape (n_samples,)
             The 1-based rank at which each item was displayed.
-        items : array-like of shape (n_samples,)
-            What was shown, identified across impressions.
+        items : array-like of shape (n_samples,), default=None
+            What was shown, identified across impressions (for ``'em'`` and
+            ``'harvest'``; ``'randomized'`` needs none).
         groups : array-like of shape (n_samples,), default=None
             The impression of each row.
         sample_weight : array-like of shape (n_samples,), default=None
             Weight of each row.
-        method : {'em', 'randomized'}, default='em'
+        method : {'em', 'harvest', 'randomized'}, default='em'
             The estimator's ``method``.
         max_position : int, default=None
             The estimator's ``max_position``.

@@ -33,8 +33,28 @@ def test_draws_the_estimator(pyplot, log):
     assert_allclose(disp.ctr_line_.get_ydata(), ctr / ctr[0], rtol=1e-12)
     assert disp.line_.get_label() == "Propensity (em)"
     legend = [t.get_text() for t in disp.ax_.get_legend().get_texts()]
-    assert legend == ["Click-through rate / CTR at position 1", "Propensity (em)"]
+    assert legend == ["Propensity (em)", "Click-through rate / CTR at position 1"]
     assert disp.ax_.get_xlabel() == "Position"
+    assert disp.ax_.get_title() == "Position bias: examination propensity per position"
+
+
+def test_randomized_shows_both_curves_and_says_they_coincide(pyplot, log):
+    # a randomized display: the propensities are the click-through rates; the
+    # CTR curve is drawn over them, hollow and dashed, and named as such
+    disp = PositionBiasDisplay.from_log(log["clicks"], log["positions"],
+                                        method="randomized")
+    assert_allclose(disp.ctr_line_.get_ydata(), disp.line_.get_ydata(), rtol=1e-12)
+    assert disp.ctr_line_.get_zorder() > disp.line_.get_zorder()
+    assert disp.ctr_line_.get_markerfacecolor() == "none"
+    assert disp.ctr_line_.get_linestyle() == "--"
+    assert disp.ctr_line_.get_label() == ("Click-through rate / CTR at position 1 "
+                                          "(= the propensities)")
+    # a title of the user's own is kept
+    fig, ax = pyplot.subplots()
+    ax.set_title("mine")
+    PositionBiasDisplay.from_log(log["clicks"], log["positions"],
+                                 method="randomized", ax=ax)
+    assert ax.get_title() == "mine"
 
 
 def test_from_log_equals_from_estimator(pyplot, log):

@@ -37,7 +37,7 @@ def _report(log, new, **kw):
 
 @pytest.mark.parametrize("metric, name", [("dcg", f"dcg@{K}"),
                                           ("precision", f"precision@{K}"),
-                                          ("arp", "arp")])
+                                          ("arp", "avg_rel_rank")])
 @pytest.mark.parametrize("seed", [0, 1])
 def test_ips_is_within_a_few_standard_errors_of_the_truth(metric, name, seed):
     _, gamma, log, new = _setup(seed, 4000)
@@ -64,7 +64,7 @@ def test_bootstrap_intervals_cover_the_truth():
     rng = np.random.default_rng(100)
     gamma = rng.beta(1, 2, (30, 8))
     new = gamma + 0.2 * rng.standard_normal(gamma.shape)
-    metrics = {"dcg": f"dcg@{K}", "precision": f"precision@{K}", "arp": "arp"}
+    metrics = {"dcg": f"dcg@{K}", "precision": f"precision@{K}", "arp": "avg_rel_rank"}
     truth = {m: truth_per_query(gamma, new, m, K).mean() for m in metrics}
     n_reps = 300
     covered = dict.fromkeys(metrics, 0)
@@ -83,11 +83,13 @@ def test_bootstrap_intervals_cover_the_truth():
 
 # -- NumPy references written from the definitions ----------------------------
 def _reference(clicks, y_score, positions, groups, propensities, metric, k,
-               clip=None):
+               clip=None, pooled=False):
     """The metric of each group, from the definition, and their mean over
     the groups where it is defined (every group for sums; groups with a
-    click for ratios)."""
-    values = []
+    click for ratios); ``pooled``: the recall as one ratio of the sums over
+    every group (SNIPS, Swaminathan and Joachims 2015)."""
+    values, tops, totals = [], [], []
+    metric = {"avg_rel_rank": "arp"}.get(metric, metric)
     for g in np.unique(groups):
         m = groups == g
         weight = 1.0 / propensities[positions[m] - 1]
@@ -109,14 +111,19 @@ def _reference(clicks, y_score, positions, groups, propensities, metric, k,
             values.append(np.sum(r * disc * top) / np.sum(ideal * disc * top))
         elif r.sum() > 0 and metric == "recall":
             values.append(np.sum(r * top) / np.sum(r))
+        tops.append(np.sum(r * top))
+        totals.append(np.sum(r))
+    if pooled:
+        return np.sum(tops) / np.sum(totals)
     return np.mean(values)
 
 
 @pytest.mark.usefixtures("engine_path")  # every ranker of the engine
 @pytest.mark.parametrize("estimator, metric, k", [
     ("ips", "dcg", 3), ("ips", "dcg", None), ("ips", "precision", 3),
-    ("ips", "arp", None), ("snips", "ndcg", 3), ("snips", "ndcg", None),
-    ("snips", "recall", 3), ("naive", "recall", 2), ("naive", "dcg", 2)])
+    ("ips", "avg_rel_rank", None), ("naive", "ndcg", 3), ("naive", "ndcg", None),
+    ("snips", "recall", 3), ("snips", "recall", 1), ("naive", "recall", 2),
+    ("naive", "dcg", 2)])
 @pytest.mark.parametrize("clip", [None, 2.5])
 def test_equals_a_numpy_reference(estimator, metric, k, clip):
     rng = np.random.default_rng(11)
@@ -136,7 +143,8 @@ def test_equals_a_numpy_reference(estimator, metric, k, clip):
     expected = _reference(clicks, y_score, positions, groups,
                           np.ones_like(propensities) if estimator == "naive"
                           else propensities, metric, k,
-                          clip=None if estimator == "naive" else clip)
+                          clip=None if estimator == "naive" else clip,
+                          pooled=estimator == "snips")
     assert got == pytest.approx(expected, rel=1e-12)
 
 
@@ -151,7 +159,7 @@ def test_ties_give_the_expected_value_over_the_orders():
         positions = rng.permutation(n) + 1
         y_score = rng.integers(0, 2, n).astype(float)  # ties
         for name, estimator in [("dcg@2", "ips"), ("precision@2", "ips"),
-                                ("arp", "ips"), ("ndcg@2", "snips"),
+                                ("avg_rel_rank", "ips"), ("ndcg@2", "naive"),
                                 ("recall@2", "snips")]:
             got = counterfactual_report(clicks, y_score, positions,
                                         groups=np.zeros(n), propensities=propensities,
@@ -165,7 +173,8 @@ def test_ties_give_the_expected_value_over_the_orders():
                 untied = np.empty(n)
                 untied[perm] = -np.arange(n, dtype=float)
                 values.append(_reference(clicks, untied, positions, np.zeros(n),
-                                         propensities, name.split("@")[0],
+                                         np.ones(5) if estimator == "naive"
+                                         else propensities, name.split("@")[0],
                                          2 if "@" in name else None))
             assert got == pytest.approx(np.mean(values), rel=1e-12), name
 
@@ -175,7 +184,7 @@ def test_fitted_estimator_equals_its_array_and_row_order_does_not_matter():
     est = PositionBiasEstimator().fit(log["clicks"], log["positions"],
                                       items=log["items"])
     score = new[log["query"], log["doc"]]
-    metrics = ["dcg@5", "precision@3", "arp"]
+    metrics = ["dcg@5", "precision@3", "avg_rel_rank"]
     a = counterfactual_report(log["clicks"], score, log["positions"],
                               groups=log["groups"], propensities=est, metrics=metrics)
     perm = rng.permutation(score.shape[0])
@@ -194,8 +203,9 @@ def test_query_weights_equal_repeated_impressions():
     rep_groups = np.repeat(np.arange(300), wq)
     rows = np.concatenate([np.flatnonzero(log["groups"] == g) for g in rep_groups])
     new_ids = np.repeat(np.arange(rep_groups.shape[0]), 8)
-    for estimator, metrics in [("ips", ["dcg@3", "precision@3", "arp"]),
-                               ("snips", ["ndcg@3", "recall@3"])]:
+    for estimator, metrics in [("ips", ["dcg@3", "precision@3", "avg_rel_rank"]),
+                               ("snips", ["recall@3"]),
+                               ("naive", ["ndcg@3", "recall@3"])]:
         a = counterfactual_report(log["clicks"], score, log["positions"],
                                   groups=log["groups"], propensities=THETA,
                                   metrics=metrics, estimator=estimator,
@@ -211,7 +221,8 @@ def test_query_weights_equal_repeated_impressions():
 def test_intervals_and_frame_output():
     _, _, log, new = _setup(5, 400)
     score = new[log["query"], log["doc"]]
-    kw = dict(groups=log["groups"], propensities=THETA, metrics=["dcg@3", "arp"])
+    kw = dict(groups=log["groups"], propensities=THETA,
+              metrics=["dcg@3", "avg_rel_rank"])
     plain = counterfactual_report(log["clicks"], score, log["positions"], **kw)
     with_ci = counterfactual_report(log["clicks"], score, log["positions"], **kw,
                                     confidence=0.9, n_resamples=200, random_state=0)
@@ -225,13 +236,14 @@ def test_intervals_and_frame_output():
                                   confidence=0.9, n_resamples=200, random_state=0,
                                   output="frame")
     assert list(frame.columns) == ["metric", "value", "ci_low", "ci_high", "n_groups"]
-    assert frame["metric"].tolist() == ["dcg@3", "arp"]
-    assert frame["ci_low"].tolist() == [with_ci[n]["ci_low"] for n in ("dcg@3", "arp")]
+    assert frame["metric"].tolist() == ["dcg@3", "avg_rel_rank"]
+    assert frame["ci_low"].tolist() == [with_ci[n]["ci_low"]
+                                        for n in ("dcg@3", "avg_rel_rank")]
     # dcg and arp are defined in every impression
     assert frame["n_groups"].tolist() == [400, 400]
 
 
-def test_snips_averages_over_the_impressions_with_a_click():
+def test_snips_is_one_ratio_of_sums_over_the_log():
     clicks = [1, 0, 0, 0, 0, 1]
     positions = [1, 2, 1, 2, 1, 2]
     groups = [0, 0, 1, 1, 2, 2]
@@ -239,8 +251,10 @@ def test_snips_averages_over_the_impressions_with_a_click():
     frame = counterfactual_report(clicks, y_score, positions, groups=groups,
                                   propensities=[1, 0.5], metrics=["recall@1"],
                                   estimator="snips", output="frame")
-    # impression 0: its click ranked 2nd (0); impression 2: 1st (1); 1: none
-    assert frame["value"].tolist() == [0.5]
+    # impression 0: its click (gain 1) ranked 2nd; impression 2: its click
+    # (gain 1 / 0.5 = 2) ranked 1st; 1: none.  (0 + 2) / (1 + 2), where a
+    # ratio per impression would give (0 + 1) / 2
+    assert frame["value"].tolist() == [pytest.approx(2 / 3, rel=1e-15)]
     assert frame["n_groups"].tolist() == [2]
 
 
@@ -272,14 +286,16 @@ BAD = [
     ("clip", dict(clip=0)),
     ("clip", dict(clip=-1.0)),
     ("clip", dict(clip=float("nan"))),
+    ("clip", dict(clip=0.5)),  # below 1: would shrink position 1's clicks
+    ("positions", dict(groups=[0, 0, 0, 0, 0, 0])),  # positions 1-3 twice
     ("estimator", dict(estimator="dr")),
     ("metrics", dict(metrics=["mrr"])),
     ("metrics", dict(metrics=["precision"])),
     ("metrics", dict(metrics=["precision@0"])),
     ("metrics", dict(metrics=["arp@3"])),
-    ("metrics", dict(metrics=["ndcg@3"])),  # a ratio: snips
+    ("metrics", dict(metrics=["ndcg@3"])),  # naive only
     ("metrics", dict(metrics=["dcg@3"], estimator="snips")),
-    ("output", dict(output="text")),
+    ("output", dict(output="html")),
     ("confidence", dict(confidence=1.5)),
 ]
 

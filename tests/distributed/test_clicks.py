@@ -28,7 +28,7 @@ def _engine_report(log, partition, *, piece=5, weighted=False, **kwargs):
     one number per row, constant within an impression) sorted by
     impression and cut every ``piece`` rows, their partials and checks, the
     driver's reduction."""
-    plan = click_plan(kwargs.pop("metrics", ("dcg@10", "precision@10", "arp")),
+    plan = click_plan(kwargs.pop("metrics", None),
                       estimator=kwargs.pop("estimator", "ips"),
                       clip=kwargs.pop("clip", None),
                       propensities=kwargs.pop("propensities"),
@@ -77,7 +77,8 @@ def test_frame_output_counts_the_impressions_where_defined():
     expected = click_report(log, **kwargs)
     assert list(got.columns) == ["metric", "value", "n_groups"]
     clicked = log.groupby("impression")["clicked"].max()
-    assert list(got["n_groups"]) == [int(clicked.sum())] * 3  # impressions with a click
+    # impressions with a click (SNIPS pools them; the others add nothing)
+    assert list(got["n_groups"]) == [int(clicked.sum())] * 2
     assert list(got["n_groups"]) == list(expected["n_groups"])
     np.testing.assert_allclose(got["value"], expected["value"], rtol=0, atol=1e-12)
 
@@ -104,6 +105,18 @@ def _bad_log(case):
                                    kind="stable")]
         log.loc[rows[0], "score"] = np.nan  # the first piece
         log.loc[rows[-1], "position"] = 0  # the last piece
+    elif case in ("repeated across a cut", "repeated before the ids"):
+        # every row of one impression of partition 1 at position 1: its 8
+        # rows span two pieces of 5; and one impression of partition 2 with
+        # position 2 twice.  Two impressions, each counted once.
+        for p, rows in ((1, 8), (2, 2)):
+            ids = log["impression"].to_numpy()[first[p]]
+            target = np.sort(ids)[5]  # cut by the first piece's end
+            at = np.flatnonzero(log["impression"].to_numpy() == target)[:rows]
+            log.loc[at, "position"] = p
+        if case == "repeated before the ids":
+            log = log.astype({"impression": float})
+            log.loc[first[0][0], "impression"] = np.nan
     elif case == "beyond before the ids":
         log = log.astype({"impression": float})
         log.loc[first[0][0], "impression"] = np.nan
@@ -114,6 +127,7 @@ def _bad_log(case):
 @pytest.mark.parametrize("case", [
     "clicks", "beyond", "clicks before scores",
     "positions before scores, one partition", "beyond before the ids",
+    "repeated across a cut", "repeated before the ids",
 ])
 def test_checks_of_the_pieces_raise_the_whole_logs_message(case):
     log, part, propensities = _bad_log(case)
@@ -129,10 +143,14 @@ def test_checks_of_the_pieces_raise_the_whole_logs_message(case):
         assert f"{n} row(s)" in str(got.value) and "(up to 8)" in str(got.value)
         assert all(np.count_nonzero(log["position"][part == p] > 5) < n
                    for p in range(3))
+    if case == "repeated across a cut":  # one count over pieces and partitions
+        assert str(got.value).startswith("positions: 2 impression(s) (groups)")
+    if case == "repeated before the ids":  # the pipeline's checks come first
+        assert str(got.value) == "groups contains missing values (NaN)."
 
 
 def test_an_empty_log_is_the_in_memory_error():
-    plan = click_plan(["arp"], estimator="ips", clip=None, propensities=[1.0],
+    plan = click_plan(["avg_rel_rank"], estimator="ips", clip=None, propensities=[1.0],
                       output="dict")
     with pytest.raises(ValueError, match="clicks is empty: at least one sample"):
         reduce_clicks({}, [], plan)
@@ -146,7 +164,7 @@ def test_the_accumulator_over_the_reports_table_pickles_and_merges():
     from sklearn_rankeval._counterfactual import REPORT_TABLE
 
     log = make_click_log(seed=34).sort_values("impression", kind="stable")
-    metrics = ["precision@3", "arp", "recall@3"]  # names of the report's own
+    metrics = ["precision@3", "avg_rel_rank", "recall@3"]  # the report's own names
     gains = log["clicked"].to_numpy() / CLICK_THETA[log["position"].to_numpy() - 1]
     expected = click_report(log, propensities=CLICK_THETA, metrics=metrics,
                             estimator="naive")
@@ -175,8 +193,9 @@ def test_the_accumulator_over_the_reports_table_pickles_and_merges():
         RankingAccumulator(["precision@3"]).merge(
             RankingAccumulator(["precision@3"], metric_table=REPORT_TABLE))
     with pytest.raises(TypeError, match="metric_table must be None or a report's"):
-        RankingAccumulator(["arp"], metric_table=dict(REPORT_TABLE))
+        RankingAccumulator(["avg_rel_rank"], metric_table=dict(REPORT_TABLE))
     # partials of an earlier version (no table): the registry's names
     del state["metric_table"]
-    with pytest.raises(ValueError, match="partials: 'arp' is not a ranking metric"):
+    with pytest.raises(ValueError,
+                       match="partials: 'avg_rel_rank' is not a ranking metric"):
         RankingAccumulator.from_partials(state)

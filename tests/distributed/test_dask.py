@@ -200,7 +200,7 @@ def test_counterfactual_report_equals_in_memory(client, case):
     check_click_report(_dask_report(4), *case)
 
 
-@pytest.mark.parametrize("bad", ["clicks", "beyond", "position"])
+@pytest.mark.parametrize("bad", ["clicks", "beyond", "position", "repeated"])
 def test_counterfactual_report_bad_data_gives_the_in_memory_message(client, bad):
     check_click_bad_data(_dask_report(3), bad)
 

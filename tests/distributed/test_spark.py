@@ -309,7 +309,7 @@ def test_counterfactual_report_equals_in_memory(spark, small_calls, case):
     check_click_report(_spark_report(spark), *case)
 
 
-@pytest.mark.parametrize("bad", ["clicks", "beyond", "position"])
+@pytest.mark.parametrize("bad", ["clicks", "beyond", "position", "repeated"])
 def test_counterfactual_report_bad_data_gives_the_in_memory_message(spark, bad):
     check_click_bad_data(_spark_report(spark, 3), bad)
 
