@@ -161,7 +161,7 @@ def test_the_accumulator_over_the_reports_table_pickles_and_merges():
     import pickle
 
     from sklearn_rankeval import RankingAccumulator
-    from sklearn_rankeval._counterfactual import REPORT_TABLE
+    from sklearn_rankeval._counterfactual._report import REPORT_TABLE
 
     log = make_click_log(seed=34).sort_values("impression", kind="stable")
     metrics = ["precision@3", "avg_rel_rank", "recall@3"]  # the report's own names
