@@ -69,7 +69,8 @@ for j, level in enumerate(recall):
     print(f"{level:8.1f}{values}")
 for name, model in models.items():
     score = model.predict_proba(X_test)[:, 1]
-    ap = interpolated_average_precision_score(y_test, score,
-                                              groups=groups_test)
+    # (users without a click have no AP: left out, explicitly)
+    ap = interpolated_average_precision_score(y_test, score, groups=groups_test,
+                                              undefined="skip")
     shown = displays[name].average_precision
     print(f"{name}: 11-point AP {ap:.4f} (legend: {shown:.4f})")

@@ -10,7 +10,9 @@ the user's impressions) does not.
 
 This example tunes a logistic regression on a synthetic click log with
 :class:`~sklearn.model_selection.GridSearchCV`, scoring each fold per user with
-``get_scorer("gauc")``. The user ids reach both the splitter
+the GAUC scorer (``get_scorer("gauc")``, here
+``make_ranking_scorer(gauc_score, undefined="skip")``: the same scorer, silent
+about the users of a fold without a click). The user ids reach both the splitter
 (:class:`~sklearn.model_selection.GroupKFold`, so no user is in both train and
 test) and the scorer through scikit-learn's metadata routing: one
 ``fit(X, y, groups=groups)`` call, no other wiring.
@@ -29,7 +31,7 @@ from sklearn.model_selection import GridSearchCV, GroupKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from sklearn_rankeval import gauc_score, get_scorer
+from sklearn_rankeval import gauc_score, make_ranking_scorer, ndcg_score
 from sklearn_rankeval.datasets import make_click_log
 
 X, y, groups = make_click_log(n_users=600, random_state=0)
@@ -43,8 +45,10 @@ print(f"{n_users} users, {len(y)} impressions, {y.mean():.1%} clicks")
 # order one user's impressions: its GAUC is exactly 1/2 (every pair within a
 # user is tied).
 activity = X[:, 0]
+# users without a click (or with only clicks) have no AUC: GAUC leaves them
+# out; undefined="skip" says so explicitly (the default also warns how many)
 print(f"activity feature: AUC = {roc_auc_score(y, activity):.3f}, "
-      f"GAUC = {gauc_score(y, activity, groups=groups):.3f}")
+      f"GAUC = {gauc_score(y, activity, groups=groups, undefined='skip'):.3f}")
 
 # %%
 # Grid search scored per user
@@ -59,7 +63,10 @@ param_grid = {"logisticregression__C": [0.0001, 0.001, 1.0]}
 search = GridSearchCV(
     model,
     param_grid,
-    scoring={"gauc": get_scorer("gauc"), "ndcg@5": get_scorer("ndcg@5")},
+    # (undefined="skip": the users of a fold without a click are left out
+    # silently; the default warns how many, fold by fold)
+    scoring={"gauc": make_ranking_scorer(gauc_score, undefined="skip"),
+             "ndcg@5": make_ranking_scorer(ndcg_score, k=5, undefined="skip")},
     refit="gauc",
     cv=GroupKFold(n_splits=5),
 )

@@ -48,7 +48,8 @@ user = pd.Series(users[test], name="user")
 fig, ax = plt.subplots(figsize=(7, 4.5), layout="constrained")
 for name, model in models.items():
     PerGroupHistogramDisplay.from_estimator(
-        model, X[test], y[test], groups=user, metric="ndcg@10", name=name, ax=ax)
+        model, X[test], y[test], groups=user, metric="ndcg@10", name=name,
+        ax=ax)
 ax.set_title("NDCG@10 of each held-out user")
 plt.show()
 
@@ -60,6 +61,7 @@ plt.show()
 scores = {name: model.predict_proba(X[test])[:, 1]
           for name, model in models.items()}
 per_user = pd.DataFrame({
-    name: per_group_scores(y[test], s, groups=user, metrics=["ndcg@10"])["ndcg@10"]
+    name: per_group_scores(y[test], s, groups=user,
+                           metrics=["ndcg@10"])["ndcg@10"]
     for name, s in scores.items()})
 print(per_user.dropna().sort_values("one item feature").head())

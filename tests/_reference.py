@@ -1003,3 +1003,15 @@ def georisk_loop(x, alpha):
         phi = 0.5 * (1 + math.erf(z_risk / c / math.sqrt(2)))
         out.append(math.sqrt(s[i] / c * phi))
     return out
+
+
+def t_interval(d, level):
+    """The ``level`` confidence interval of the mean of ``d`` from Student's
+    t (scipy's ``TtestResult.confidence_interval``, which scipy < 1.10 lacks):
+    mean +- t_{(1 + level) / 2, n - 1} sd / sqrt(n)."""
+    from scipy import stats
+
+    d = np.asarray(d, dtype=float)
+    n = d.shape[0]
+    half = stats.t.ppf((1 + level) / 2, n - 1) * d.std(ddof=1) / np.sqrt(n)
+    return d.mean() - half, d.mean() + half
