@@ -161,3 +161,64 @@ def test_pos_label_refusals():
     # 2-D grades are never read as -1/1 labels: a negative grade is refused
     with pytest.raises(ValueError, match="must be >= 0"):
         check_inputs([[1, -1]], [[0.5, 0.2]])
+
+
+# ---------------------------------------------------------------------------
+# the same door for Array API input (array-api-strict): the labels are read
+# in the input's namespace by the same rule
+# ---------------------------------------------------------------------------
+@pytest.fixture
+def strict():
+    xs = pytest.importorskip("array_api_strict")
+    pytest.importorskip("array_api_compat")
+    import sklearn
+
+    with sklearn.config_context(array_api_dispatch=True):
+        yield xs
+
+
+@pytest.mark.parametrize("y, pos_label, expected", [
+    ([True, False, True], None, [1, 0, 1]),
+    ([1, -1, -1], None, [1, 0, 0]),
+    ([-1, -1, -1], None, [0, 0, 0]),
+    ([3, 0, 1], None, [3, 0, 1]),
+    ([0, 0, 1], None, [0, 0, 1]),  # 0/1 stay 0/1 (no -1: not read as -1/1)
+    ([2, 5, 2], 5, [0, 1, 0]),
+])
+def test_labels_in_the_input_namespace(strict, y, pos_label, expected):
+    y_in = strict.asarray(np.asarray(y))
+    checked = check_inputs(y_in, strict.asarray([0.3, 0.2, 0.1]),
+                           pos_label=pos_label)
+    assert np.asarray(checked.y_true).tolist() == expected
+
+
+def test_array_api_label_refusals(strict):
+    s = strict.asarray([0.3, 0.2, 0.1])
+    with pytest.raises(ValueError, match="y_true has 3 distinct labels"):
+        check_inputs(strict.asarray([1, 2, 3]), s, pos_label=1)
+    with pytest.raises(ValueError, match=r"pos_label=7 is not a label of y_true "
+                                         r"\(1, 2\)"):
+        check_inputs(strict.asarray([1, 2, 1]), s, pos_label=7)
+
+
+def test_array_api_classes_and_group_ids(strict):
+    scores = strict.asarray(np.full((3, 3), 1 / 3))
+    checked = check_inputs(strict.asarray([30.0, 10.0, 20.0]), scores,
+                           labels=[30, 20, 10])
+    assert np.asarray(checked.y_true).tolist() == [0, 2, 1]
+    with pytest.raises(ValueError, match="labels that are not in labels"):
+        check_inputs(strict.asarray([30.0, 11.0, 20.0]), scores,
+                     labels=[30, 20, 10])
+    # host strings cannot move to the namespace: encode them on the host
+    with pytest.raises(TypeError, match="y_true holds values of dtype <U1; under "
+                                        "array_api_dispatch"):
+        check_inputs(np.array(["a", "b", "c"]), scores)
+    long = check_inputs(strict.asarray([1, 0, 1]), strict.asarray([0.3, 0.2, 0.1]),
+                        groups=np.array([7, 7, 9], dtype=np.uint32))
+    assert np.asarray(long.groups).tolist() == [7, 7, 9]
+    with pytest.raises(TypeError, match="groups must hold integer ids"):
+        check_inputs(strict.asarray([1, 0, 1]), strict.asarray([0.3, 0.2, 0.1]),
+                     groups=np.array(["a", "a", "b"]))
+    with pytest.raises(ValueError, match="2\\*\\*63 or more"):
+        check_inputs(strict.asarray([1, 0]), strict.asarray([0.3, 0.2]),
+                     groups=np.array([1, 2**63 + 5], dtype=np.uint64))
