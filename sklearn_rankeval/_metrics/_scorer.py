@@ -8,12 +8,12 @@ routing it refuses to score a fold of 1-D predictions as one query.
 ``scoring`` dict can mix both.
 """
 
-import numpy as np
 from sklearn import config_context
 from sklearn.metrics import get_scorer as _sklearn_get_scorer
 from sklearn.metrics import get_scorer_names as _sklearn_get_scorer_names
 from sklearn.metrics import make_scorer
 
+from .._engine import layout_of
 from ._conventions import CONVENTIONS, check_convention, preset, split_scorer_name
 from ._docs import fill_doc
 from ._names import did_you_mean, read_metric_name, valid_names_text
@@ -42,7 +42,7 @@ class _GroupedScoreFunc:
         self.__name__ = score_func.__name__
 
     def __call__(self, y_true, y_score, *, groups=None, **kwargs):
-        if np.ndim(y_score) == 2:
+        if layout_of(y_true, y_score) != "long":  # a ranking per sample or row
             return self.score_func(y_true, y_score, **kwargs)
         if groups is None:
             raise ValueError(self._no_groups_advice())
