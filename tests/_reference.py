@@ -1015,3 +1015,95 @@ def t_interval(d, level):
     n = d.shape[0]
     half = stats.t.ppf((1 + level) / 2, n - 1) * d.std(ddof=1) / np.sqrt(n)
     return d.mean() - half, d.mean() + half
+
+
+def _orders_of_ranking(rows, score):
+    """Every order of ``rows`` by descending score, tied rows in every order
+    (each equally likely); rows with score -inf left out (not ranked)."""
+    ranked = [r for r in rows if score[r] > -math.inf]
+    levels = sorted({score[r] for r in ranked}, reverse=True)
+    blocks = [[r for r in ranked if score[r] == s] for s in levels]
+    for parts in itertools.product(*(itertools.permutations(b) for b in blocks)):
+        yield [r for part in parts for r in part]
+
+
+def _exposure_of_order(order, relevant, user_model, p, u):
+    """{row: exposure} of one deterministic ranking (0-based rank i: p**i,
+    times (1-u)**(relevant items above) under gerr)."""
+    out, above = {}, 0
+    for i, r in enumerate(order):
+        out[r] = p ** i * ((1 - u) ** above if user_model == "gerr" else 1.0)
+        above += relevant[r]
+    return out
+
+
+def expected_exposure_loop(y_true, y_score, groups, samples=None, items=None,
+                           item_groups=None, measure="loss", user_model="rbp",
+                           p=0.5, u=0.5, normalize=False):
+    """Expected exposure (Diaz et al., CIKM 2020) per group, with loops:
+    every order of every sampled ranking enumerated (ties: each order
+    equally likely), the target from an ideal policy that ranks items by
+    grade and shuffles each grade uniformly (enumerated), and, with
+    ``normalize`` (rbp), the bounds found over every deterministic ranking
+    of the group's items and the uniform random policy."""
+    n = len(y_score)
+    samples = [0] * n if samples is None else list(samples)
+    items = list(range(n)) if items is None else list(items)
+    out = []
+    for q in sorted(set(groups)):
+        rows = [i for i in range(n) if groups[i] == q]
+        grade = {items[i]: float(y_true[i]) for i in rows}
+        relevant_row = {i: int(y_true[i] > 0) for i in rows}
+        rankings = sorted({samples[i] for i in rows})
+        e = {it: 0.0 for it in grade}
+        for s in rankings:
+            in_s = [i for i in rows if samples[i] == s]
+            orders = list(_orders_of_ranking(in_s, y_score))
+            for order in orders:
+                exp = _exposure_of_order(order, relevant_row, user_model, p, u)
+                for r, x in exp.items():
+                    e[items[r]] += x / len(orders) / len(rankings)
+        names = sorted(grade, key=str)
+        rel_item = {it: int(grade[it] > 0) for it in names}
+        ideal = [it for g in sorted({grade[it] for it in names}, reverse=True)
+                 for it in names if grade[it] == g]
+        by_grade = sorted({grade[it] for it in names}, reverse=True)
+        blocks = [[it for it in names if grade[it] == g] for g in by_grade]
+        target = {it: 0.0 for it in names}
+        ideal_orders = list(itertools.product(*(itertools.permutations(b)
+                                                for b in blocks)))
+        for parts in ideal_orders:
+            order = [it for part in parts for it in part]
+            exp = _exposure_of_order(order, rel_item, user_model, p, u)
+            for it, x in exp.items():
+                target[it] += x / len(ideal_orders)
+        del ideal
+        if item_groups is not None:
+            dims = np.asarray(item_groups, dtype=object).reshape(n, -1)
+            first_row = {items[i]: i for i in reversed(rows)}
+            keys = sorted({(d, dims[first_row[it], d]) for it in names
+                           for d in range(dims.shape[1])}, key=str)
+            eg = {k: sum(e[it] for it in names if rel_item[it]
+                         and dims[first_row[it], k[0]] == k[1]) for k in keys}
+            tg = {k: sum(target[it] for it in names if rel_item[it]
+                         and dims[first_row[it], k[0]] == k[1]) for k in keys}
+            e, target, names = eg, tg, keys
+        d = sum(e[it] ** 2 for it in names)
+        r = sum(e[it] * target[it] for it in names)
+        t = sum(target[it] ** 2 for it in names)
+        value = {"loss": d - 2 * r + t, "disparity": d, "relevance": r}[measure]
+        if normalize:
+            perms = list(itertools.permutations(names))
+            vecs = [_exposure_of_order(list(pm), rel_item, user_model, p, u)
+                    for pm in perms]
+            uniform = {it: sum(v[it] for v in vecs) / len(vecs) for it in names}
+            ds = [sum(v[it] ** 2 for it in names) for v in vecs]
+            rs = [sum(v[it] * target[it] for it in names) for v in vecs]
+            ls = [sum((v[it] - target[it]) ** 2 for it in names) for v in vecs]
+            lo = {"disparity": sum(uniform[it] ** 2 for it in names),
+                  "relevance": min(rs), "loss": 0.0}[measure]
+            hi = {"disparity": max(ds), "relevance": max(rs),
+                  "loss": max(ls)}[measure]
+            value = (value - lo) / (hi - lo) if hi - lo > 1e-12 else math.nan
+        out.append(value)
+    return np.array(out)

@@ -35,7 +35,7 @@ from .._core import (
     validate_scores,
     xpx,
 )
-from ._group_ids import check_length, group_ids_array
+from ._group_ids import check_length, encode_rows, group_ids_array
 
 __all__ = ["COLUMN_READERS", "RankingInput", "check_inputs", "encode_classes",
            "layout_of"]
@@ -109,10 +109,59 @@ def _read_docno(docno, checked):
     return ids
 
 
+def _row_codes(name, values, checked):
+    """Ids of one column, one per row (the long layout), as dense int64
+    codes in the sorted order of the ids (the engine's one encoding)."""
+    n = checked.n_rows
+    if checked.layout != "long":
+        raise InvalidArgumentError(
+            name, "needs the long layout (1-D y_score with groups=), one id per "
+            "row.")
+    shape = tuple(np.shape(values))
+    if shape[:1] != (n,):
+        raise InvalidArgumentError(
+            name, f"must have one id per row of y_score ({n}), got shape {shape}.")
+    return encode_rows(values, n, name=name)[0]
+
+
+def _read_samples(samples, checked):
+    """``samples``: the id of the sampled ranking (of its group) each row is in."""
+    return _row_codes("samples", samples, checked)
+
+
+def _read_items(items, checked):
+    """``items``: the item each row shows (the same item in several sampled
+    rankings of a group)."""
+    return _row_codes("items", items, checked)
+
+
+def _read_item_groups(item_groups, checked):
+    """``item_groups``: the group of each row's item, 1-D, or 2-D
+    ``(n_rows, n_dimensions)`` (one group per dimension): int64 codes of
+    shape ``(n_rows, n_dimensions)``, distinct across dimensions."""
+    values = item_groups
+    if not hasattr(values, "shape"):
+        values = np.asarray(values, dtype=object if not len(values) else None)
+    if getattr(values, "ndim", 1) == 1:
+        return _row_codes("item_groups", values, checked).reshape(-1, 1)
+    if values.ndim != 2 or values.shape[1] == 0:
+        raise InvalidArgumentError(
+            "item_groups", f"must be 1-D (one group per row) or 2-D (one group "
+            f"per row and dimension), got shape {tuple(values.shape)}.")
+    columns = (values.iloc[:, j] if hasattr(values, "iloc") else values[:, j]
+               for j in range(values.shape[1]))
+    codes = [_row_codes("item_groups", column, checked) for column in columns]
+    offsets = np.cumsum([0] + [int(c.max()) + 1 if c.shape[0] else 0
+                               for c in codes[:-1]])
+    return np.stack([c + o for c, o in zip(codes, offsets)], axis=1)
+
+
 #: The readers of the optional columns: ``reader(value, checked) -> value``,
 #: given the :class:`RankingInput` of the required arrays.  One reader per
 #: kind of column, here only.
-COLUMN_READERS = {"judged": _read_judged, "docno": _read_docno}
+COLUMN_READERS = {"judged": _read_judged, "docno": _read_docno,
+                  "samples": _read_samples, "items": _read_items,
+                  "item_groups": _read_item_groups}
 
 
 def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=None,

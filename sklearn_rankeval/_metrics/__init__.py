@@ -98,6 +98,7 @@ from ._registry import (
     TREC_EVAL,
     group_info,
 )
+from ._exposure import expected_exposure_score
 from ._retrieval import (
     bpref_score,
     hit_rate_score,
@@ -171,6 +172,7 @@ __all__ = [
     "r_precision_score",
     "rank_biased_precision_residual",
     "rank_biased_precision_score",
+    "expected_exposure_score",
     "rank_for_curves",
     "recall_at_k_score",
     "recall_level_cutoffs",

@@ -11,6 +11,8 @@ rule and one message wherever it is given.
 import math
 from numbers import Integral, Real
 
+import numpy as np
+
 from .._core import (
     Interval,
     InvalidParameterError,
@@ -33,7 +35,9 @@ __all__ = [
     "check_head_share",
     "check_log_base",
     "check_max_grade",
+    "check_normalize",
     "check_persistence",
+    "check_stop",
     "check_rel",
     "choice",
 ]
@@ -94,6 +98,16 @@ _check_rel = declared(
 check_persistence = declared("p", Interval(Real, 0, 1, "neither"), convert=float,
                              text="a number in (0, 1)")
 
+
+#: ``u``: the probability that a relevant item stops the user (gerr), in [0, 1].
+check_stop = declared("u", Interval(Real, 0, 1, "both"), convert=float,
+                      text="a number in [0, 1]")
+
+def check_normalize(value):
+    """``normalize``: True or False (NumPy booleans included)."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise InvalidParameterError("normalize", f"must be True or False, got {value!r}.")
 
 K_OPTIONAL = ("k", None, check_k)
 K_REQUIRED = ("k", 10, lambda k: check_k(k, allow_none=False))

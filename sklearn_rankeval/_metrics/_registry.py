@@ -21,6 +21,7 @@ from .._engine import Statistic
 from .._stats import GroupInfo, Partials, aggregate
 from . import _beyond_kernels as _beyond
 from . import _ctr_kernels as _ctr
+from . import _exposure_kernels
 from . import _ips_kernels as _ips
 from . import _kernels
 from ._calibration import STRATEGIES, check_n_bins, quantile_edges
@@ -38,9 +39,14 @@ from ._options import (
     check_head_share,
     check_log_base,
     check_max_grade,
+    check_normalize,
     check_persistence,
+    check_stop,
     choice,
 )
+
+#: The measures of expected exposure (Diaz et al. 2020).
+EE_MEASURES = ("loss", "disparity", "relevance")
 
 __all__ = [
     "CLASSIFICATION",
@@ -508,6 +514,16 @@ METRICS = {
                    options=(("p", 0.8, check_persistence), REL),
                    perfect_score="order_free", accepts_judged=True,
                    judged_rule="residual", scorer=False),
+        MetricSpec("expected_exposure", "expected_exposure_score",
+                   _exposure_kernels.expected_exposure, "expected exposure",
+                   options=(("measure", "loss", choice("measure", EE_MEASURES)),
+                            ("user_model", "rbp",
+                             choice("user_model", ("rbp", "gerr"))),
+                            ("p", 0.5, check_persistence), ("u", 0.5, check_stop),
+                            ("normalize", False, check_normalize)),
+                   has_labels=False, graded=True, perfect_score="unbounded",
+                   always_defined=True, scorer=False,
+                   columns=("samples", "items", "item_groups")),
         MetricSpec("bpref", "bpref_score", _kernels.bpref, "bpref",
                    options=(REL,), has_labels=False, accepts_judged=True,
                    averages=_GMEAN),

@@ -1,0 +1,271 @@
+"""Expected exposure (Diaz et al. 2020): the kernel of
+:func:`~sklearn_rankeval.expected_exposure_score`.
+
+A group (query) holds items; ``samples`` cut its rows into sampled
+rankings of a stochastic policy (one ranking without it).  A browsing model
+gives the exposure of each rank; the exposure ``e`` of an item is its mean
+over the group's rankings, the target ``e*`` the exposure an ideal policy
+gives it (every item of one relevance grade equally exposed: the mean of the
+exposures of the ranks its grade holds in a ranking by grade).  The kernel
+reads the rows in rank order (:meth:`RankedGroups.column`); every step is a
+vectorised pass over the rows (the ties' hypergeometric factors of the
+``gerr`` model are computed once per distinct tie block shape).
+"""
+
+import numpy as np
+from scipy.special import gammaln
+
+from .._core import InvalidParameterError
+from .._stats import Partials
+
+__all__ = ["expected_exposure", "ideal_exposure", "rank_exposure"]
+
+
+def _starts(*keys):
+    """Mask of the rows where any of ``keys`` changes (row 0 included)."""
+    n = keys[0].shape[0]
+    flags = np.zeros(n, dtype=bool)
+    if n:
+        flags[0] = True
+        for key in keys:
+            flags[1:] |= key[1:] != key[:-1]
+    return flags
+
+
+def _run_index(flags):
+    """For each row: its run's index and the run's first row."""
+    run = np.cumsum(flags) - 1
+    first = np.flatnonzero(flags)
+    return run, first
+
+
+def _tie_factor(m, r, p, u):
+    """``E[p**J (1-u)**H]`` for an item of a tie block of ``m`` items with
+    ``r`` relevant others, its place uniform: ``J`` items of the block above
+    it (uniform on ``0..m-1``) of which ``H`` relevant (hypergeometric:
+    ``J`` draws of ``m - 1`` items holding ``r`` relevant ones).  Arrays
+    of shapes; one evaluation per distinct ``(m, r)``."""
+    out = np.ones(m.shape[0])
+    pairs, index = np.unique(np.stack([m, r], axis=1), axis=0, return_inverse=True)
+    values = np.ones(pairs.shape[0])
+    for k, (mm, rr) in enumerate(pairs):  # distinct block shapes, not rows
+        if mm <= 1:
+            continue
+        j = np.arange(mm)[:, None]
+        h = np.arange(rr + 1)[None, :]
+        total, good = mm - 1, rr
+        valid = (h <= j) & (j - h <= total - good)
+        log_pmf = (_log_comb(good, h) + _log_comb(total - good, j - h)
+                   - _log_comb(total, j))
+        pmf = np.where(valid, np.exp(np.where(valid, log_pmf, 0.0)), 0.0)
+        values[k] = np.mean(p ** j[:, 0] * (pmf * (1.0 - u) ** h).sum(axis=1))
+    out[:] = values[index.reshape(-1)]
+    return out
+
+
+def _log_comb(n, k):
+    return gammaln(n + 1.0) - gammaln(k + 1.0) - gammaln(n - k + 1.0)
+
+
+def rank_exposure(ranking, score, relevant, user_model, p, u):
+    """The expected exposure of each row in its ranking (rows of one ranking
+    together, in rank order; ``ranking`` their ranking's index).
+
+    ``rbp``: ``p**i`` at 0-based rank ``i``; ``gerr``: ``p**i (1-u)**h``,
+    ``h`` the relevant items above.  Tied items (equal scores): the
+    expectation over their orders (each order equally likely); a row with
+    score ``-inf`` is not ranked (exposure 0).
+    """
+    flags = _starts(ranking)
+    run, first = _run_index(flags)
+    pos = np.arange(ranking.shape[0]) - first[run]
+    blocks = _starts(ranking, score)
+    block, bfirst = _run_index(blocks)
+    size = np.bincount(block)
+    m = size[block]
+    start = pos[bfirst][block]  # items of the ranking above the block
+    if user_model == "rbp":
+        # the mean of p**i over the block's ranks start .. start + m - 1
+        exposure = p ** start * (-np.expm1(m * np.log(p))) / (m * (1.0 - p))
+    else:
+        rel = relevant.astype(np.int64)
+        block_rel = np.bincount(block, weights=rel).astype(np.int64)
+        # relevant items of the ranking above each block
+        cum = np.cumsum(rel) - rel
+        above = cum[bfirst][block] - cum[first[run]]
+        factor = _tie_factor(m, block_rel[block] - rel, p, u)
+        exposure = p ** start * (1.0 - u) ** above * factor
+    return np.where(score > -np.inf, exposure, 0.0)
+
+
+def ideal_exposure(group, grade, user_model, p, u):
+    """The target exposure ``e*`` of items (rows of one group together, one
+    row per item): the mean exposure of the ranks its grade holds when the
+    group's items are ranked by grade (``gerr``: the relevant items, grade
+    > 0, stop the user with probability ``u``)."""
+    order = np.lexsort((-grade, group))
+    g, y = group[order], grade[order]
+    flags = _starts(g)
+    run, first = _run_index(flags)
+    pos = (np.arange(g.shape[0]) - first[run]).astype(np.float64)
+    each = p ** pos
+    if user_model == "gerr":
+        n_rel = np.bincount(run, weights=y > 0)[run]
+        each = each * (1.0 - u) ** np.minimum(pos, n_rel)
+    level, _ = _run_index(_starts(g, y))
+    mean = np.bincount(level, weights=each) / np.bincount(level)
+    out = np.empty(g.shape[0])
+    out[order] = mean[level]
+    return out
+
+
+def _item_rows(rg):
+    """``(group, ranking, score, grade, item)`` of the rows, the rows of one
+    sampled ranking together in rank order, and the item of each row as
+    codes unique within a group (the row itself without ``items``)."""
+    n_groups = rg.n_groups
+    group = np.repeat(np.arange(n_groups), np.asarray(rg.group_size))
+    score = np.asarray(rg.column("y_score"), dtype=np.float64)
+    grade = np.asarray(rg.column("y_true"), dtype=np.float64)
+    columns = rg.columns
+    if "samples" in columns and columns["samples"] is not None:
+        if "items" not in columns or columns["items"] is None:
+            raise InvalidParameterError(
+                "items", "is needed with samples=: the id of the item each row "
+                "shows, so that an item's exposure adds up over the sampled "
+                "rankings of its group.")
+        sample = rg.column("samples")
+        # the rows of one sampled ranking together, each in rank order
+        order = np.lexsort((sample, group))
+    else:
+        sample = np.zeros(group.shape[0], dtype=np.int64)
+        order = np.arange(group.shape[0])
+    item = (rg.column("items") if "items" in columns and columns["items"] is not None
+            else np.arange(group.shape[0]))
+    groups_of_items = (rg.column("item_groups")
+                       if "item_groups" in columns and columns["item_groups"] is not None
+                       else None)
+    ranking = np.cumsum(_starts(group[order], sample[order])) - 1
+    return (group[order], ranking, score[order], grade[order], item[order],
+            None if groups_of_items is None else groups_of_items[order])
+
+
+def _per_item(group, item):
+    """Each row's item index (items in (group, item) order), the first row
+    of each item in ``order``, and ``order`` (the rows by group and item)."""
+    order = np.lexsort((item, group))
+    flags = _starts(group[order], item[order])
+    run = np.empty(group.shape[0], dtype=np.int64)
+    run[order] = np.cumsum(flags) - 1
+    return run, np.flatnonzero(flags), order
+
+
+def expected_exposure(rg, measure="loss", user_model="rbp", p=0.5, u=0.5,
+                      normalize=False):
+    """Per group: EE-L ``||e - e*||^2``, EE-D ``||e||^2`` or EE-R ``e . e*``
+    over the items (over the item groups' summed exposures of relevant items
+    with ``item_groups``), optionally normalised (``rbp``, items)."""
+    group, ranking, score, grade, item, item_groups = _item_rows(rg)
+    n_groups = rg.n_groups
+    exposure = rank_exposure(ranking, score, grade > 0, user_model, p, u)
+    # the number of sampled rankings of each group
+    first_of_ranking = _starts(ranking)
+    n_rankings = np.bincount(group[first_of_ranking], minlength=n_groups)
+    run, firsts, order = _per_item(group, item)
+    n_items = firsts.shape[0]
+    item_group = group[order][firsts]
+    e = np.bincount(run, weights=exposure, minlength=n_items) / n_rankings[item_group]
+    item_grade = grade[order][firsts]
+    lo = np.full(n_items, np.inf)
+    hi = np.full(n_items, -np.inf)
+    np.minimum.at(lo, run, grade)
+    np.maximum.at(hi, run, grade)
+    if np.any(lo != hi):
+        raise ValueError("y_true must give an item one grade in every sampled "
+                         "ranking of its group (items=), found two grades for "
+                         "one item.")
+    target = ideal_exposure(item_group, item_grade, user_model, p, u)
+    if item_groups is not None:
+        return _group_measure(run, firsts, order, item_group, item_grade,
+                              item_groups, e, target, n_groups, measure,
+                              normalize)
+    d = np.bincount(item_group, weights=e * e, minlength=n_groups)
+    r = np.bincount(item_group, weights=e * target, minlength=n_groups)
+    t = np.bincount(item_group, weights=target * target, minlength=n_groups)
+    value = {"disparity": d, "relevance": r, "loss": d - 2 * r + t}[measure]
+    defined = np.ones(n_groups, dtype=bool)
+    if normalize:
+        value, defined = _normalized(measure, user_model, p, d, r, t, item_group,
+                                     target, score, ranking, group, n_rankings,
+                                     n_groups)
+    return Partials(value, defined)
+
+
+def _group_measure(run, firsts, order, item_group, item_grade, item_groups, e,
+                   target, n_groups, measure, normalize):
+    if normalize:
+        raise InvalidParameterError(
+            "normalize", "is not available with item_groups: the bounds of the "
+            "group measures are not known in closed form (expeval's are loose, "
+            "and its normalised group relevance is 1 for any input).")
+    dims = item_groups[order][firsts]  # (n_items, n_dims)
+    n_dims = dims.shape[1]
+    relevant = item_grade > 0
+    key_group = np.repeat(item_group, n_dims)
+    key = dims.reshape(-1)
+    weight_e = np.repeat(np.where(relevant, e, 0.0), n_dims)
+    weight_t = np.repeat(np.where(relevant, target, 0.0), n_dims)
+    pair = np.lexsort((key, key_group))
+    flags = _starts(key_group[pair], key[pair])
+    index = np.empty(key.shape[0], dtype=np.int64)
+    index[pair] = np.cumsum(flags) - 1
+    n_pairs = int(flags.sum())
+    eg = np.bincount(index, weights=weight_e, minlength=n_pairs)
+    tg = np.bincount(index, weights=weight_t, minlength=n_pairs)
+    owner = key_group[pair][flags]
+    d = np.bincount(owner, weights=eg * eg, minlength=n_groups)
+    r = np.bincount(owner, weights=eg * tg, minlength=n_groups)
+    t = np.bincount(owner, weights=tg * tg, minlength=n_groups)
+    value = {"disparity": d, "relevance": r, "loss": d - 2 * r + t}[measure]
+    return Partials(value, np.ones(n_groups, dtype=bool))
+
+
+def _normalized(measure, user_model, p, d, r, t, item_group, target, score,
+                ranking, group, n_rankings, n_groups):
+    """The measure between its exact bounds over every policy on the group's
+    items (rbp; each sampled ranking ranks every item of its group)."""
+    if user_model != "rbp":
+        raise InvalidParameterError(
+            "normalize", "is available with user_model='rbp' only: under 'gerr' "
+            "the exposure of a rank depends on the items above it, and the "
+            "bounds over all policies have no closed form.")
+    n_items = np.bincount(item_group, minlength=n_groups).astype(np.float64)
+    rows = np.bincount(ranking[score > -np.inf], minlength=ranking.max() + 1 if
+                       ranking.shape[0] else 0)
+    per_ranking_items = n_items[group[_starts(ranking)]]
+    if not np.array_equal(rows, per_ranking_items):
+        raise InvalidParameterError(
+            "normalize", "needs every (sampled) ranking to rank every item of its "
+            "group once (the re-ranking setting of the bounds); some ranking "
+            "leaves an item out or repeats one.")
+    # disparity: a deterministic ranking (the most), a uniform policy (the least)
+    d_hi = -np.expm1(n_items * np.log(p * p)) / (1.0 - p * p)
+    d_lo = (-np.expm1(n_items * np.log(p)) / (1.0 - p)) ** 2 / np.maximum(n_items, 1)
+    # relevance: the ideal ranking (the most, ||e*||^2), the reverse (the least)
+    order = np.lexsort((target, item_group))
+    flags = _starts(item_group[order])
+    run = np.cumsum(flags) - 1
+    pos = np.arange(order.shape[0]) - np.flatnonzero(flags)[run]
+    r_lo = np.bincount(item_group[order], weights=p ** pos * target[order],
+                       minlength=n_groups)
+    r_hi = t
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if measure == "disparity":
+            value, span = (d - d_lo) / (d_hi - d_lo), d_hi - d_lo
+        elif measure == "relevance":
+            value, span = (r - r_lo) / (r_hi - r_lo), r_hi - r_lo
+        else:
+            span = d_hi - 2 * r_lo + t  # the reverse ranking: the farthest
+            value = (d - 2 * r + t) / span
+    defined = span > 1e-15 * np.maximum(d_hi, 1e-300)
+    return np.where(defined, value, 0.0), defined

@@ -1,0 +1,198 @@
+"""Expected exposure (Diaz et al. 2020) against a reference written with
+loops from the definition (:func:`tests._reference.expected_exposure_loop`):
+every order of tied items enumerated, the target of an ideal policy
+enumerated, and the normalisation's bounds found over every deterministic
+ranking of a query's items."""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+
+import sklearn_rankeval as rk
+from sklearn_rankeval import expected_exposure_score, per_group_scores, ranking_report
+from sklearn_rankeval._engine import _dispatch
+
+from .._reference import expected_exposure_loop
+
+MEASURES = ("loss", "disparity", "relevance")
+
+
+def _deterministic(seed, n_groups=4):
+    """Groups of 1-5 items, grades 0-2, scores with ties and a -inf."""
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(1, 6, n_groups)
+    g = np.repeat(np.arange(n_groups), sizes)
+    n = g.shape[0]
+    y = rng.integers(0, 3, n)
+    s = rng.integers(0, 3, n).astype(float)
+    s[rng.random(n) < 0.1] = -np.inf
+    perm = rng.permutation(n)
+    return y[perm], s[perm], g[perm]
+
+
+def _sampled(seed, n_groups=3, n_samples=3):
+    """A stochastic policy: each group's items in ``n_samples`` rankings,
+    scores with ties; rows shuffled."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for q in range(n_groups):
+        n_items = rng.integers(2, 5)
+        grades = rng.integers(0, 3, n_items)
+        for s in range(rng.integers(1, n_samples + 1)):
+            score = rng.integers(0, 3, n_items).astype(float)
+            for i in range(n_items):
+                rows.append((f"q{q}", s, f"d{i}", grades[i], score[i]))
+    rows = [rows[i] for i in rng.permutation(len(rows))]
+    q, smp, item, y, s = (np.array(c) for c in zip(*rows))
+    return y.astype(int), s.astype(float), q, smp, item
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("measure", MEASURES)
+@pytest.mark.parametrize("user_model", ["rbp", "gerr"])
+def test_one_ranking_per_query_is_the_definitions(seed, measure, user_model):
+    y, s, g = _deterministic(seed)
+    expected = expected_exposure_loop(y, s, g, measure=measure,
+                                      user_model=user_model, p=0.6, u=0.3)
+    got = expected_exposure_score(y, s, groups=g, measure=measure,
+                                  user_model=user_model, p=0.6, u=0.3,
+                                  average=None)
+    assert_allclose(got, expected, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("measure", MEASURES)
+@pytest.mark.parametrize("user_model", ["rbp", "gerr"])
+def test_sampled_rankings_are_the_definitions(seed, measure, user_model):
+    y, s, q, smp, item = _sampled(seed)
+    expected = expected_exposure_loop(y, s, q, samples=smp, items=item,
+                                      measure=measure, user_model=user_model,
+                                      p=0.7, u=0.5)
+    got = expected_exposure_score(y, s, groups=q, samples=smp, items=item,
+                                  measure=measure, user_model=user_model, p=0.7,
+                                  u=0.5, average=None)
+    assert_allclose(got, expected, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("measure", MEASURES)
+def test_item_groups_are_the_definitions(seed, measure):
+    y, s, q, smp, item = _sampled(seed)
+    rng = np.random.default_rng(seed)
+    # the group of an item is a property of the item (one per dimension)
+    provider = {it: rng.choice(["x", "y"]) for it in set(item)}
+    region = {it: rng.choice([1, 2, 3]) for it in set(item)}
+    one = np.array([provider[it] for it in item])
+    two = np.stack([one, [str(region[it]) for it in item]], axis=1)
+    for groups_of_items in (one, two):
+        expected = expected_exposure_loop(y, s, q, samples=smp, items=item,
+                                          item_groups=groups_of_items,
+                                          measure=measure)
+        got = expected_exposure_score(y, s, groups=q, samples=smp, items=item,
+                                      item_groups=groups_of_items,
+                                      measure=measure, average=None)
+        assert_allclose(got, expected, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("measure", MEASURES)
+def test_normalized_bounds_are_exact(seed, measure):
+    """The bounds over every policy: the reference searches every
+    deterministic ranking (and the uniform policy), the code uses the
+    closed forms; the values lie in [0, 1]."""
+    y, s, q, smp, item = _sampled(seed)
+    keep = np.isfinite(s)
+    expected = expected_exposure_loop(y, s, q, samples=smp, items=item,
+                                      measure=measure, normalize=True, p=0.6)
+    got = expected_exposure_score(y[keep], s[keep], groups=q[keep],
+                                  samples=smp[keep], items=item[keep],
+                                  measure=measure, normalize=True, p=0.6,
+                                  average=None, undefined="skip")
+    assert_allclose(got, expected, rtol=1e-10, atol=1e-12)
+    finite = got[np.isfinite(got)]
+    assert np.all((finite > -1e-12) & (finite < 1 + 1e-12))
+
+
+def test_ties_and_row_order_never_change_the_value():
+    y, s, q, smp, item = _sampled(7)
+    base = expected_exposure_score(y, s, groups=q, samples=smp, items=item,
+                                   user_model="gerr", average=None)
+    perm = np.random.default_rng(0).permutation(len(y))
+    again = expected_exposure_score(y[perm], s[perm], groups=q[perm],
+                                    samples=smp[perm], items=item[perm],
+                                    user_model="gerr", average=None)
+    assert_allclose(again, base, rtol=1e-13)
+
+
+def test_a_policy_that_meets_the_target_has_no_loss():
+    # two relevant items shown first in either order, equally often: e = e*
+    y = [1, 1, 0, 1, 1, 0]
+    s = [3, 2, 1, 3, 2, 1]
+    smp = [0, 0, 0, 1, 1, 1]
+    item = ["a", "b", "c", "b", "a", "c"]
+    for model in ("rbp", "gerr"):
+        assert expected_exposure_score(y, s, groups=[0] * 6, samples=smp,
+                                       items=item, user_model=model) == \
+            pytest.approx(0.0, abs=1e-15)
+
+
+@pytest.mark.parametrize("path", ["compiled", "generic"])
+@pytest.mark.parametrize("rows", [None, 7])
+def test_every_engine_path_and_chunking_agree(path, rows):
+    y, s, q, smp, item = _sampled(3, n_groups=12)
+    expected = expected_exposure_loop(y, s, q, samples=smp, items=item)
+    old, _dispatch.ENGINE_PATH = _dispatch.ENGINE_PATH, path
+    try:
+        with rk.config_context(working_memory=(rows or 10**6) * 64 / 2**20):
+            got = expected_exposure_score(y, s, groups=q, samples=smp, items=item,
+                                          average=None)
+    finally:
+        _dispatch.ENGINE_PATH = old
+    assert_allclose(got, expected, rtol=1e-12)
+
+
+def test_report_and_per_group_frame_give_the_function_value():
+    y, s, g = _deterministic(2)
+    value = expected_exposure_score(y, s, groups=g, measure="relevance")
+    report = ranking_report(y, s, groups=g, metrics=["expected_exposure"],
+                            output="dict")
+    assert report["expected_exposure"] == pytest.approx(
+        expected_exposure_score(y, s, groups=g), rel=1e-13)
+    frame = per_group_scores(y, s, groups=g, metrics=["expected_exposure"])
+    assert_allclose(frame["expected_exposure"].to_numpy(),
+                    expected_exposure_loop(y, s, g), rtol=1e-12)
+    assert value == pytest.approx(np.mean(expected_exposure_loop(
+        y, s, g, measure="relevance")), rel=1e-12)
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    ({"samples": [0, 0, 1, 1]}, ValueError, "items is needed with samples="),
+    ({"samples": [0, 0, 1]}, ValueError, "samples must have one id per row"),
+    ({"items": [0, 1]}, ValueError, "items must have one id per row"),
+    ({"item_groups": np.zeros((4, 2, 2))}, ValueError, "item_groups must be 1-D"),
+    ({"normalize": True, "user_model": "gerr"}, ValueError,
+     "normalize is available with user_model='rbp' only"),
+    ({"normalize": True, "item_groups": [0, 1, 0, 1]}, ValueError,
+     "normalize is not available with item_groups"),
+    ({"normalize": "yes"}, TypeError, "normalize must be True or False"),
+    ({"measure": "gain"}, ValueError, "measure must be one of"),
+    ({"u": 1.5}, ValueError, "u must be a number in"),
+    ({"p": 1.0}, ValueError, "p must be a number in"),
+])
+def test_bad_input_names_the_argument(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        expected_exposure_score([1, 0, 1, 0], [3, 2, 1, 0], groups=[0, 0, 0, 0],
+                                **kwargs)
+
+
+def test_an_item_with_two_grades_is_refused():
+    with pytest.raises(ValueError, match="one grade"):
+        expected_exposure_score([1, 0, 0, 0], [2, 1, 2, 1], groups=[0] * 4,
+                                samples=[0, 0, 1, 1], items=["a", "b", "a", "b"])
+
+
+def test_normalize_needs_complete_rankings():
+    with pytest.raises(ValueError, match="rank every item"):
+        expected_exposure_score([1, 0, 1, 0, 0], [2, 1, 2, 1, 0], groups=[0] * 5,
+                                samples=[0, 0, 1, 1, 1],
+                                items=["a", "b", "a", "b", "c"], normalize=True)
