@@ -47,7 +47,7 @@ def chunk_rows(row_bytes=BYTES_PER_ROW):
 
 
 def ranked_chunks(layout, y_true, y_score, groups, w, *, native=None,
-                  probabilities=None):
+                  probabilities=None, columns=None):
     """The :class:`~._ranked.RankedGroups` of each chunk of whole groups, in
     the sorted order of the group ids (inputs checked by
     :func:`~._checks.check_inputs`).
@@ -58,21 +58,27 @@ def ranked_chunks(layout, y_true, y_score, groups, w, *, native=None,
     them it builds no blocks.  Each chunk has its unranked view
     (:attr:`~._ranked.RankedGroups.unranked`), whose ``probabilities`` are
     ``probabilities`` (same shape as ``y_score``), else the scores.
+    ``columns``: the input door's optional columns (one entry per row, the
+    2-D layout's rows flattened), which each chunk's kernels read in rank
+    order (:meth:`~._ranked.RankedGroups.column`).
     """
+    columns = columns or {}
     if layout == "long" and compiled_path(y_score) and (
             groups is not None and y_score.shape[0] > chunk_rows()):
-        yield from compiled_chunks(
-            layout, y_true, y_score, groups, w, native=native,
-            budget=get_config()["working_memory"] * float(1 << 20),
-            probabilities=probabilities)
+        for rg in compiled_chunks(
+                layout, y_true, y_score, groups, w, native=native,
+                budget=get_config()["working_memory"] * float(1 << 20),
+                probabilities=probabilities):
+            rg.columns.update(columns)  # (the caller's rows: the same numbering)
+            yield rg
         return
     for arrays, relabel, rows in _chunks(layout, y_true, y_score, groups, w,
                                          probabilities):
         # (labels before the kernels: their messages name groups)
         rg = rank(layout, *arrays[:4], relabel=relabel, merge=True, native=native,
                   probabilities=arrays[4])
-        if rows is not None:  # (a chunk: its rows in the call's numbering)
-            rg.of_rows(rows)
+        rg.columns.update(columns if rows is None else
+                          {name: values[rows] for name, values in columns.items()})
         yield rg
 
 

@@ -321,6 +321,12 @@ class _Input:
 
         return UnrankedRows(np, None, size, native, arrays, in_rank_order)
 
+    def columns(self):
+        """The ranked arrays by name, one entry per row of the caller's
+        input (:meth:`RankedGroups.set_rank_order`)."""
+        return {"y_true": self.given[0], "y_score": self.given[1],
+                "sample_weight": None if self.width else self.source[2]}
+
     def rank_order(self, slots):
         """``order()`` of :meth:`RankedGroups.set_rank_order`: the caller's
         rows of the groups in ``slots`` in rank order (score descending as
@@ -543,7 +549,7 @@ def _ranked(inp, slots, native, *, relabel, blocks, end=None):
     if slots.shape[0] == 0:
         rg = _empty(labels, qw)
         rg.unranked = inp.unranked(slots, size, None)
-        rg.set_rank_order(inp.rank_order(slots))
+        rg.set_rank_order(inp.rank_order(slots), inp.columns())
         return rg
     if slots is inp.present and not blocks and inp.part_start is not None:
         # partitioned rows, every statistic from the pass: in chunks of the
@@ -572,7 +578,7 @@ def _ranked(inp, slots, native, *, relabel, blocks, end=None):
                           block_retrieved=bret, rows=rows, query_weights=qw,
                           native=natives)
     rg.unranked = inp.unranked(slots, size, natives, end)
-    rg.set_rank_order(inp.rank_order(slots))
+    rg.set_rank_order(inp.rank_order(slots), inp.columns())
     return rg
 
 
@@ -616,7 +622,7 @@ def _sorted(inp, slots, *, relabel):
                    score[bstarts] > -np.inf, query_weights=qw)
     rg.native = Natives({}, _again(inp, slots))
     rg.unranked = inp.unranked(slots, size, rg.native)
-    rg.set_rank_order(inp.rank_order(slots))
+    rg.set_rank_order(inp.rank_order(slots), inp.columns())
     if inp.w is not None:  # the totals of the counting pass, as the merged form's
         rg.group_weight, rg.query_weight = group_weight, query_weight
     return rg

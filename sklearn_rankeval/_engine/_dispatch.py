@@ -73,7 +73,7 @@ def rank(layout, y_true, y_score, groups, w, *, relabel=None, merge=False,
                           probabilities=probabilities)
         if layout == "multiclass":  # no probability per item: no unranked view
             rg.unranked = None  # (nor rows of the call in rank order)
-            rg.set_rank_order(None)
+            rg.set_rank_order(None, {})
         return rg
     if xp is not np:
         return rank_generic(y_true, y_score, groups, w, xp=xp,

@@ -275,9 +275,10 @@ class RankedGroups:
         self.native = native
         self._unranked = None
         self._rank_order = None
-        #: the input's columns by name (one entry per row of the call, in
-        #: input order; the 2-D layout's rows flattened), which
-        #: :meth:`column` hands back in rank order (set by the pipeline)
+        #: the input's columns by name (one entry per ranked row, in input
+        #: order; the 2-D layout's rows flattened), which :meth:`column`
+        #: hands back in rank order: the ranked arrays (the ranker's) and the
+        #: input door's optional columns (:func:`~._chunks.ranked_chunks`)
         self.columns = {}
         self._cache = {}
         if totals is not None:  # a light instance: the pass's group totals
@@ -322,22 +323,16 @@ class RankedGroups:
     def unranked(self, view):
         self._unranked = view
 
-    def set_rank_order(self, order):
+    def set_rank_order(self, order, columns):
         """Set by the ranker: ``order()`` gives the indices of its rows in
-        rank order (see :meth:`rank_order`)."""
+        rank order (see :meth:`rank_order`; None: no row order), and
+        ``columns`` the arrays it ranked by name (``"y_true"``,
+        ``"y_score"``, ``"sample_weight"``, one entry per row)."""
         self._rank_order = order
-
-    def of_rows(self, rows):
-        """This ranking is of the rows ``rows`` of the call (a chunk's rows,
-        :mod:`._chunks`: a slice or indices): :meth:`rank_order` gives the
-        call's rows."""
-        inner = self._rank_order
-        if inner is not None:
-            self._rank_order = lambda: take(self.xp, rows, inner()) \
-                if not isinstance(rows, slice) else inner() + (rows.start or 0)
+        self.columns = dict(columns)
 
     def rank_order(self):
-        """The indices of the call's rows in rank order: group after group
+        """The indices of the ranked rows in rank order: group after group
         (:attr:`labels` order), within a group score descending, tied rows
         in input order (the 2-D layout: indices of the flattened rows).
         What a kernel gathers a column by (:meth:`column`)."""

@@ -152,11 +152,10 @@ def relevant_at(y_true, rel, layout, names):
 
 def _ranked_pass(layout, y_true, y_score, groups, w, parsed, probabilities=None,
                  columns=None):
-    source = _row_columns(layout, y_true, y_score, w, columns or {})
     pieces = []
     for rg in ranked_chunks(layout, y_true, y_score, groups, w,
-                            native=_native(parsed), probabilities=probabilities):
-        rg.columns = source
+                            native=_native(parsed), probabilities=probabilities,
+                            columns=_row_columns(layout, y_score, columns)):
         pieces.append(evaluate_ranked(rg, parsed))
     if len(pieces) == 1:
         return pieces[0]
@@ -166,19 +165,16 @@ def _ranked_pass(layout, y_true, y_score, groups, w, parsed, probabilities=None,
     return info, parts
 
 
-def _row_columns(layout, y_true, y_score, w, columns):
-    """The columns a kernel may read in rank order, one entry per row of
-    the ranking (the 2-D layout's rows flattened; its per-query weights are
-    no column); none for the multiclass layout (no rows of the call)."""
-    if layout == "multiclass":
+def _row_columns(layout, y_score, columns):
+    """The input door's optional columns, one entry per ranked row (the 2-D
+    layout's rows flattened); none for the multiclass layout (no rows)."""
+    if layout == "multiclass" or not columns:
         return {}
     if layout == "2d":
-        xp = namespace_of(y_score)
         n = y_score.shape[0] * y_score.shape[1]
-        return {name: xp.reshape(values, (n,) + tuple(values.shape[2:]))
-                for name, values in {"y_true": y_true, "y_score": y_score,
-                                     **columns}.items()}
-    return {"y_true": y_true, "y_score": y_score, "sample_weight": w, **columns}
+        return {name: np.reshape(values, (n,) + tuple(np.shape(values)[2:]))
+                for name, values in columns.items()}
+    return dict(columns)
 
 
 def evaluate(y_true, y_score, *, groups=None, sample_weight=None, labels=None,

@@ -38,10 +38,14 @@ def _data(seed, n=600, n_groups=40):
 
 
 def _orders(y, s, g, **check):
-    """Every chunk's rank order, concatenated (chunks come in id order)."""
+    """The rows of the call in rank order: a column of row numbers gathered
+    by every chunk (chunks come in id order)."""
+    row = np.arange(len(s))
     out = []
-    for rg in ranked_chunks(*check_inputs(y, s, groups=g, **check)):
-        out.append(rg.rank_order())
+    for rg in ranked_chunks(*check_inputs(y, s, groups=g, **check),
+                            columns={"row": row}):
+        assert np.array_equal(rg.column("y_score"), s[rg.column("row")])
+        out.append(rg.column("row"))
     return np.concatenate(out)
 
 
@@ -89,9 +93,11 @@ def test_rank_order_of_the_2d_layout(engine_path):
     ref = _reference_order(s.ravel(), rows)
     (rg,) = ranked_chunks(*check_inputs(y, s))
     assert np.array_equal(rg.rank_order(), ref)
+    assert np.array_equal(rg.column("y_true"), y.ravel()[ref])
+    row = {"row": np.arange(s.size)}
     with rk.config_context(working_memory=_wm(13)):
-        got = np.concatenate([rg.rank_order()
-                              for rg in ranked_chunks(*check_inputs(y, s))])
+        got = np.concatenate([rg.column("row") for rg in
+                              ranked_chunks(*check_inputs(y, s), columns=row)])
     assert np.array_equal(got, ref)
 
 
