@@ -67,6 +67,7 @@ from ._docs import (
     fill_doc,
     substitute_doc,
 )
+from ._exposure import expected_exposure_score
 from ._kernels import (
     interpolated_precision,
     recall_level_cutoffs,
@@ -98,7 +99,6 @@ from ._registry import (
     TREC_EVAL,
     group_info,
 )
-from ._exposure import expected_exposure_score
 from ._retrieval import (
     bpref_score,
     hit_rate_score,
@@ -143,6 +143,7 @@ __all__ = [
     "evaluate",
     "evaluate_chunked",
     "expected_calibration_error",
+    "expected_exposure_score",
     "expected_reciprocal_rank_score",
     "f_alpha_score",
     "fill_doc",
@@ -172,7 +173,6 @@ __all__ = [
     "r_precision_score",
     "rank_biased_precision_residual",
     "rank_biased_precision_score",
-    "expected_exposure_score",
     "rank_for_curves",
     "recall_at_k_score",
     "recall_level_cutoffs",

@@ -15,7 +15,7 @@ vectorised pass over the rows (the ties' hypergeometric factors of the
 import numpy as np
 from scipy.special import gammaln
 
-from .._core import InvalidParameterError
+from .._core import InvalidParameterError, asarray, to_numpy
 from .._stats import Partials
 
 __all__ = ["expected_exposure", "ideal_exposure", "rank_exposure"]
@@ -119,32 +119,38 @@ def ideal_exposure(group, grade, user_model, p, u):
     return out
 
 
+def _given(columns, name):
+    return columns.get(name) is not None
+
+
 def _item_rows(rg):
     """``(group, ranking, score, grade, item)`` of the rows, the rows of one
     sampled ranking together in rank order, and the item of each row as
     codes unique within a group (the row itself without ``items``)."""
+    if "y_score" not in rg.columns:
+        raise ValueError("expected exposure needs one row per item (the long or "
+                         "2-D layout), not multiclass scores.")
     n_groups = rg.n_groups
-    group = np.repeat(np.arange(n_groups), np.asarray(rg.group_size))
-    score = np.asarray(rg.column("y_score"), dtype=np.float64)
-    grade = np.asarray(rg.column("y_true"), dtype=np.float64)
+    group = np.repeat(np.arange(n_groups), to_numpy(rg.group_size))
+    score = to_numpy(rg.column("y_score")).astype(np.float64)
+    grade = to_numpy(rg.column("y_true")).astype(np.float64)
     columns = rg.columns
-    if "samples" in columns and columns["samples"] is not None:
-        if "items" not in columns or columns["items"] is None:
+    if _given(columns, "samples"):
+        if not _given(columns, "items"):
             raise InvalidParameterError(
                 "items", "is needed with samples=: the id of the item each row "
                 "shows, so that an item's exposure adds up over the sampled "
                 "rankings of its group.")
-        sample = rg.column("samples")
+        sample = to_numpy(rg.column("samples"))
         # the rows of one sampled ranking together, each in rank order
         order = np.lexsort((sample, group))
     else:
         sample = np.zeros(group.shape[0], dtype=np.int64)
         order = np.arange(group.shape[0])
-    item = (rg.column("items") if "items" in columns and columns["items"] is not None
+    item = (to_numpy(rg.column("items")) if _given(columns, "items")
             else np.arange(group.shape[0]))
-    groups_of_items = (rg.column("item_groups")
-                       if "item_groups" in columns and columns["item_groups"] is not None
-                       else None)
+    groups_of_items = (to_numpy(rg.column("item_groups"))
+                       if _given(columns, "item_groups") else None)
     ranking = np.cumsum(_starts(group[order], sample[order])) - 1
     return (group[order], ranking, score[order], grade[order], item[order],
             None if groups_of_items is None else groups_of_items[order])
@@ -164,7 +170,14 @@ def expected_exposure(rg, measure="loss", user_model="rbp", p=0.5, u=0.5,
                       normalize=False):
     """Per group: EE-L ``||e - e*||^2``, EE-D ``||e||^2`` or EE-R ``e . e*``
     over the items (over the item groups' summed exposures of relevant items
-    with ``item_groups``), optionally normalised (``rbp``, items)."""
+    with ``item_groups``), optionally normalised (``rbp``, items).  Computed
+    on the host (NumPy); the partials in the namespace of the input."""
+    part = _expected_exposure(rg, measure, user_model, p, u, normalize)
+    return Partials(asarray(rg.xp, part.value, rg.device),
+                    asarray(rg.xp, part.defined, rg.device))
+
+
+def _expected_exposure(rg, measure, user_model, p, u, normalize):
     group, ranking, score, grade, item, item_groups = _item_rows(rg)
     n_groups = rg.n_groups
     exposure = rank_exposure(ranking, score, grade > 0, user_model, p, u)

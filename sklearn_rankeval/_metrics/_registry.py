@@ -21,9 +21,8 @@ from .._engine import Statistic
 from .._stats import GroupInfo, Partials, aggregate
 from . import _beyond_kernels as _beyond
 from . import _ctr_kernels as _ctr
-from . import _exposure_kernels
+from . import _exposure_kernels, _kernels
 from . import _ips_kernels as _ips
-from . import _kernels
 from ._calibration import STRATEGIES, check_n_bins, quantile_edges
 from ._conventions import (
     SWITCHES,
@@ -177,9 +176,11 @@ class MetricSpec:
         Accepted ``average`` values besides None (``"micro"`` pools the
         kernel's numerators and denominators).
     default_average : str
-    tie_rule : {"sklearn", "expected"}
-        Ties as scikit-learn's equivalent metric, or the expected value over
-        all orderings of the tied items.
+    tie_rule : {"sklearn", "expected", "policy"}
+        Ties as scikit-learn's equivalent metric, the expected value over
+        all orderings of the tied items, or (``"policy"``: expected exposure)
+        the tied orders as a stochastic policy that draws each with equal
+        probability: the expected exposure over them, then the measure of it.
     needs_negative : bool
         Whether a group also needs an irrelevant item to be defined (AUC).
     perfect_score : {"one", "min(R,k)/k", "min(R,k)/R", "at_most_one", \
@@ -521,8 +522,8 @@ METRICS = {
                              choice("user_model", ("rbp", "gerr"))),
                             ("p", 0.5, check_persistence), ("u", 0.5, check_stop),
                             ("normalize", False, check_normalize)),
-                   has_labels=False, graded=True, perfect_score="unbounded",
-                   always_defined=True, scorer=False,
+                   has_labels=False, graded=True, perfect_score="loss",
+                   tie_rule="policy", always_defined=True, scorer=False,
                    columns=("samples", "items", "item_groups")),
         MetricSpec("bpref", "bpref_score", _kernels.bpref, "bpref",
                    options=(REL,), has_labels=False, accepts_judged=True,

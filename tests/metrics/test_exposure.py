@@ -196,3 +196,8 @@ def test_normalize_needs_complete_rankings():
         expected_exposure_score([1, 0, 1, 0, 0], [2, 1, 2, 1, 0], groups=[0] * 5,
                                 samples=[0, 0, 1, 1, 1],
                                 items=["a", "b", "a", "b", "c"], normalize=True)
+
+
+def test_multiclass_scores_are_refused():
+    with pytest.raises(ValueError, match="one row per item"):
+        expected_exposure_score([0, 1, 2], np.eye(3))
