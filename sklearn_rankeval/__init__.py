@@ -5,6 +5,7 @@ recommendation lists of a score matrix."""
 from ._core import config_context, get_config, set_config
 from ._counterfactual import PositionBiasEstimator, counterfactual_report
 from ._metrics import (
+    awrf_score,
     bpref_score,
     calibration_ratio,
     dcg_score,
@@ -76,6 +77,7 @@ __all__ = [
     "RankingAccumulator",
     "RankingComparisonDisplay",
     "achieved_power",
+    "awrf_score",
     "bpref_score",
     "calibration_ratio",
     "compare_rankings",

@@ -1107,3 +1107,59 @@ def expected_exposure_loop(y_true, y_score, groups, samples=None, items=None,
             value = (value - lo) / (hi - lo) if hi - lo > 1e-12 else math.nan
         out.append(value)
     return np.array(out)
+
+
+def awrf_loop(y_score, groups, item_groups, samples=None, items=None,
+              convention="trec2022", p=0.5, distance="MinMaxRatio", target=None):
+    """AWRF per group with loops.  ``"trec2022"`` as the TREC Fair Ranking
+    2022 evaluation code (``qr_awrf``): attention ``1 / log2(max(rank, 2))``,
+    the attention-weighted distribution of the item groups compared with the
+    target by ``1 - JS`` (scipy's Jensen-Shannon distance squared, nats);
+    ``"fairranktune"`` as FairRankTune 0.0.7's ``AWRF``: attention
+    ``100 p (1-p)**(rank-1)`` summed per item group over the rankings,
+    divided by the group's number of items, combined by ``distance``.  Tied
+    items: every order enumerated, the attention averaged over them."""
+    from scipy.spatial.distance import jensenshannon
+
+    n = len(y_score)
+    samples = [0] * n if samples is None else list(samples)
+    items = list(range(n)) if items is None else list(items)
+    out = []
+    for q in sorted(set(groups)):
+        rows = [i for i in range(n) if groups[i] == q]
+        cats = sorted({item_groups[i] for i in rows}, key=str)
+        att = {c: 0.0 for c in cats}
+        for s in sorted({samples[i] for i in rows}):
+            in_s = [i for i in rows if samples[i] == s]
+            orders = list(_orders_of_ranking(in_s, y_score))
+            for order in orders:
+                for rank, r in enumerate(order, start=1):
+                    a = (1 / math.log2(max(rank, 2)) if convention == "trec2022"
+                         else 100 * p * (1 - p) ** (rank - 1))
+                    att[item_groups[r]] += a / len(orders)
+        if convention == "trec2022":
+            if target is None:
+                goal = [1.0] * len(cats)
+            else:
+                cats = sorted(target, key=str)
+                att = {c: att.get(c, 0.0) for c in cats}
+                goal = [target[c] for c in cats]
+            total = sum(att.values())
+            dist = jensenshannon([att[c] / total for c in cats], goal)
+            # (scipy's sqrt of a divergence that rounds below 0 is NaN: 0)
+            out.append(1 - float(np.nan_to_num(dist)) ** 2)
+            continue
+        count = {c: len({items[i] for i in rows if item_groups[i] == c})
+                 for c in cats}
+        vals = np.array([att[c] / count[c] for c in cats])
+        combos = {
+            "MinMaxRatio": lambda v: v.min() / v.max(),
+            "MaxMinRatio": lambda v: v.max() / v.min(),
+            "MaxMinDiff": lambda v: v.max() - v.min(),
+            "MaxAbsDiff": lambda v: max(abs(x - v.mean()) for x in v),
+            "MeanAbsDev": lambda v: np.sum(np.abs(v - v.mean())) / len(v),
+            "LTwo": lambda v: np.linalg.norm(v, 2),
+            "Variance": lambda v: np.var(v),
+        }
+        out.append(combos[distance](vals))
+    return np.array(out)

@@ -67,7 +67,7 @@ from ._docs import (
     fill_doc,
     substitute_doc,
 )
-from ._exposure import expected_exposure_score
+from ._exposure import awrf_score, expected_exposure_score
 from ._kernels import (
     interpolated_precision,
     recall_level_cutoffs,
@@ -130,6 +130,7 @@ __all__ = [
     "RECALL_LEVELS",
     "TREC_EVAL",
     "averaged_roc",
+    "awrf_score",
     "bpref_score",
     "calibration_ratio",
     "check_band",

@@ -1,11 +1,18 @@
-"""The public measure of fairness of exposure: expected exposure (Diaz et
-al. 2020), a docstring and one call of :func:`._pipeline.compute`."""
+"""The public measures of fairness of exposure: expected exposure (Diaz et
+al. 2020) and attention-weighted rank fairness (Sapiezynski et al. 2019),
+each a docstring and one call of :func:`._pipeline.compute`."""
 
+from collections.abc import Mapping
+
+import numpy as np
+
+from .._core import InvalidParameterError
+from .._engine import encode_rows
 from ._docs import fill_doc
 from ._pipeline import compute
 from ._registry import DEFAULT, metric_function
 
-__all__ = ["expected_exposure_score"]
+__all__ = ["awrf_score", "expected_exposure_score"]
 
 
 @metric_function("expected_exposure")
@@ -95,6 +102,7 @@ default=None
     See Also
     --------
     rank_biased_precision_score : The effectiveness measure of the same user.
+    awrf_score : The attention groups of items draw, against a target.
     ItemExposureDisplay : The exposure of a catalog's items in top-N lists.
 
     Notes
@@ -137,3 +145,142 @@ default=None
                    p=p, u=u, normalize=normalize,
                    columns={"samples": samples, "items": items,
                             "item_groups": item_groups})
+
+
+@metric_function("awrf")
+@fill_doc
+def awrf_score(
+    y_true, y_score, *, groups=None, item_groups=None, target=DEFAULT,
+    convention="trec2022", p=DEFAULT, distance=DEFAULT, samples=None, items=None,
+    sample_weight=None, average=DEFAULT, undefined=None,
+):
+    """Attention-weighted rank fairness (AWRF) of each query's ranking, averaged.
+
+    Each rank draws a share of the user's attention; AWRF compares how the
+    attention of a ranking falls on groups of items (providers, regions,
+    demographics) with a target (Sapiezynski et al. 2019).  Two tools give
+    two different quantities the same name, and ``convention`` says which:
+
+    - ``"trec2022"`` (TREC Fair Ranking 2021/2022): the attention of rank
+      :math:`r` is :math:`1 / \\log_2 \\max(r, 2)`; the distribution
+      :math:`a` of the ranking's attention over the item groups (several
+      dimensions: their intersections) is compared with the target
+      distribution :math:`t`: :math:`\\text{AWRF} = 1 - \\text{JS}(a, t)`,
+      the Jensen-Shannon divergence in nats (1 is a perfect match).  The
+      track's score multiplies it by nDCG.
+    - ``"fairranktune"`` (FairRankTune): the attention of rank :math:`r` is
+      :math:`100\\,p\\,(1-p)^{r-1}`; each group's total attention over the
+      query's rankings, divided by its number of items, is combined by
+      ``distance`` (``"MinMaxRatio"``: the least attended group's mean over
+      the most attended one's, 1 when equal).
+
+    Read more in the :ref:`User Guide <fairness-awrf>`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_rows,)
+        Relevance grades (not read by AWRF, which measures the attention
+        alone; kept for the signature every ranking metric shares).
+    %(y_score)s
+    %(groups)s
+    item_groups : array-like of shape (n_rows,) or (n_rows, n_dimensions), \
+default=None
+        The group of each row's item; 2-D: one group per dimension, and the
+        groups compared are their intersections (as TREC 2022 combines its
+        fairness dimensions).  None: each item is its own group (how evenly
+        the ranking spreads its attention over the items).
+    target : mapping, default=None
+        ``{item group: share}`` (2-D ``item_groups``: tuples of one group per
+        dimension as keys), normalised to sum 1 (``"trec2022"``).  None: the
+        uniform distribution over the item groups of the query's items.
+    convention : {"trec2022", "fairranktune"}, default="trec2022"
+        Which AWRF (see above).
+    p : float, default=0.5
+        FairRankTune's share of the attention that the first rank draws.
+    distance : str, default=None
+        ``"js"`` (``"trec2022"``'s only) or FairRankTune's ``combo``:
+        ``"MinMaxRatio"`` (its default here), ``"MaxMinRatio"``,
+        ``"MaxMinDiff"``, ``"MaxAbsDiff"``, ``"MeanAbsDev"``, ``"LTwo"``,
+        ``"Variance"``.  None: the convention's.
+    samples : array-like of shape (n_rows,), default=None
+        Several rankings of one query (a stochastic policy, as FairRankTune's
+        several ranking columns): the sampled ranking of each row; their
+        attention adds up.
+    items : array-like of shape (n_rows,), default=None
+        The item each row shows; needed with ``samples``.
+    %(sample_weight_query)s
+    %(average_query)s
+    %(undefined)s
+
+    Returns
+    -------
+    score : float or ndarray of shape (n_groups,)
+        %(returns)s
+
+    See Also
+    --------
+    expected_exposure_score : Exposure against a relevance-based target.
+
+    Notes
+    -----
+    **Ties**: tied items share the attention of their ranks (the mean over
+    their orders, each equally likely), so the value never depends on the
+    order of the rows; the tools take the rows' order.  Items with score
+    ``-inf`` are not ranked.  A query whose ranking draws no attention is
+    undefined (``"trec2022"``); so is a FairRankTune ratio with a group that
+    draws none.
+
+    References
+    ----------
+    .. [1] P. Sapiezynski, W. Zeng, R. E. Robertson, A. Mislove and C. Wilson,
+       "Quantifying the Impact of User Attention on Fair Group Representation
+       in Ranked Lists", WWW 2019 Companion.
+    .. [2] M. D. Ekstrand, G. McDonald, A. Raj and I. Johnson, "Overview of the
+       TREC 2022 Fair Ranking Track", TREC 2022.
+
+    Examples
+    --------
+    >>> from sklearn_rankeval import awrf_score
+    >>> # two providers alternate: attention 1, 1, 1/log2(3), 1/2
+    >>> round(awrf_score([0] * 4, [4, 3, 2, 1], groups=[0] * 4,
+    ...                  item_groups=["a", "b", "a", "b"]), 4)
+    0.9998
+    >>> awrf_score([0] * 4, [4, 3, 2, 1], groups=[0] * 4,
+    ...            item_groups=["a", "b", "a", "b"], convention="fairranktune")
+    0.5
+    """
+    if item_groups is not None and np.ndim(item_groups) == 2:
+        # the intersections of the dimensions, as one id each
+        rows = (np.asarray(item_groups, dtype=object) if not hasattr(
+            item_groups, "to_numpy") else item_groups.to_numpy(dtype=object))
+        item_groups = np.array(["\x1f".join(map(str, row)) for row in rows])
+        if isinstance(target, Mapping):
+            target = {"\x1f".join(map(str, key)): share
+                      for key, share in target.items()}
+    if target is not None:
+        target = _target_shares(target, item_groups)
+    return compute("awrf", y_true, y_score, groups=groups,
+                   sample_weight=sample_weight, average=average,
+                   undefined=undefined, variant=convention, p=p,
+                   distance=distance, target=target,
+                   columns={"samples": samples, "items": items,
+                            "item_groups": item_groups})
+
+
+def _target_shares(target, item_groups):
+    """``target`` as shares in the order of the item groups' codes (the
+    input door's encoding of ``item_groups``)."""
+    if not isinstance(target, Mapping):
+        raise InvalidParameterError(
+            "target", f"must be a mapping {{item group: share}}, got "
+            f"{type(target).__name__}.")
+    if item_groups is None:
+        raise InvalidParameterError(
+            "target", "needs item_groups= (the target shares of item groups).")
+    _, labels = encode_rows(item_groups, len(item_groups), name="item_groups")
+    missing = [label for label in labels.tolist() if label not in target]
+    if missing:
+        raise InvalidParameterError(
+            "target", f"has no share for the item group(s) "
+            f"{', '.join(map(repr, missing[:5]))}.")
+    return tuple(target[label] for label in labels.tolist())

@@ -18,7 +18,8 @@ from scipy.special import gammaln
 from .._core import InvalidParameterError, asarray, to_numpy
 from .._stats import Partials
 
-__all__ = ["expected_exposure", "ideal_exposure", "rank_exposure"]
+__all__ = ["FAIRRANKTUNE_DISTANCES", "awrf", "expected_exposure",
+           "ideal_exposure", "rank_exposure"]
 
 
 def _starts(*keys):
@@ -282,3 +283,128 @@ def _normalized(measure, user_model, p, d, r, t, item_group, target, score,
             value = (d - 2 * r + t) / span
     defined = span > 1e-15 * np.maximum(d_hi, 1e-300)
     return np.where(defined, value, 0.0), defined
+
+
+#: FairRankTune's ways of combining the groups' mean attention (``combo``).
+FAIRRANKTUNE_DISTANCES = ("MinMaxRatio", "MaxMinRatio", "MaxMinDiff",
+                          "MaxAbsDiff", "MeanAbsDev", "LTwo", "Variance")
+
+
+def _attention(pos, convention, p):
+    """The attention of 0-based rank ``pos``: TREC Fair Ranking's
+    ``1 / log2(max(rank, 2))`` (1-based rank), or FairRankTune's geometric
+    ``100 p (1 - p)**pos``."""
+    if convention == "trec2022":
+        return 1.0 / np.log2(np.maximum(pos + 1.0, 2.0))
+    return 100.0 * p * (1.0 - p) ** pos
+
+
+def awrf(rg, variant="trec2022", p=0.5, distance=None, target=None):
+    """Attention-weighted rank fairness per group (query); ``variant``: the
+    public function's ``convention``.  Without ``item_groups`` each item is
+    its own group.  Computed on the host (NumPy); the partials in the
+    namespace of the input."""
+    part = _awrf(rg, variant, p, distance, target)
+    return Partials(asarray(rg.xp, part.value, rg.device),
+                    asarray(rg.xp, part.defined, rg.device))
+
+
+def _awrf(rg, variant, p, distance, target):
+    convention = variant
+    if convention == "trec2022" and distance not in (None, "js"):
+        raise InvalidParameterError(
+            "distance", f"must be 'js' (or None) with convention='trec2022' (1 - "
+            f"the Jensen-Shannon divergence), got {distance!r}.")
+    if convention == "fairranktune":
+        distance = "MinMaxRatio" if distance is None else distance
+        if distance not in FAIRRANKTUNE_DISTANCES:
+            raise InvalidParameterError(
+                "distance", f"must be one of {', '.join(FAIRRANKTUNE_DISTANCES)} "
+                f"with convention='fairranktune', got {distance!r}.")
+        if target is not None:
+            raise InvalidParameterError(
+                "target", "is not used by convention='fairranktune' (it compares "
+                "the groups' mean attention with each other).")
+    if "y_score" not in rg.columns:
+        raise ValueError("AWRF needs one row per item (the long or 2-D layout), "
+                         "not multiclass scores.")
+    group, ranking, score, _, item, item_groups = _item_rows(rg)
+    if target is not None and item_groups is None:
+        raise InvalidParameterError(
+            "target", "needs item_groups= (the target shares of item groups).")
+    n_groups = rg.n_groups
+    n = group.shape[0]
+    flags = _starts(ranking)
+    run, first = _run_index(flags)
+    pos = (np.arange(n) - first[run]).astype(np.float64)
+    each = _attention(pos, convention, p)
+    # tied items share their ranks' attention (the mean over their orders)
+    block, _ = _run_index(_starts(ranking, score))
+    att = (np.bincount(block, weights=each) / np.bincount(block))[block]
+    att = np.where(score > -np.inf, att, 0.0)
+    # each row's (group, cell): its item group's code (one dimension: the
+    # function forms the intersections of several), or its item
+    cell = item if item_groups is None else item_groups[:, 0]
+    order = np.lexsort((cell, group))
+    starts = _starts(group[order], cell[order])
+    pair = np.empty(n, dtype=np.int64)
+    pair[order] = np.cumsum(starts) - 1
+    n_pairs = int(starts.sum())
+    owner = group[order][starts]
+    pair_cell = cell[order][starts]
+    total = np.bincount(pair, weights=att, minlength=n_pairs)
+    if convention == "fairranktune":
+        # each item once per pair
+        _, firsts, by_item = _per_item(group, item)
+        n_items = np.bincount(pair[by_item][firsts], minlength=n_pairs)
+        return _combined(total / n_items, owner, n_groups, distance)
+    group_total = np.bincount(owner, weights=total, minlength=n_groups)
+    share = total / np.maximum(group_total[owner], 1e-300)
+    if target is None:
+        goal = 1.0 / np.bincount(owner, minlength=n_groups)[owner]
+        absent = np.zeros(n_groups)
+    else:
+        shares = np.asarray(target, dtype=np.float64)
+        shares = shares / shares.sum()
+        goal = shares[pair_cell]
+        # target groups without an item in the query: share 0, so that their
+        # terms of the divergence are t log(t / (t / 2)) = t log 2
+        absent = (1.0 - np.bincount(owner, weights=goal, minlength=n_groups))
+        absent = np.maximum(absent, 0.0) * np.log(2.0)
+    mid = (share + goal) / 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = (np.where(share > 0, share * np.log(share / mid), 0.0)
+                 + np.where(goal > 0, goal * np.log(goal / mid), 0.0))
+    js = (np.bincount(owner, weights=terms, minlength=n_groups) + absent) / 2
+    defined = group_total > 0
+    return Partials(np.where(defined, 1.0 - js, 0.0), defined)
+
+
+def _combined(mean, owner, n_groups, distance):
+    """FairRankTune's meta-metric of the groups' mean attention (``combo``)
+    over the item groups of each query (``owner``: each pair's query)."""
+    count = np.bincount(owner, minlength=n_groups)
+    lo = np.full(n_groups, np.inf)
+    hi = np.full(n_groups, -np.inf)
+    np.minimum.at(lo, owner, mean)
+    np.maximum.at(hi, owner, mean)
+    centre = np.bincount(owner, weights=mean, minlength=n_groups) / np.maximum(
+        count, 1)
+    dev = np.abs(mean - centre[owner])
+    big = np.zeros(n_groups)
+    np.maximum.at(big, owner, dev)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = {
+            "MinMaxRatio": lambda: lo / hi,
+            "MaxMinRatio": lambda: hi / lo,
+            "MaxMinDiff": lambda: hi - lo,
+            "MaxAbsDiff": lambda: big,
+            "MeanAbsDev": lambda: np.bincount(owner, weights=dev,
+                                              minlength=n_groups) / count,
+            "LTwo": lambda: np.sqrt(np.bincount(owner, weights=mean * mean,
+                                                minlength=n_groups)),
+            "Variance": lambda: np.bincount(owner, weights=dev * dev,
+                                            minlength=n_groups) / count,
+        }[distance]()
+    defined = np.isfinite(value) & (count > 0)
+    return Partials(np.where(defined, value, 0.0), defined)

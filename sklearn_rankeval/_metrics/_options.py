@@ -23,6 +23,7 @@ from .._core import (
 )
 from ._beyond_kernels import check_head_share
 from ._conventions import check_gain
+from ._exposure_kernels import FAIRRANKTUNE_DISTANCES
 
 __all__ = [
     "K_LIST",
@@ -35,9 +36,12 @@ __all__ = [
     "check_head_share",
     "check_log_base",
     "check_max_grade",
+    "EE_MEASURES",
+    "check_distance",
     "check_normalize",
     "check_persistence",
     "check_stop",
+    "check_target",
     "check_rel",
     "choice",
 ]
@@ -108,6 +112,37 @@ def check_normalize(value):
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     raise InvalidParameterError("normalize", f"must be True or False, got {value!r}.")
+
+def check_target(value):
+    """``target``: None, or the target shares as a tuple of numbers >= 0
+    with a positive sum (built by the public function from a mapping)."""
+    if value is None:
+        return None
+    try:
+        shares = tuple(float(v) for v in value)
+    except (TypeError, ValueError):
+        raise InvalidParameterError(
+            "target", f"must map each item group to its target share, got "
+            f"{value!r}.") from None
+    if not shares or any(not math.isfinite(v) or v < 0 for v in shares) \
+            or sum(shares) <= 0:
+        raise InvalidParameterError(
+            "target", "must give finite shares >= 0 with a positive sum.")
+    return shares
+
+
+#: The measures of expected exposure (Diaz et al. 2020).
+EE_MEASURES = ("loss", "disparity", "relevance")
+
+
+def check_distance(value):
+    """AWRF's ``distance``: None (the convention's), ``"js"`` or one of
+    FairRankTune's combinations (checked against the convention by the
+    kernel)."""
+    if value is None:
+        return None
+    return check_option(value, "distance", ("js", *FAIRRANKTUNE_DISTANCES))
+
 
 K_OPTIONAL = ("k", None, check_k)
 K_REQUIRED = ("k", 10, lambda k: check_k(k, allow_none=False))

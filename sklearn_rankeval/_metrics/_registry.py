@@ -28,12 +28,14 @@ from ._conventions import (
     SWITCHES,
 )
 from ._options import (
+    EE_MEASURES,
     GAIN,
     K_LIST,
     K_OPTIONAL,
     K_REQUIRED,
     RECALL_LEVELS,
     REL,
+    check_distance,
     check_edges,
     check_head_share,
     check_log_base,
@@ -41,11 +43,9 @@ from ._options import (
     check_normalize,
     check_persistence,
     check_stop,
+    check_target,
     choice,
 )
-
-#: The measures of expected exposure (Diaz et al. 2020).
-EE_MEASURES = ("loss", "disparity", "relevance")
 
 __all__ = [
     "CLASSIFICATION",
@@ -523,6 +523,15 @@ METRICS = {
                             ("p", 0.5, check_persistence), ("u", 0.5, check_stop),
                             ("normalize", False, check_normalize)),
                    has_labels=False, graded=True, perfect_score="loss",
+                   tie_rule="policy", always_defined=True, scorer=False,
+                   columns=("samples", "items", "item_groups")),
+        MetricSpec("awrf", "awrf_score", _exposure_kernels.awrf, "AWRF",
+                   options=(("variant", "trec2022",
+                             choice("convention", ("trec2022", "fairranktune"))),
+                            ("p", 0.5, check_persistence),
+                            ("distance", None, check_distance),
+                            ("target", None, check_target)),
+                   has_labels=False, perfect_score="unbounded",
                    tie_rule="policy", always_defined=True, scorer=False,
                    columns=("samples", "items", "item_groups")),
         MetricSpec("bpref", "bpref_score", _kernels.bpref, "bpref",
