@@ -1032,7 +1032,10 @@ def _exposure_of_order(order, relevant, user_model, p, u):
     times (1-u)**(relevant items above) under gerr)."""
     out, above = {}, 0
     for i, r in enumerate(order):
-        out[r] = p ** i * ((1 - u) ** above if user_model == "gerr" else 1.0)
+        if user_model == "log":
+            out[r] = 1 / math.log2(i + 2)
+        else:
+            out[r] = p ** i * ((1 - u) ** above if user_model == "gerr" else 1.0)
         above += relevant[r]
     return out
 
@@ -1163,3 +1166,31 @@ def awrf_loop(y_score, groups, item_groups, samples=None, items=None,
         }
         out.append(combos[distance](vals))
     return np.array(out)
+
+
+def plackett_luce_exposure_loop(y_true, y_score, measure="loss", p=0.5):
+    """Expected exposure (rbp) of one query under the Plackett-Luce policy
+    of ``y_score`` (log-weights), exactly: every ranking enumerated with its
+    probability prod_i exp(s_(i)) / sum_(j >= i) exp(s_(j))."""
+    n = len(y_score)
+    w = [math.exp(s) for s in y_score]
+    e = [0.0] * n
+    for order in itertools.permutations(range(n)):
+        prob, left = 1.0, sum(w)
+        for r in order:
+            prob *= w[r] / left
+            left -= w[r]
+        for i, r in enumerate(order):
+            e[r] += prob * p ** i
+    grades = sorted(set(y_true), reverse=True)
+    target, start = [0.0] * n, 0
+    for g in grades:
+        members = [i for i in range(n) if y_true[i] == g]
+        mean = sum(p ** i for i in range(start, start + len(members))) / len(members)
+        for i in members:
+            target[i] = mean
+        start += len(members)
+    d = sum(x * x for x in e)
+    r = sum(a * b for a, b in zip(e, target))
+    t = sum(x * x for x in target)
+    return {"loss": d - 2 * r + t, "disparity": d, "relevance": r}[measure]

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .._core import InvalidParameterError
+from .._core import InvalidParameterError, check_option, check_positive_int
 from .._engine import encode_rows
 from ._docs import fill_doc
 from ._pipeline import compute
@@ -20,6 +20,7 @@ __all__ = ["awrf_score", "expected_exposure_score"]
 def expected_exposure_score(
     y_true, y_score, *, groups=None, samples=None, items=None, item_groups=None,
     measure=DEFAULT, user_model=DEFAULT, p=DEFAULT, u=DEFAULT, normalize=DEFAULT,
+    policy=None, n_samples=1000, random_state=None,
     sample_weight=None, average=DEFAULT, undefined=None,
 ):
     """Expected exposure of a (stochastic) ranking policy, per query, averaged.
@@ -70,11 +71,12 @@ default=None
         of Diaz et al., ``expeval``), instead of the items'.
     measure : {"loss", "disparity", "relevance"}, default="loss"
         EE-L, EE-D or EE-R.
-    user_model : {"rbp", "gerr"}, default="rbp"
+    user_model : {"rbp", "gerr", "log"}, default="rbp"
         The exposure of 0-based rank :math:`i`: ``"rbp"`` :math:`p^i`
         (rank-biased precision's patient user); ``"gerr"``
         :math:`p^i (1-u)^h`, :math:`h` the relevant items above (a user who
-        stops at a relevant item with probability :math:`u`).
+        stops at a relevant item with probability :math:`u`); ``"log"``
+        :math:`1 / \\log_2(i + 2)` (DCG's discount).
     p : float, default=0.5
         The persistence, in (0, 1).
     u : float, default=0.5
@@ -87,9 +89,24 @@ default=None
         of relevance (0) and the ideal one (1); EE-L divided by its largest
         value (the reverse ranking's).  These are the bounds of the
         re-ranking setting (every ranking ranks every item of its query) of
-        the ``"rbp"`` model, where they are attained; other cases are
+        the ``"rbp"`` and ``"log"`` models, where they are attained; other
+        cases are
         refused with the reason.  A query where the bounds meet (one item;
         for EE-R, one grade) is undefined.
+    policy : {None, "plackett_luce"}, default=None
+        None: the rankings given (``samples``, else one ranking per query
+        from ``y_score``).  ``"plackett_luce"``: the stochastic policy that
+        draws each ranking of a query's items by the Plackett-Luce model
+        with ``y_score`` as log-weights (an item is placed next with
+        probability proportional to ``exp(score)`` among those left).  Its
+        expected exposure is estimated by Monte Carlo: ``n_samples``
+        rankings per query drawn with the Gumbel trick (the order of
+        ``y_score`` plus independent Gumbel noise), so the value has a
+        sampling error of order ``1 / sqrt(n_samples)``.
+    n_samples : int, default=1000
+        Rankings drawn per query under ``policy="plackett_luce"``.
+    random_state : int, RandomState instance or None, default=None
+        The draws of ``policy="plackett_luce"``.
     %(sample_weight_query)s
     %(average_query)s
     %(undefined)s
@@ -139,6 +156,11 @@ default=None
     ...                               groups=[0] * 3))
     0.125
     """
+    if policy is not None:
+        (y_true, y_score, groups, samples, items, item_groups,
+         sample_weight) = _plackett_luce_samples(
+            policy, n_samples, random_state, y_true, y_score, groups, samples,
+            items, item_groups, sample_weight)
     return compute("expected_exposure", y_true, y_score, groups=groups,
                    sample_weight=sample_weight, average=average,
                    undefined=undefined, measure=measure, user_model=user_model,
@@ -284,3 +306,37 @@ def _target_shares(target, item_groups):
             "target", f"has no share for the item group(s) "
             f"{', '.join(map(repr, missing[:5]))}.")
     return tuple(target[label] for label in labels.tolist())
+
+
+def _plackett_luce_samples(policy, n_samples, random_state, y_true, y_score,
+                           groups, samples, items, item_groups, sample_weight):
+    """``n_samples`` rankings of each query drawn from the Plackett-Luce
+    policy of ``y_score`` (the Gumbel trick: the scores plus independent
+    Gumbel noise rank the items as the model draws them), as the columns
+    of sampled rankings: every input repeated, ``samples`` the draw."""
+    from sklearn.utils import check_random_state
+
+    check_option(policy, "policy", ("plackett_luce",))
+    n_samples = check_positive_int(n_samples, "n_samples", allow_none=False)
+    if samples is not None or items is not None:
+        raise InvalidParameterError(
+            "policy", "draws the sampled rankings itself: pass samples= and "
+            "items= only without it.")
+    score = np.asarray(y_score, dtype=np.float64)
+    if score.ndim != 1:
+        raise InvalidParameterError(
+            "policy", "needs the long layout (1-D y_score with groups=).")
+    n = score.shape[0]
+    rng = check_random_state(random_state)
+    drawn = (score[None, :] + rng.gumbel(size=(n_samples, n))).reshape(-1)
+
+    def repeat(values):
+        if values is None:
+            return None
+        values = np.asarray(values)
+        return np.tile(values, (n_samples,) + (1,) * (values.ndim - 1))
+
+    return (repeat(y_true), drawn, repeat(groups),
+            np.repeat(np.arange(n_samples), n), np.tile(np.arange(n), n_samples),
+            repeat(item_groups),
+            None if sample_weight is None else repeat(sample_weight))

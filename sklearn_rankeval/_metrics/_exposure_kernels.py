@@ -88,6 +88,9 @@ def rank_exposure(ranking, score, relevant, user_model, p, u):
     if user_model == "rbp":
         # the mean of p**i over the block's ranks start .. start + m - 1
         exposure = p ** start * (-np.expm1(m * np.log(p))) / (m * (1.0 - p))
+    elif user_model == "log":  # the mean of the block's ranks' discounts
+        exposure = (np.bincount(block, weights=_position_weight(pos, "log", p))
+                    / size)[block]
     else:
         rel = relevant.astype(np.int64)
         block_rel = np.bincount(block, weights=rel).astype(np.int64)
@@ -109,7 +112,7 @@ def ideal_exposure(group, grade, user_model, p, u):
     flags = _starts(g)
     run, first = _run_index(flags)
     pos = (np.arange(g.shape[0]) - first[run]).astype(np.float64)
-    each = p ** pos
+    each = _position_weight(pos, user_model, p)
     if user_model == "gerr":
         n_rel = np.bincount(run, weights=y > 0)[run]
         each = each * (1.0 - u) ** np.minimum(pos, n_rel)
@@ -118,6 +121,14 @@ def ideal_exposure(group, grade, user_model, p, u):
     out = np.empty(g.shape[0])
     out[order] = mean[level]
     return out
+
+
+def _position_weight(pos, user_model, p):
+    """The exposure of 0-based rank ``pos`` that depends on the rank alone:
+    ``1 / log2(pos + 2)`` (``"log"``, DCG's discount), else ``p**pos``."""
+    if user_model == "log":
+        return 1.0 / np.log2(pos + 2.0)
+    return p ** pos
 
 
 def _given(columns, name):
@@ -247,11 +258,11 @@ def _group_measure(run, firsts, order, item_group, item_grade, item_groups, e,
 def _normalized(measure, user_model, p, d, r, t, item_group, target, score,
                 ranking, group, n_rankings, n_groups):
     """The measure between its exact bounds over every policy on the group's
-    items (rbp; each sampled ranking ranks every item of its group)."""
-    if user_model != "rbp":
+    items (rbp, log; each sampled ranking ranks every item of its group)."""
+    if user_model == "gerr":
         raise InvalidParameterError(
-            "normalize", "is available with user_model='rbp' only: under 'gerr' "
-            "the exposure of a rank depends on the items above it, and the "
+            "normalize", "is available with user_model='rbp' or 'log' only: under "
+            "'gerr' the exposure of a rank depends on the items above it, and the "
             "bounds over all policies have no closed form.")
     n_items = np.bincount(item_group, minlength=n_groups).astype(np.float64)
     rows = np.bincount(ranking[score > -np.inf], minlength=ranking.max() + 1 if
@@ -262,16 +273,22 @@ def _normalized(measure, user_model, p, d, r, t, item_group, target, score,
             "normalize", "needs every (sampled) ranking to rank every item of its "
             "group once (the re-ranking setting of the bounds); some ranking "
             "leaves an item out or repeats one.")
-    # disparity: a deterministic ranking (the most), a uniform policy (the least)
-    d_hi = -np.expm1(n_items * np.log(p * p)) / (1.0 - p * p)
-    d_lo = (-np.expm1(n_items * np.log(p)) / (1.0 - p)) ** 2 / np.maximum(n_items, 1)
-    # relevance: the ideal ranking (the most, ||e*||^2), the reverse (the least)
+    # each group's ranks 0 .. n - 1, the items by ascending target
     order = np.lexsort((target, item_group))
     flags = _starts(item_group[order])
     run = np.cumsum(flags) - 1
-    pos = np.arange(order.shape[0]) - np.flatnonzero(flags)[run]
-    r_lo = np.bincount(item_group[order], weights=p ** pos * target[order],
-                       minlength=n_groups)
+    pos = (np.arange(order.shape[0]) - np.flatnonzero(flags)[run]).astype(float)
+    w = _position_weight(pos, user_model, p)
+    owner = item_group[order]
+    # disparity: a deterministic ranking (the most: every one the same, the
+    # exposure of a rank depending on the rank alone), a uniform policy (the
+    # least: every item the mean exposure)
+    d_hi = np.bincount(owner, weights=w * w, minlength=n_groups)
+    d_lo = np.bincount(owner, weights=w, minlength=n_groups) ** 2 / np.maximum(
+        n_items, 1)
+    # relevance: the ideal ranking (the most, ||e*||^2), the reverse (the
+    # least, by the rearrangement inequality)
+    r_lo = np.bincount(owner, weights=w * target[order], minlength=n_groups)
     r_hi = t
     with np.errstate(divide="ignore", invalid="ignore"):
         if measure == "disparity":

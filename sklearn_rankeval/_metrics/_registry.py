@@ -519,7 +519,7 @@ METRICS = {
                    _exposure_kernels.expected_exposure, "expected exposure",
                    options=(("measure", "loss", choice("measure", EE_MEASURES)),
                             ("user_model", "rbp",
-                             choice("user_model", ("rbp", "gerr"))),
+                             choice("user_model", ("rbp", "gerr", "log"))),
                             ("p", 0.5, check_persistence), ("u", 0.5, check_stop),
                             ("normalize", False, check_normalize)),
                    has_labels=False, graded=True, perfect_score="loss",

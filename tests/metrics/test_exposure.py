@@ -49,7 +49,7 @@ def _sampled(seed, n_groups=3, n_samples=3):
 
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("measure", MEASURES)
-@pytest.mark.parametrize("user_model", ["rbp", "gerr"])
+@pytest.mark.parametrize("user_model", ["rbp", "gerr", "log"])
 def test_one_ranking_per_query_is_the_definitions(seed, measure, user_model):
     y, s, g = _deterministic(seed)
     expected = expected_exposure_loop(y, s, g, measure=measure,
@@ -62,7 +62,7 @@ def test_one_ranking_per_query_is_the_definitions(seed, measure, user_model):
 
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("measure", MEASURES)
-@pytest.mark.parametrize("user_model", ["rbp", "gerr"])
+@pytest.mark.parametrize("user_model", ["rbp", "gerr", "log"])
 def test_sampled_rankings_are_the_definitions(seed, measure, user_model):
     y, s, q, smp, item = _sampled(seed)
     expected = expected_exposure_loop(y, s, q, samples=smp, items=item,
@@ -96,17 +96,20 @@ def test_item_groups_are_the_definitions(seed, measure):
 
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("measure", MEASURES)
-def test_normalized_bounds_are_exact(seed, measure):
+@pytest.mark.parametrize("user_model", ["rbp", "log"])
+def test_normalized_bounds_are_exact(seed, measure, user_model):
     """The bounds over every policy: the reference searches every
     deterministic ranking (and the uniform policy), the code uses the
     closed forms; the values lie in [0, 1]."""
     y, s, q, smp, item = _sampled(seed)
     keep = np.isfinite(s)
     expected = expected_exposure_loop(y, s, q, samples=smp, items=item,
-                                      measure=measure, normalize=True, p=0.6)
+                                      measure=measure, normalize=True, p=0.6,
+                                      user_model=user_model)
     got = expected_exposure_score(y[keep], s[keep], groups=q[keep],
                                   samples=smp[keep], items=item[keep],
                                   measure=measure, normalize=True, p=0.6,
+                                  user_model=user_model,
                                   average=None, undefined="skip")
     assert_allclose(got, expected, rtol=1e-10, atol=1e-12)
     finite = got[np.isfinite(got)]
@@ -171,7 +174,7 @@ def test_report_and_per_group_frame_give_the_function_value():
     ({"items": [0, 1]}, ValueError, "items must have one id per row"),
     ({"item_groups": np.zeros((4, 2, 2))}, ValueError, "item_groups must be 1-D"),
     ({"normalize": True, "user_model": "gerr"}, ValueError,
-     "normalize is available with user_model='rbp' only"),
+     "normalize is available with user_model='rbp' or 'log' only"),
     ({"normalize": True, "item_groups": [0, 1, 0, 1]}, ValueError,
      "normalize is not available with item_groups"),
     ({"normalize": "yes"}, TypeError, "normalize must be True or False"),
@@ -201,3 +204,39 @@ def test_normalize_needs_complete_rankings():
 def test_multiclass_scores_are_refused():
     with pytest.raises(ValueError, match="one row per item"):
         expected_exposure_score([0, 1, 2], np.eye(3))
+
+
+@pytest.mark.parametrize("measure", MEASURES)
+def test_plackett_luce_policy_estimates_the_exact_expectation(measure):
+    """Monte Carlo against the exact expectation over every ranking of a
+    query (5 items): within 4 standard errors of its draws."""
+    from .._reference import plackett_luce_exposure_loop
+
+    y = np.array([2, 1, 1, 0, 0])
+    s = np.array([1.0, 0.5, 0.5, 0.0, -1.0])
+    exact = plackett_luce_exposure_loop(y.tolist(), s.tolist(), measure=measure)
+    draws = [expected_exposure_score(y, s, groups=np.zeros(5), measure=measure,
+                                     policy="plackett_luce", n_samples=400,
+                                     random_state=seed) for seed in range(20)]
+    mean, se = np.mean(draws), np.std(draws, ddof=1) / np.sqrt(len(draws))
+    assert abs(mean - exact) < 4 * se + 1e-12
+    # one draw with many samples is close, and reproducible
+    one = expected_exposure_score(y, s, groups=np.zeros(5), measure=measure,
+                                  policy="plackett_luce", n_samples=20000,
+                                  random_state=0)
+    assert one == pytest.approx(exact, abs=5e-3)
+    assert one == expected_exposure_score(y, s, groups=np.zeros(5),
+                                          measure=measure, n_samples=20000,
+                                          policy="plackett_luce", random_state=0)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"policy": "softmax"}, "policy must be one of"),
+    ({"policy": "plackett_luce", "n_samples": 0}, "n_samples must be"),
+    ({"policy": "plackett_luce", "samples": [0, 0, 0, 0],
+      "items": [0, 1, 2, 3]}, "policy draws the sampled rankings itself"),
+])
+def test_policy_refusals(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        expected_exposure_score([1, 0, 1, 0], [3, 2, 1, 0], groups=[0] * 4,
+                                **kwargs)
