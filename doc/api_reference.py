@@ -50,6 +50,14 @@ def sections():
             "autosummary/function.rst",
         ),
         (
+            "Exposure",
+            "sklearn_rankeval",
+            "The expected exposure of each item or item group beside its "
+            "target (:ref:`user guide <fairness-exposure>`).",
+            ["exposure_frame"],
+            "autosummary/function.rst",
+        ),
+        (
             "Reports",
             "sklearn_rankeval",
             "Many metrics from one call, as ``classification_report`` is for "

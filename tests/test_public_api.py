@@ -64,6 +64,7 @@ def test_all_lists_the_registry_the_curve_and_f_alpha():
     expected |= {"compare_rankings"}
     expected |= {"topic_set_size", "achieved_power", "risk_report"}  # Statistics
     expected |= {"top_k_items", "recommendation_report"}
+    expected |= {"exposure_frame"}  # the items' exposure (fairness)
     expected |= {"config_context", "get_config", "set_config"}
     expected |= {"ElevenPointDisplay", "GroupedRocCurveDisplay", "InterpolatedPrecisionRecallDisplay"}
     expected |= {"RankingComparisonDisplay", "CalibrationCurveDisplay"}

@@ -67,7 +67,7 @@ from ._docs import (
     fill_doc,
     substitute_doc,
 )
-from ._exposure import awrf_score, expected_exposure_score
+from ._exposure import awrf_score, expected_exposure_score, exposure_frame
 from ._kernels import (
     interpolated_precision,
     recall_level_cutoffs,
@@ -146,6 +146,7 @@ __all__ = [
     "expected_calibration_error",
     "expected_exposure_score",
     "expected_reciprocal_rank_score",
+    "exposure_frame",
     "f_alpha_score",
     "fill_doc",
     "gauc_score",

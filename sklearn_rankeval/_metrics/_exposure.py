@@ -7,12 +7,14 @@ from collections.abc import Mapping
 import numpy as np
 
 from .._core import InvalidParameterError, check_option, check_positive_int
-from .._engine import encode_rows
+from .._engine import check_inputs, encode_rows, ranked_chunks
 from ._docs import fill_doc
+from ._exposure_kernels import item_exposures
+from ._options import check_persistence, check_stop
 from ._pipeline import compute
 from ._registry import DEFAULT, metric_function
 
-__all__ = ["awrf_score", "expected_exposure_score"]
+__all__ = ["awrf_score", "expected_exposure_score", "exposure_frame"]
 
 
 @metric_function("expected_exposure")
@@ -340,3 +342,100 @@ def _plackett_luce_samples(policy, n_samples, random_state, y_true, y_score,
             np.repeat(np.arange(n_samples), n), np.tile(np.arange(n), n_samples),
             repeat(item_groups),
             None if sample_weight is None else repeat(sample_weight))
+
+
+def exposure_frame(y_true, y_score, *, groups=None, samples=None, items=None,
+                   item_groups=None, user_model="rbp", p=0.5, u=0.5,
+                   by="item"):
+    """The expected exposure of each item (or item group), beside its target.
+
+    What :func:`expected_exposure_score` measures, item by item: one row
+    per (query, item) with the item's grade, its expected exposure over the
+    query's rankings and the target exposure of an ideal policy (see
+    :func:`expected_exposure_score` for the user models, the samples and the
+    ties).  ``by="item_group"`` sums them over the items of each group of
+    ``item_groups``.  The ``exposure`` column is what
+    :meth:`ItemExposureDisplay.from_counts` draws as a Lorenz curve.
+
+    Read more in the :ref:`User Guide <fairness-exposure>`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_rows,)
+        Relevance grade of each row's item (>= 0).
+    y_score : array-like of shape (n_rows,)
+        The score of each row in its ranking.
+    groups : array-like of shape (n_rows,), default=None
+        The query of each row (None: one query).
+    samples : array-like of shape (n_rows,), default=None
+        The sampled ranking of its query each row is in.
+    items : array-like of shape (n_rows,), default=None
+        The item each row shows (needed with ``samples``; None: each row is
+        its own item, numbered by its row).
+    item_groups : array-like of shape (n_rows,), default=None
+        The group of each row's item (a column of the frame; needed with
+        ``by="item_group"``).
+    user_model : {"rbp", "gerr", "log"}, default="rbp"
+        The exposure of a rank (see :func:`expected_exposure_score`).
+    p : float, default=0.5
+        The persistence, in (0, 1).
+    u : float, default=0.5
+        The stopping probability at a relevant item (``"gerr"``).
+    by : {"item", "item_group"}, default="item"
+        One row per (query, item), or per (query, item group).
+
+    Returns
+    -------
+    frame : pandas.DataFrame
+        Columns ``group``, ``item`` (or ``item_group``), ``grade`` (by item),
+        ``n_items`` (by item group), ``exposure``, ``target``; ``item_group``
+        too by item when ``item_groups`` is given.
+
+    See Also
+    --------
+    expected_exposure_score : The loss, disparity and relevance of these.
+    ItemExposureDisplay : The Lorenz curve of the exposure.
+
+    Examples
+    --------
+    >>> from sklearn_rankeval import exposure_frame
+    >>> exposure_frame([1, 1, 0], [3, 2, 1], groups=[0, 0, 0],
+    ...                items=["a", "b", "c"], p=0.5)
+       group item  grade  exposure  target
+    0      0    a    1.0      1.00    0.75
+    1      0    b    1.0      0.50    0.75
+    2      0    c    0.0      0.25    0.25
+    """
+    import pandas as pd
+
+    from .._core import check_option
+
+    user_model = check_option(user_model, "user_model", ("rbp", "gerr", "log"))
+    p, u = check_persistence(p), check_stop(u)
+    by = check_option(by, "by", ("item", "item_group"))
+    if by == "item_group" and item_groups is None:
+        raise InvalidParameterError("item_groups", "is needed with by='item_group'.")
+    checked = check_inputs(y_true, y_score, groups=groups, samples=samples,
+                           items=items, item_groups=item_groups)
+    if checked.layout != "long":
+        raise InvalidParameterError(
+            "y_score", "must be 1-D (the long layout: one row per item, with "
+            "groups=) for exposure_frame.")
+    n = checked.n_rows
+    pieces = []
+    for rg in ranked_chunks(*checked, columns={**checked.columns,
+                                                "row": np.arange(n)}):
+        ex = item_exposures(rg, user_model, p, u)
+        row = np.asarray(rg.column("row"))[ex.rank_row]
+        pieces.append(pd.DataFrame({
+            "group": np.asarray(rg.labels)[ex.group],
+            "item": row if items is None else np.asarray(items)[row],
+            "grade": ex.grade, "exposure": ex.exposure, "target": ex.target,
+            **({} if item_groups is None
+               else {"item_group": np.asarray(item_groups)[row]})}))
+    frame = pd.concat(pieces, ignore_index=True)
+    if by == "item":
+        return frame
+    return (frame.groupby(["group", "item_group"], sort=True)
+            .agg(n_items=("item", "size"), exposure=("exposure", "sum"),
+                 target=("target", "sum")).reset_index())

@@ -12,14 +12,17 @@ vectorised pass over the rows (the ties' hypergeometric factors of the
 ``gerr`` model are computed once per distinct tie block shape).
 """
 
+from typing import NamedTuple
+
 import numpy as np
 from scipy.special import gammaln
 
 from .._core import InvalidParameterError, asarray, to_numpy
 from .._stats import Partials
 
-__all__ = ["FAIRRANKTUNE_DISTANCES", "awrf", "expected_exposure",
-           "ideal_exposure", "rank_exposure"]
+__all__ = ["FAIRRANKTUNE_DISTANCES", "ItemExposures", "awrf",
+           "expected_exposure", "ideal_exposure", "item_exposures",
+           "rank_exposure"]
 
 
 def _starts(*keys):
@@ -165,7 +168,7 @@ def _item_rows(rg):
                        if _given(columns, "item_groups") else None)
     ranking = np.cumsum(_starts(group[order], sample[order])) - 1
     return (group[order], ranking, score[order], grade[order], item[order],
-            None if groups_of_items is None else groups_of_items[order])
+            None if groups_of_items is None else groups_of_items[order], order)
 
 
 def _per_item(group, item):
@@ -189,8 +192,25 @@ def expected_exposure(rg, measure="loss", user_model="rbp", p=0.5, u=0.5,
                     asarray(rg.xp, part.defined, rg.device))
 
 
-def _expected_exposure(rg, measure, user_model, p, u, normalize):
-    group, ranking, score, grade, item, item_groups = _item_rows(rg)
+class ItemExposures(NamedTuple):
+    """The items of a ranked input (in (group, item) order) with their
+    expected exposure and target (:func:`item_exposures`)."""
+
+    group: np.ndarray  # each item's group index (rg.labels order)
+    exposure: np.ndarray
+    target: np.ndarray
+    grade: np.ndarray
+    rank_row: np.ndarray  # one row of each item, as an index of rank order
+
+
+def item_exposures(rg, user_model="rbp", p=0.5, u=0.5):
+    """Each item's expected exposure ``e`` over its group's rankings and its
+    target ``e*`` (see :func:`expected_exposure`)."""
+    return _item_exposures(rg, user_model, p, u)[0]
+
+
+def _item_exposures(rg, user_model, p, u):
+    group, ranking, score, grade, item, item_groups, rows = _item_rows(rg)
     n_groups = rg.n_groups
     exposure = rank_exposure(ranking, score, grade > 0, user_model, p, u)
     # the number of sampled rankings of each group
@@ -210,6 +230,16 @@ def _expected_exposure(rg, measure, user_model, p, u, normalize):
                          "ranking of its group (items=), found two grades for "
                          "one item.")
     target = ideal_exposure(item_group, item_grade, user_model, p, u)
+    items = ItemExposures(item_group, e, target, item_grade, rows[order][firsts])
+    return items, (group, ranking, score, item_groups, run, firsts, order,
+                   n_rankings)
+
+
+def _expected_exposure(rg, measure, user_model, p, u, normalize):
+    items, rest = _item_exposures(rg, user_model, p, u)
+    group, ranking, score, item_groups, run, firsts, order, n_rankings = rest
+    item_group, e, target, item_grade = items[:4]
+    n_groups = rg.n_groups
     if item_groups is not None:
         return _group_measure(run, firsts, order, item_group, item_grade,
                               item_groups, e, target, n_groups, measure,
@@ -345,7 +375,7 @@ def _awrf(rg, variant, p, distance, target):
     if "y_score" not in rg.columns:
         raise ValueError("AWRF needs one row per item (the long or 2-D layout), "
                          "not multiclass scores.")
-    group, ranking, score, _, item, item_groups = _item_rows(rg)
+    group, ranking, score, _, item, item_groups, _ = _item_rows(rg)
     if target is not None and item_groups is None:
         raise InvalidParameterError(
             "target", "needs item_groups= (the target shares of item groups).")

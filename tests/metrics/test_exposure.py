@@ -240,3 +240,50 @@ def test_policy_refusals(kwargs, match):
     with pytest.raises(ValueError, match=match):
         expected_exposure_score([1, 0, 1, 0], [3, 2, 1, 0], groups=[0] * 4,
                                 **kwargs)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_exposure_frame_holds_the_items_the_measures_sum(seed):
+    from sklearn_rankeval import exposure_frame
+
+    y, s, q, smp, item = _sampled(seed)
+    frame = exposure_frame(y, s, groups=q, samples=smp, items=item,
+                           user_model="gerr", p=0.7)
+    # one row per (query, item), each item once
+    assert len(frame) == len({(a, b) for a, b in zip(q, item)})
+    assert not frame.duplicated(["group", "item"]).any()
+    for measure in MEASURES:
+        expected = expected_exposure_loop(y, s, q, samples=smp, items=item,
+                                          measure=measure, user_model="gerr",
+                                          p=0.7)
+        e, t = frame["exposure"], frame["target"]
+        col = {"loss": (e - t) ** 2, "disparity": e * e, "relevance": e * t}[measure]
+        got = col.groupby(frame["group"]).sum()
+        assert_allclose(got.to_numpy(), expected, rtol=1e-12, atol=1e-14)
+    # the grades are the items' own
+    grade = {(a, b): g for a, b, g in zip(q, item, y)}
+    assert all(grade[(a, b)] == g for a, b, g in
+               zip(frame["group"], frame["item"], frame["grade"]))
+
+
+def test_exposure_frame_by_item_group_sums_the_items():
+    from sklearn_rankeval import exposure_frame
+
+    y, s, q, smp, item = _sampled(5)
+    rng = np.random.default_rng(5)
+    provider = {it: rng.choice(["x", "y"]) for it in set(item)}
+    cat = np.array([provider[it] for it in item])
+    by_item = exposure_frame(y, s, groups=q, samples=smp, items=item,
+                             item_groups=cat)
+    by_group = exposure_frame(y, s, groups=q, samples=smp, items=item,
+                              item_groups=cat, by="item_group")
+    sums = by_item.groupby(["group", "item_group"])[["exposure", "target"]].sum()
+    assert_allclose(by_group[["exposure", "target"]].to_numpy(), sums.to_numpy(),
+                    rtol=1e-13)
+    # a hand-worked ranking: ranks 0, 1, 2 of p = 0.5 are 1, 0.5, 0.25
+    one = exposure_frame([1, 1, 0], [1, 3, 2], groups=[0, 0, 0],
+                         items=["a", "b", "c"], p=0.5)
+    assert dict(zip(one["item"], one["exposure"])) == {"a": 0.25, "b": 1.0,
+                                                       "c": 0.5}
+    with pytest.raises(ValueError, match="item_groups is needed"):
+        exposure_frame([1, 0], [1, 0], by="item_group")
