@@ -10,7 +10,7 @@ from .._core import InvalidParameterError, check_option, check_positive_int
 from .._engine import check_inputs, encode_rows, ranked_chunks
 from ._docs import fill_doc
 from ._exposure_kernels import item_exposures
-from ._options import check_persistence, check_stop
+from ._options import AWRF_CONVENTIONS, check_persistence, check_stop
 from ._pipeline import compute
 from ._registry import DEFAULT, metric_function
 
@@ -273,6 +273,7 @@ default=None
     ...            item_groups=["a", "b", "a", "b"], convention="fairranktune")
     0.5
     """
+    convention = check_option(convention, "convention", AWRF_CONVENTIONS)
     if item_groups is not None and np.ndim(item_groups) == 2:
         # the intersections of the dimensions, as one id each
         rows = (np.asarray(item_groups, dtype=object) if not hasattr(

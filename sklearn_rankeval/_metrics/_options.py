@@ -36,6 +36,7 @@ __all__ = [
     "check_head_share",
     "check_log_base",
     "check_max_grade",
+    "AWRF_CONVENTIONS",
     "EE_MEASURES",
     "check_distance",
     "check_normalize",
@@ -130,6 +131,10 @@ def check_target(value):
             "target", "must give finite shares >= 0 with a positive sum.")
     return shares
 
+
+#: The two quantities named AWRF (the public ``convention``, the registry's
+#: ``variant``: ``convention`` is the pipeline's switch of peer conventions).
+AWRF_CONVENTIONS = ("trec2022", "fairranktune")
 
 #: The measures of expected exposure (Diaz et al. 2020).
 EE_MEASURES = ("loss", "disparity", "relevance")

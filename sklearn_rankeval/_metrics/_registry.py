@@ -28,6 +28,7 @@ from ._conventions import (
     SWITCHES,
 )
 from ._options import (
+    AWRF_CONVENTIONS,
     EE_MEASURES,
     GAIN,
     K_LIST,
@@ -527,7 +528,7 @@ METRICS = {
                    columns=("samples", "items", "item_groups")),
         MetricSpec("awrf", "awrf_score", _exposure_kernels.awrf, "AWRF",
                    options=(("variant", "trec2022",
-                             choice("convention", ("trec2022", "fairranktune"))),
+                             choice("variant", AWRF_CONVENTIONS)),
                             ("p", 0.5, check_persistence),
                             ("distance", None, check_distance),
                             ("target", None, check_target)),
