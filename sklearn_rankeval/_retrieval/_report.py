@@ -9,12 +9,12 @@ over its queries, rounded as its tool rounds -> the report's shape
 expected value over the judges' labels and its interval.
 """
 
-from dataclasses import replace
+from numbers import Integral
 
 import numpy as np
 
-from .._core import InvalidArgumentError, check_option
-from .._metrics import evaluate, fill_doc
+from .._core import Interval, InvalidArgumentError, check_option, declared
+from .._metrics import fill_doc
 from .._reports import format_report
 from .._stats import (
     bootstrap_intervals,
@@ -23,8 +23,10 @@ from .._stats import (
     check_random_state,
     percentile_interval,
 )
+from ._compute import per_query, query_subset
 from ._frames import check_columns, read_frames
-from ._hygiene import build_layout, tie_free
+from ._hygiene import build_layout
+from ._judges import judge_report, judged_summaries
 from ._presets import EXCLUDE_SELF, check_labels, plan
 
 __all__ = ["retrieval_report"]
@@ -33,6 +35,9 @@ UNJUDGED = ("zero", "drop", "report")
 DUPLICATES = ("first", "error")
 AGGREGATES = ("max", "first", "sum")
 OUTPUTS = ("dict", "frame", "text")
+#: ``n_draws``: the draws of the judges' labels, an integer >= 1.
+check_n_draws = declared("n_draws", Interval(Integral, 1, None), convert=int,
+                         text="a positive integer")
 
 
 def _report_holes(rules, convention, queries):
@@ -53,86 +58,13 @@ def _report_holes(rules, convention, queries):
     return rules + more
 
 
-def _ranks(layout, score):
-    """0-based rank of each row within its query under ``score``."""
-    order = np.lexsort((-score, layout.groups))
-    g = layout.groups[order]
-    start = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
-    first = np.repeat(start, np.diff(np.r_[start, len(g)]))
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(len(order)) - first
-    return rank
-
-
-def relevance_of(rule, layout, labels):
-    """The relevance each row has for ``rule``: its label (0 if unjudged),
-    1/0 for relevant (``binary``), or whether it is (un)judged."""
-    if rule.relevance == "judged":
-        return (layout.judged & layout.retrieved).astype(np.float64)
-    if rule.relevance == "unjudged":
-        return (~layout.judged & layout.retrieved).astype(np.float64)
-    if rule.relevance == "unpooled":
-        return (~layout.pooled & layout.retrieved).astype(np.float64)
-    rel = np.where(layout.judged, labels[np.maximum(layout.qrow, 0)], 0.0)
-    return (rel > 0).astype(np.float64) if rule.binary else rel
-
-
-def _passes(rules):
-    """Rules grouped by what their ranking needs (one engine pass each)."""
-    out = {}
-    for rule in rules:
-        out.setdefault((rule.ties, rule.relevance, rule.truncate, rule.binary),
-                       []).append(rule)
-    return out
-
-
-def per_query(rules, layout, labels):
-    """``{name: (values, defined, info, spec, options)}``: each rule's
-    per-query values over every query of the layout (one engine pass per
-    tie rule, relevance and truncation), ``labels`` the label of each kept
-    qrels row."""
-    results = {}
-    for (ties, _, truncate, _), items in _passes(rules).items():
-        score = tie_free(layout, ties)
-        rows = layout
-        if truncate is not None:
-            # the tool sees the first K of each list: the others are not
-            # retrieved (a relevant one still counts in R and the ideal)
-            cut = layout.retrieved & (_ranks(layout, score) >= truncate)
-            score = np.where(cut, -np.inf, score)
-            rows = replace(layout, score=score, retrieved=layout.retrieved & ~cut)
-        y_true = relevance_of(items[0], rows, labels)
-        parsed = []
-        for rule in items:
-            options = rule.options
-            if rule.top_of_run:  # k: the longest list (each list whole)
-                n = np.bincount(rows.groups[rows.retrieved])
-                k = max(int(n.max()) if len(n) else 1, 1)
-                options = {**rule.spec.check_options(**{
-                    **{o: v for o, v in options.items() if o != "undefined"},
-                    "k": k}), "undefined": options["undefined"]}
-            parsed.append((rule.name, rule.spec, options))
-        info, parts, _ = evaluate(y_true, score, groups=rows.groups,
-                                  metrics=parsed)
-        for (name, spec, _), rule in zip(parsed, items):
-            results[name] = (parts[name], info, spec, rule)
-    return results
-
-
-def _subset(rule, layout, info):
-    """The groups (indices into ``info``) that ``rule`` averages over."""
-    mask = {"judged": layout.judged_query & layout.run_query,
-            "qrels": layout.judged_query, "run": layout.run_query}[rule.queries]
-    return np.flatnonzero(mask[np.asarray(info.labels)])
-
-
 def summarize(results, layout, convention, *, confidence=None, n_resamples=1000,
               rng=None):
     """``{name: (value, n_queries[, ci_low, ci_high])}`` of each rule."""
     out = {}
     n_qrels = int(layout.judged_query.sum())
     for name, (part, info, spec, rule) in results.items():
-        index = _subset(rule, layout, info)
+        index = query_subset(rule, layout, info)
         part, sub = part.take(index), info.take(index)
         average = "macro" if convention is not None else spec.default_average
         value = float(spec.aggregate(part, sub, average=average))
@@ -368,14 +300,13 @@ default=None
                               confidence=confidence, n_resamples=n_resamples,
                               rng=rng)
     else:
-        from ._judges import judged_summaries
-
         _check_lists(convention, rules, layout, labels.mean(axis=1),
                      layout.repeated)
         summaries = judged_summaries(
             rules, layout, labels, convention, confidence=confidence or 0.95,
             query_interval=confidence is not None, n_resamples=n_resamples,
-            n_draws=n_draws, rng=rng)
+            n_draws=check_n_draws(n_draws), rng=rng)
+        return judge_report(summaries, output, digits)
     return format_report(summaries, output, digits,
                          n_groups=int(_n_queries(rules[0], layout)))
 
