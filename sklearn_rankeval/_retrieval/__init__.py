@@ -16,6 +16,8 @@ The metrics are the registry's, computed by the one pipeline
 (``_metrics.evaluate``); nothing here ranks or computes a metric itself.
 """
 
+from ._files import read_qrels_file, read_run_file
+from ._presets import CONVENTIONS
 from ._report import retrieval_report
 
-__all__ = ["retrieval_report"]
+__all__ = ["CONVENTIONS", "read_qrels_file", "read_run_file", "retrieval_report"]
