@@ -37,7 +37,9 @@ def relevance_of(rule, layout, labels):
         return (~layout.judged & layout.retrieved).astype(np.float64)
     if rule.relevance == "unpooled":
         return (~layout.pooled & layout.retrieved).astype(np.float64)
-    rel = np.where(layout.judged, labels[np.maximum(layout.qrow, 0)], 0.0)
+    rows = np.flatnonzero(layout.qrow >= 0)  # (few: the judged documents)
+    rel = np.zeros(len(layout.qrow))
+    rel[rows] = labels[layout.qrow[rows]]
     return (rel > 0).astype(np.float64) if rule.binary else rel
 
 
@@ -64,7 +66,7 @@ def per_query(rules, layout, labels):
             # retrieved (a relevant one still counts in R and the ideal)
             cut = layout.retrieved & (_ranks(layout, score) >= truncate)
             score = np.where(cut, -np.inf, score)
-            rows = replace(layout, score=score, retrieved=layout.retrieved & ~cut)
+            rows = replace(layout, score=np.where(cut, -np.inf, layout.score))
         y_true = relevance_of(items[0], rows, labels)
         parsed = []
         for rule in items:

@@ -20,50 +20,68 @@ In order, on the checked frames (:mod:`._frames`), all vectorised:
 """
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from .._core import InvalidArgumentError
 from ._frames import encode_ids, id_kind
 
-__all__ = ["Layout", "build_layout", "tie_free"]
+__all__ = ["DocIds", "Layout", "build_layout", "tie_free"]
 
 
 @dataclass
 class Layout:
     """The long layout of a run against its qrels (one row per document).
 
+    The run's rows come first, then the relevant documents it lacks and
+    the placeholders of queries without a row (``n_run``: the run's rows).
+    ``score``: ``-inf`` where not retrieved (a lacking document, or a run
+    row removed as a repeat or as unjudged: it then ranks nowhere);
     ``qrow``: the qrels row of each row's judgment (-1: unjudged);
-    ``doc``: the document's code; ``position``: the run row it came from
-    (the tie order ``"input"``); ``queries``: the ids by query code;
-    ``judged_query`` / ``run_query``: whether each query code has qrels /
-    results; ``pooled``: whether each row's document is judged for any
-    query; ``doc_ids``: the document ids by code.
+    ``doc`` / ``position``: each row's document code and the run row it
+    came from (the tie order ``"input"``), built when a rule needs them;
+    ``queries``: the ids by query code; ``judged_query`` / ``run_query``:
+    whether each query code has qrels / results; ``pooled_docs``: whether
+    each document code is judged for any query; ``doc_ids``: the document
+    ids of codes (:class:`DocIds`).
     """
 
     score: np.ndarray
     groups: np.ndarray
     qrow: np.ndarray
-    doc: np.ndarray
-    position: np.ndarray
-    retrieved: np.ndarray
+    run_doc: np.ndarray
+    extra_doc: np.ndarray
+    run_position: np.ndarray
     queries: np.ndarray
     judged_query: np.ndarray
     run_query: np.ndarray
-    pooled: np.ndarray
-    doc_ids: np.ndarray
+    pooled_docs: np.ndarray
+    doc_ids: object
     repeated: bool = False
 
     @property
     def judged(self):
         return self.qrow >= 0
 
-    def take(self, keep):
-        """The layout of the rows ``keep`` (a mask or index)."""
-        fields = ("score", "groups", "qrow", "doc", "position", "retrieved",
-                  "pooled")
-        return Layout(**{**self.__dict__,
-                         **{f: getattr(self, f)[keep] for f in fields}})
+    @property
+    def retrieved(self):
+        return self.score > -np.inf
+
+    @cached_property
+    def doc(self):
+        return np.concatenate([self.run_doc, self.extra_doc])
+
+    @cached_property
+    def position(self):
+        n_run = len(self.run_position)
+        return np.concatenate([self.run_position,
+                               np.full(len(self.score) - n_run, n_run)])
+
+    @property
+    def pooled(self):
+        """Whether each row's document is judged for some query."""
+        return self.pooled_docs[self.doc]
 
 
 def _chunks_to_docs(frames, doc_ids):
@@ -133,6 +151,84 @@ def _check_qrels(qkey, labels, frames):
     return np.flatnonzero(~pd.Series(qkey).duplicated(keep="first").to_numpy())
 
 
+def _query_codes(run_q, qrels_q, spare):
+    """Joint codes of the query ids: ``(run codes, qrels codes, ids)``; the
+    run's codes are the first ``len(run_q)`` of a buffer ``spare`` longer
+    (the layout appends its rows to it without a copy).
+
+    A run lists each query's rows together (as a run file does): its codes
+    are then read off the changes of id, in one pass; otherwise, and for the
+    qrels' other queries, a hash factorization.
+    """
+    import pandas as pd
+
+    n = len(run_q)
+    codes = np.zeros(n + spare, dtype=np.int64)
+    if n:
+        change = np.flatnonzero(run_q[1:] != run_q[:-1]) + 1
+        heads = run_q[np.r_[0, change]]
+        if len(pd.unique(heads)) == len(heads):  # each query's rows together
+            codes[change] = 1
+            np.cumsum(codes[:n], out=codes[:n])
+            where = pd.Index(heads).get_indexer(qrels_q).astype(np.int64)
+            new = where < 0
+            if new.any():
+                extra_codes, extra = pd.factorize(qrels_q[new])
+                where[new] = len(heads) + extra_codes
+                heads = np.concatenate([heads, np.asarray(extra, dtype=heads.dtype)])
+            return codes, where, heads
+    (run, qrels), ids = encode_ids(run_q, qrels_q)
+    codes[:n] = run
+    return codes, qrels, ids
+
+
+class DocIds:
+    """The document id of each code: integer ids are their own codes
+    (shifted by the smallest), other ids a factorization's uniques."""
+
+    def __init__(self, uniques=None, offset=0):
+        self.uniques, self.offset = uniques, offset
+
+    def __call__(self, codes):
+        codes = np.asarray(codes)
+        return codes + self.offset if self.uniques is None else self.uniques[codes]
+
+
+def _doc_codes(run_d, qrels_d):
+    """``(run codes, qrels codes, number of codes, DocIds)``; integer ids of
+    a compact range are their own codes (no copy of the run's)."""
+    both = [a for a in (run_d, qrels_d) if len(a)]
+    if both and all(a.dtype.kind in "iu" for a in both):
+        lo = min(int(a.min()) for a in both)
+        hi = max(int(a.max()) for a in both)
+        limit = max(4 * (len(run_d) + len(qrels_d)), 1 << 20)
+        if 0 <= lo and hi < limit:
+            return (run_d.astype(np.int64, copy=False),
+                    qrels_d.astype(np.int64, copy=False), hi + 1, DocIds())
+        if hi - lo < limit:
+            return (run_d.astype(np.int64) - lo, qrels_d.astype(np.int64) - lo,
+                    hi - lo + 1, DocIds(offset=lo))
+    (run, qrels), uniques = encode_ids(run_d, qrels_d)
+    return run, qrels, max(len(uniques), 1), DocIds(uniques)
+
+
+def _repeats(rkey):
+    """The sorted keys that occur more than once (a sort of the keys)."""
+    if not len(rkey):
+        return rkey
+    srt = np.sort(rkey)
+    same = srt[1:] == srt[:-1]
+    return np.unique(srt[1:][same]) if same.any() else srt[:0]
+
+
+def _members(keys, sorted_set):
+    """Whether each of ``keys`` is in ``sorted_set``."""
+    if not len(sorted_set):
+        return np.zeros(len(keys), dtype=bool)
+    pos = np.minimum(np.searchsorted(sorted_set, keys), len(sorted_set) - 1)
+    return sorted_set[pos] == keys
+
+
 def build_layout(frames, *, exclude_self=False, doc_ids=None, aggregate=None,
                  duplicates="first", unjudged="zero", queries=("judged",)):
     """The :class:`Layout` of the run against the qrels after the hygiene
@@ -140,112 +236,132 @@ def build_layout(frames, *, exclude_self=False, doc_ids=None, aggregate=None,
     kept qrels rows)``).  ``queries``: the query sets the metrics average
     over (``"judged"``, ``"qrels"``, ``"run"``); the layout holds their union.
     """
+    import pandas as pd
+
     run_d = frames.run_d
     chunk_pos = None
     if doc_ids is not None:
         run_d, chunk_pos = _chunks_to_docs(frames, doc_ids)
     score, position = frames.score, np.arange(len(frames.score))
-    (run_q, qrels_q), queries_ids = encode_ids(frames.run_q, frames.qrels_q)
-    (run_doc, qrels_doc), doc_uniques = encode_ids(run_d, frames.qrels_d)
-    n_q, n_d = len(queries_ids), max(len(doc_uniques), 1)
-    if exclude_self and frames.query_kind == frames.doc_kind and len(run_q):
+    # the layout's buffers: the run's rows, then room for the relevant
+    # documents it lacks and the placeholders of queries without a row
+    spare = 2 * len(frames.qrels_q) + 1
+    groups, qrels_q, queries_ids = _query_codes(frames.run_q, frames.qrels_q,
+                                                spare)
+    n = len(frames.run_q)
+    run_q = groups[:n]
+    run_doc, qrels_doc, n_d, doc_of = _doc_codes(run_d, frames.qrels_d)
+    n_q = len(queries_ids)
+    if exclude_self and frames.query_kind == frames.doc_kind and n:
         keep = frames.run_q != run_d
-        run_q, run_doc, score, position = (run_q[keep], run_doc[keep],
-                                           score[keep], position[keep])
-        chunk_pos = None if chunk_pos is None else chunk_pos[keep]
+        if not keep.all():
+            n = int(keep.sum())
+            groups = np.concatenate([run_q[keep], np.zeros(spare, np.int64)])
+            run_q, run_doc, score, position = (groups[:n], run_doc[keep],
+                                               score[keep], position[keep])
+            chunk_pos = None if chunk_pos is None else chunk_pos[keep]
+    spare = max(spare, n_q + len(frames.qrels_q))
+    if len(groups) < n + spare:
+        groups = np.concatenate([run_q, np.zeros(spare, np.int64)])
+        run_q = groups[:n]
     # qrels: one label per pair
     qkey = qrels_q * n_d + qrels_doc
     kept = _check_qrels(qkey, frames.labels, frames)
     qkey, qrels_q, qrels_doc = qkey[kept], qrels_q[kept], qrels_doc[kept]
-    # the run: one row per (query, document)
-    rkey = run_q * n_d + run_doc
-    repeated = _has_repeats(rkey)
-    if doc_ids is not None or repeated:
-        rkey, run_q, run_doc, score, position = _one_row_per_doc(
-            rkey, run_q, run_doc, score, position, chunk_pos, aggregate,
-            duplicates, frames, doc_uniques, queries_ids)
-    import pandas as pd
-
-    qrow = pd.Index(qkey).get_indexer(rkey) if len(qkey) else np.full(
-        len(rkey), -1)
-    qrow = qrow.astype(np.int64, copy=False)
+    # the run's key of each (query, document), in the buffer of qrow
+    qrow_buf = np.empty(n + spare, dtype=np.int64)
+    rkey = qrow_buf[:n]
+    np.multiply(run_q, n_d, out=rkey)
+    rkey += run_doc
+    score_buf = np.empty(n + spare, dtype=np.float64)
+    score_buf[:n] = score
+    score = score_buf[:n]
+    # one row per (query, document): only repeated keys are worked on, and a
+    # row that goes is left in place, unranked (score -inf)
+    repeats = _repeats(rkey)
+    repeated = bool(len(repeats))
+    gone = None
+    if repeated:
+        rows = np.flatnonzero(_members(rkey, repeats))
+        if chunk_pos is None and duplicates == "error":
+            i = rows[0]
+            raise InvalidArgumentError(
+                "run", f"lists document {doc_of([run_doc[i]])[0]!r} twice for "
+                       f"query {queries_ids[run_q[i]]!r}: a document counts "
+                       f"once per query (pass duplicates='first' to keep its "
+                       f"best rank).")
+        best, best_score = _one_row_per_doc(
+            rkey[rows], score[rows], position[rows],
+            None if chunk_pos is None else chunk_pos[rows],
+            aggregate if chunk_pos is not None else "max")
+        score[rows] = -np.inf
+        score[rows[best]] = best_score
+        gone = rows[np.isin(np.arange(len(rows)), best, invert=True)]
+    # the judgment of each run row: only rows of a judged document can have one
+    pooled_docs = np.zeros(n_d, dtype=bool)
+    pooled_docs[qrels_doc] = True
+    candidates = np.flatnonzero(pooled_docs[run_doc])
+    found = (pd.Index(qkey).get_indexer(rkey[candidates]) if len(qkey)
+             else np.full(len(candidates), -1))
+    qrow = qrow_buf[:n]
+    qrow.fill(-1)  # (rkey is not needed any more)
+    qrow[candidates] = found
+    if gone is not None:
+        qrow[gone] = -1
     # a query of the run stays one when its unjudged documents are dropped
     judged_query = np.bincount(qrels_q, minlength=n_q) > 0
     run_query = np.bincount(run_q, minlength=n_q) > 0
     if unjudged == "drop":
-        keep = qrow >= 0
-        run_q, run_doc, score, position, qrow, rkey = (
-            run_q[keep], run_doc[keep], score[keep], position[keep], qrow[keep],
-            rkey[keep])
+        score[qrow < 0] = -np.inf
     evaluated = np.zeros(n_q, dtype=bool)
     for which in queries:
         evaluated |= {"judged": judged_query & run_query, "qrels": judged_query,
                       "run": run_query}[which]
     rows = evaluated[run_q]
+    if not rows.all():  # run queries without judgments (unless asked for)
+        n = int(rows.sum())
+        groups, score_buf, qrow_buf = (
+            np.concatenate([a[:len(rows)][rows], np.empty(spare, a.dtype)])
+            for a in (groups, score_buf, qrow_buf))
+        run_q, score, qrow = groups[:n], score_buf[:n], qrow_buf[:n]
+        run_doc, position = run_doc[rows], position[rows]
     # relevant documents of the evaluated queries that the run lacks
-    retrieved_qrels = np.zeros(len(qkey), dtype=bool)
-    retrieved_qrels[qrow[qrow >= 0]] = True
+    listed = np.zeros(len(qkey), dtype=bool)  # (ranked or not)
+    listed[qrow[qrow >= 0]] = True
     flat = frames.labels[kept].reshape(len(kept), -1)
-    missing = np.flatnonzero(~retrieved_qrels & evaluated[qrels_q]
+    missing = np.flatnonzero(~listed & evaluated[qrels_q]
                              & (flat > 0).any(axis=1))
     # queries left without a row keep a placeholder
-    has_row = np.bincount(np.r_[run_q[rows], qrels_q[missing]],
-                          minlength=n_q) > 0
+    has_row = run_query & evaluated
+    has_row[qrels_q[missing]] = True
     empty = np.flatnonzero(evaluated & ~has_row)
-    n_run = int(rows.sum())
-    pooled_docs = np.zeros(n_d, dtype=bool)
-    pooled_docs[qrels_doc] = True
-    doc = np.r_[run_doc[rows], qrels_doc[missing],
-                np.zeros(len(empty), dtype=np.int64)]
+    end = n + len(missing) + len(empty)
+    score_buf[n:end] = -np.inf
+    groups[n:end] = np.concatenate([qrels_q[missing], empty])
+    qrow_buf[n:end] = np.concatenate([missing, np.full(len(empty), -1)])
     layout = Layout(
-        score=np.r_[score[rows], np.full(len(missing) + len(empty), -np.inf)],
-        groups=np.r_[run_q[rows], qrels_q[missing], empty],
-        qrow=np.r_[qrow[rows], missing, np.full(len(empty), -1)],
-        doc=doc,
-        position=np.r_[position[rows], np.full(len(missing) + len(empty),
-                                               len(frames.score))],
-        retrieved=np.r_[np.ones(n_run, dtype=bool),
-                        np.zeros(len(missing) + len(empty), dtype=bool)],
+        score=score_buf[:end], groups=groups[:end], qrow=qrow_buf[:end],
+        run_doc=run_doc,
+        extra_doc=np.concatenate([qrels_doc[missing],
+                                  np.zeros(len(empty), np.int64)]),
+        run_position=position,
         queries=queries_ids, judged_query=judged_query, run_query=run_query,
-        pooled=np.r_[pooled_docs[run_doc[rows]],
-                     np.ones(len(missing), dtype=bool),
-                     np.zeros(len(empty), dtype=bool)],
-        doc_ids=doc_uniques, repeated=repeated and doc_ids is None)
+        pooled_docs=pooled_docs, doc_ids=doc_of,
+        repeated=repeated and doc_ids is None)
     return layout, kept
 
 
-def _has_repeats(key):
-    import pandas as pd
-
-    return bool(len(key)) and not pd.Index(key).is_unique
-
-
-def _one_row_per_doc(rkey, run_q, run_doc, score, position, chunk_pos,
-                     aggregate, duplicates, frames, doc_uniques, queries_ids):
-    """One row per (query, document): chunks aggregated, repeats resolved."""
-    if chunk_pos is None:
-        if duplicates == "error":
-            import pandas as pd
-
-            i = int(np.flatnonzero(pd.Series(rkey).duplicated().to_numpy())[0])
-            raise InvalidArgumentError(
-                "run", f"lists document {doc_uniques[run_doc[i]]!r} twice for "
-                       f"query {queries_ids[run_q[i]]!r}: a document counts "
-                       f"once per query (pass duplicates='first' to keep its "
-                       f"best rank).")
-        aggregate = "max"
+def _one_row_per_doc(rkey, score, position, chunk_pos, aggregate):
+    """Among rows of repeated keys: the index of the row each key keeps (its
+    best-ranked one, or its first chunk) and the key's aggregated score."""
     if aggregate == "first":
         order, start = _first_of_blocks(rkey, chunk_pos)
     else:  # the best-ranked row first: the highest score, then the input order
         order, start = _first_of_blocks(rkey, -score, position)
-    first = order[start]
-    new_score = (np.add.reduceat(score[order], start) if aggregate == "sum"
-                 else score[first])
-    # back to the input order of each document's best row
-    back = np.argsort(position[first], kind="stable")
-    first = first[back]
-    return (rkey[first], run_q[first], run_doc[first], new_score[back],
-            position[first])
+    best = order[start]
+    if aggregate == "sum":
+        return best, np.add.reduceat(score[order], start)
+    return best, score[best]
 
 
 def tie_free(layout, ties):
@@ -259,10 +375,11 @@ def tie_free(layout, ties):
     if ties == "expected":
         return layout.score
     if ties == "docno":
-        text = layout.doc_ids.astype(str)
+        docs, inverse = np.unique(layout.doc, return_inverse=True)
+        text = np.asarray(layout.doc_ids(docs)).astype(str)
         rank = np.empty(len(text), dtype=np.int64)
         rank[np.argsort(text, kind="stable")] = np.arange(len(text))
-        second = -rank[layout.doc]
+        second = -rank[inverse.ravel()]
     else:
         second = layout.position
     order = np.lexsort((second, -layout.score))
