@@ -364,26 +364,54 @@ def _one_row_per_doc(rkey, score, position, chunk_pos, aggregate):
     return best, score[best]
 
 
+def _tied_groups(groups, score):
+    """Whether each query code has two ranked documents of one score.
+
+    A run lists each query's documents together by decreasing score (as a
+    run file does): its ties are then neighbours, found in one pass; other
+    runs are sorted first.
+    """
+    n_groups = int(groups.max()) + 1 if len(groups) else 0
+    ranked = np.flatnonzero(score > -np.inf)
+    g, s = groups[ranked], score[ranked]
+    change = g[1:] != g[:-1]
+    together = int(change.sum()) + 1 == int(
+        (np.bincount(g, minlength=n_groups) > 0).sum()) if len(g) else True
+    if not (together and np.all(change | (s[1:] <= s[:-1]))):
+        order = np.lexsort((-s, g))
+        g, s = g[order], s[order]
+    tied = (g[1:] == g[:-1]) & (s[1:] == s[:-1])
+    out = np.zeros(n_groups, dtype=bool)
+    out[g[1:][tied]] = True
+    return out
+
+
 def tie_free(layout, ties):
     """Scores that order each query's documents as ``ties`` breaks ties.
 
     ``"docno"``: score, then decreasing document id as trec_eval compares
     them (``strcmp`` of the ids' text, code point order); ``"input"``:
     score, then the run's row order; ``"expected"``: the scores as they are.
-    Unretrieved rows stay ``-inf``.
+    Only the queries that hold a tie get new scores (their rows' order by
+    the rule); unretrieved rows stay ``-inf``.
     """
     if ties == "expected":
         return layout.score
+    has_tie = _tied_groups(layout.groups, layout.score)
+    if not has_tie.any():
+        return layout.score
+    rows = np.flatnonzero(has_tie[layout.groups] & layout.retrieved)
     if ties == "docno":
-        docs, inverse = np.unique(layout.doc, return_inverse=True)
+        docs, inverse = np.unique(layout.doc[rows], return_inverse=True)
         text = np.asarray(layout.doc_ids(docs)).astype(str)
         rank = np.empty(len(text), dtype=np.int64)
         rank[np.argsort(text, kind="stable")] = np.arange(len(text))
         second = -rank[inverse.ravel()]
     else:
-        second = layout.position
-    order = np.lexsort((second, -layout.score))
-    out = np.empty(len(order), dtype=np.float64)
-    out[order] = np.arange(len(order), 0, -1, dtype=np.float64)
-    out[~layout.retrieved] = -np.inf
+        second = layout.position[rows]
+    order = np.lexsort((second, -layout.score[rows], layout.groups[rows]))
+    out = layout.score.copy()
+    new = np.empty(len(rows), dtype=np.float64)
+    new[order] = np.arange(len(rows), 0, -1, dtype=np.float64)
+    out[rows] = new
     return out

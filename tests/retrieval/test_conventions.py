@@ -3,6 +3,7 @@ from its source (tests/_reference.py), so that CI checks every preset
 without the tools; tests/retrieval/test_peers.py checks the same against
 the installed tools."""
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -176,3 +177,20 @@ def test_identical_ids_follow_the_convention():
         "mrr@10": 0.5}
     assert retrieval_report(run, qrels, metrics="mrr@10", convention="beir",
                             exclude_self=False) == {"mrr@10": 0.5}
+
+
+@pytest.mark.parametrize("convention,names", [
+    ("trec_eval", ["ndcg@5", "RR", "AP@10"]),
+    ("beir", ["ndcg@5", "mrr@10", "hole@5"]),
+    ("llamaindex", ["mrr", "ap@3", "ndcg"]),
+])
+def test_a_run_file_s_order_gives_the_same_numbers(convention, names):
+    # a run file lists each query's documents by decreasing score: its ties
+    # are found among neighbours; any other order is sorted first
+    run, qrels, _, _ = (_llama_run(1) if convention == "llamaindex"
+                        else _judged_run(1))
+    order = np.lexsort((-run["score"].to_numpy(), run["query_id"].to_numpy()))
+    listed = run.iloc[order]  # (a stable sort: ties keep the run's order)
+    got = retrieval_report(listed, qrels, metrics=names, convention=convention)
+    want = retrieval_report(run, qrels, metrics=names, convention=convention)
+    assert got == pytest.approx(want, abs=1e-12)
