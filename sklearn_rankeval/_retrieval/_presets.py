@@ -47,7 +47,7 @@ import numpy as np
 from .._core import InvalidArgumentError, check_option
 from .._metrics import METRICS, parse_metrics, resolve
 
-__all__ = ["CONVENTIONS", "Rule", "plan"]
+__all__ = ["CONVENTIONS", "Rule", "check_labels", "hole_rule", "plan"]
 
 CONVENTIONS = ("trec_eval", "beir", "mteb", "llamaindex", "ragas")
 #: The conventions whose tool reads integer relevance (pytrec_eval).
@@ -84,7 +84,7 @@ def _judged_rule(name, k, relevance, ties):
     return Rule(name, spec, options, relevance=relevance, ties=ties)
 
 
-def _hygiene_rule(name, convention, ties, queries):
+def hole_rule(name, convention, ties, queries):
     """``judged@K`` / ``hole@K``, or None if ``name`` is neither."""
     match = re.fullmatch(r"(judged|hole)@([1-9][0-9]*)", name)
     if match is None:
@@ -231,7 +231,7 @@ def plan(metrics, convention, *, complete=False):
         if name in seen:
             continue
         seen.add(name)
-        rule = _hygiene_rule(name, convention, ties, queries)
+        rule = hole_rule(name, convention, ties, queries)
         if rule is not None:
             pass
         elif convention is None:

@@ -27,7 +27,7 @@ from ._compute import per_query, query_subset
 from ._frames import check_columns, read_frames
 from ._hygiene import build_layout
 from ._judges import judge_report, judged_summaries
-from ._presets import EXCLUDE_SELF, check_labels, plan
+from ._presets import EXCLUDE_SELF, check_labels, hole_rule, plan
 
 __all__ = ["retrieval_report"]
 
@@ -42,8 +42,6 @@ check_n_draws = declared("n_draws", Interval(Integral, 1, None), convert=int,
 
 def _report_holes(rules, convention, queries):
     """``unjudged="report"``: a ``hole@K`` beside each cutoff asked for."""
-    from ._presets import _hygiene_rule  # noqa: PLC0415 (one module's helper)
-
     names = {r.name for r in rules}
     more = []
     for rule in rules:
@@ -52,7 +50,7 @@ def _report_holes(rules, convention, queries):
             name = f"hole@{k}"
             if name not in names:
                 names.add(name)
-                more.append(_hygiene_rule(name, convention, rules[0].ties
+                more.append(hole_rule(name, convention, rules[0].ties
                                           if convention else "expected",
                                           queries))
     return rules + more

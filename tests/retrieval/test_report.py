@@ -43,10 +43,10 @@ def _reference_mean(lists, metric, k):
     return sum(values) / len(values)
 
 
-def _report(*args, **kwargs):
+def _report(*args, report=retrieval_report, **kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # queries without a relevant document
-        return retrieval_report(*args, **kwargs)
+        return report(*args, **kwargs)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -224,3 +224,24 @@ def test_other_refusals_name_their_argument():
         args = {"run": run, "qrels": qrels, "metrics": "ndcg@5", **kwargs}
         with pytest.raises(ValueError, match=argument):
             retrieval_report(args.pop("run"), args.pop("qrels"), **args)
+
+
+def test_the_query_bootstrap_is_ranking_report_s():
+    # the same per-query partials, the same resamples: ranking_report on the
+    # long layout of the reference (queries coded in the run's order)
+    from sklearn_rankeval import ranking_report
+
+    run, qrels, run_rows, qrels_rows = make_retrieval(6, repeats=False,
+                                                      self_ids=False)
+    lists = ref.query_lists(run_rows, qrels_rows)
+    order = list(dict.fromkeys(q for q, _, _ in run_rows if q in lists))
+    y = [v for q in order for v in lists[q][0]]
+    s = [v for q in order for v in lists[q][1]]
+    g = [i for i, q in enumerate(order) for _ in lists[q][0]]
+    want = _report(y, s, groups=g, metrics=["ndcg@5"], confidence=0.9,
+                   random_state=0, output="dict", report=ranking_report)
+    got = _report(run, qrels, metrics=["ndcg@5"], confidence=0.9,
+                  random_state=0)
+    assert got["ndcg@5"] == pytest.approx(want["ndcg@5"], abs=1e-12)
+    assert got["ndcg@5"]["ci_low"] < got["ndcg@5"]["value"] < got["ndcg@5"][
+        "ci_high"]
