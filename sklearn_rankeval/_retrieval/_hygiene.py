@@ -212,15 +212,6 @@ def _doc_codes(run_d, qrels_d):
     return run, qrels, max(len(uniques), 1), DocIds(uniques)
 
 
-def _repeats(rkey):
-    """The sorted keys that occur more than once (a sort of the keys)."""
-    if not len(rkey):
-        return rkey
-    srt = np.sort(rkey)
-    same = srt[1:] == srt[:-1]
-    return np.unique(srt[1:][same]) if same.any() else srt[:0]
-
-
 def _members(keys, sorted_set):
     """Whether each of ``keys`` is in ``sorted_set``."""
     if not len(sorted_set):
@@ -276,12 +267,23 @@ def build_layout(frames, *, exclude_self=False, doc_ids=None, aggregate=None,
     score_buf = np.empty(n + spare, dtype=np.float64)
     score_buf[:n] = score
     score = score_buf[:n]
-    # one row per (query, document): only repeated keys are worked on, and a
-    # row that goes is left in place, unranked (score -inf)
-    repeats = _repeats(rkey)
-    repeated = bool(len(repeats))
+    # the judgment of each run row: only rows of a judged document can have
+    # one (their keys kept before the keys are sorted in place)
+    pooled_docs = np.zeros(n_d, dtype=bool)
+    pooled_docs[qrels_doc] = True
+    candidates = np.flatnonzero(pooled_docs[run_doc])
+    found = (pd.Index(qkey).get_indexer(rkey[candidates]) if len(qkey)
+             else np.full(len(candidates), -1))
+    # one row per (query, document): the keys sorted once; only repeated
+    # keys are worked on, and a row that goes is left in place, unranked
+    rkey.sort()
+    same = rkey[1:] == rkey[:-1]
+    repeated = bool(same.any())
     gone = None
     if repeated:
+        repeats = np.unique(rkey[1:][same])
+        np.multiply(run_q, n_d, out=rkey)  # the keys again, in run order
+        rkey += run_doc
         rows = np.flatnonzero(_members(rkey, repeats))
         if chunk_pos is None and duplicates == "error":
             i = rows[0]
@@ -297,14 +299,8 @@ def build_layout(frames, *, exclude_self=False, doc_ids=None, aggregate=None,
         score[rows] = -np.inf
         score[rows[best]] = best_score
         gone = rows[np.isin(np.arange(len(rows)), best, invert=True)]
-    # the judgment of each run row: only rows of a judged document can have one
-    pooled_docs = np.zeros(n_d, dtype=bool)
-    pooled_docs[qrels_doc] = True
-    candidates = np.flatnonzero(pooled_docs[run_doc])
-    found = (pd.Index(qkey).get_indexer(rkey[candidates]) if len(qkey)
-             else np.full(len(candidates), -1))
     qrow = qrow_buf[:n]
-    qrow.fill(-1)  # (rkey is not needed any more)
+    qrow.fill(-1)  # (the keys are not needed any more)
     qrow[candidates] = found
     if gone is not None:
         qrow[gone] = -1
@@ -317,8 +313,8 @@ def build_layout(frames, *, exclude_self=False, doc_ids=None, aggregate=None,
     for which in queries:
         evaluated |= {"judged": judged_query & run_query, "qrels": judged_query,
                       "run": run_query}[which]
-    rows = evaluated[run_q]
-    if not rows.all():  # run queries without judgments (unless asked for)
+    if not evaluated[run_query].all():  # run queries without judgments
+        rows = evaluated[run_q]
         n = int(rows.sum())
         groups, score_buf, qrow_buf = (
             np.concatenate([a[:len(rows)][rows], np.empty(spare, a.dtype)])
