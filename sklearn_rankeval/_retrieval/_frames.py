@@ -22,12 +22,19 @@ __all__ = ["COLUMNS", "Frames", "check_columns", "encode_ids", "id_kind",
 #: The columns a run and qrels have, by their default names.
 COLUMNS = {"query_id": "query_id", "doc_id": "doc_id", "score": "score",
            "relevance": "relevance"}
+#: Other libraries' names of a role, read when the frame lacks the default
+#: name and ``columns`` does not name the role: PyTerrier's frames (``qid``,
+#: ``docno``, ``label``), trec-tools' and BEIR's (``q_id``, ``docid``), a
+#: qrels ``score`` (ranx, BEIR's TSV).
+ALIASES = {"query_id": ("qid", "q_id"), "doc_id": ("docno", "docid"),
+           "score": (), "relevance": ("label", "score")}
 
 
 def check_columns(columns):
-    """``columns``: the user's names of the canonical columns, checked."""
+    """``columns``: the user's names of the canonical columns, checked
+    (``"given"``: the roles the user named)."""
     if columns is None:
-        return dict(COLUMNS)
+        return {**COLUMNS, "given": ()}
     if not isinstance(columns, dict):
         raise InvalidArgumentError(
             "columns", f"must be a dict from {sorted(COLUMNS)} to the frames' "
@@ -37,21 +44,33 @@ def check_columns(columns):
         raise InvalidArgumentError(
             "columns", f"names unknown columns {unknown}; its keys are "
                        f"{sorted(COLUMNS)}.")
-    return {**COLUMNS, **columns}
+    return {**COLUMNS, **columns, "given": tuple(columns)}
 
 
 def _frame(frame, argument):
+    """A DataFrame of ``frame``: a DataFrame, a dict of columns, or an
+    iterable of named tuples (ir_datasets' ``qrels_iter()`` and
+    ``scoreddocs_iter()``)."""
     import pandas as pd
 
     if isinstance(frame, dict):
         frame = pd.DataFrame(frame)
+    elif not isinstance(frame, (pd.DataFrame, str, bytes)) and hasattr(
+            frame, "__iter__"):
+        rows = list(frame)
+        fields = getattr(rows[0], "_fields", None) if rows else None
+        if fields is not None:
+            frame = pd.DataFrame(rows, columns=list(fields))
     if not isinstance(frame, pd.DataFrame):
         raise InvalidArgumentError(
             argument, f"must be a pandas DataFrame, got {type(frame).__name__}.")
     return frame
 
 
-def _column(frame, name, argument, role):
+def _column(frame, name, argument, role, given=()):
+    if name not in frame.columns and role not in given:
+        name = next((a for a in ALIASES.get(role, ()) if a in frame.columns),
+                    name)
     if name not in frame.columns:
         raise InvalidArgumentError(
             argument, f"has no column {name!r} ({role}); its columns are "
@@ -152,17 +171,17 @@ class Frames:
 def read_frames(run, qrels, columns, judges=None):
     """The checked :class:`Frames` of ``run`` and ``qrels``."""
     run, qrels = _frame(run, "run"), _frame(qrels, "qrels")
-    q, d = columns["query_id"], columns["doc_id"]
-    run_q = _column(run, q, "run", "query_id")
-    run_d = _column(run, d, "run", "doc_id")
-    score = _numbers(_column(run, columns["score"], "run", "score"), "run",
-                     columns["score"], labels=False)
-    qrels_q = _column(qrels, q, "qrels", "query_id")
-    qrels_d = _column(qrels, d, "qrels", "doc_id")
+    q, d, given = columns["query_id"], columns["doc_id"], columns["given"]
+    run_q = _column(run, q, "run", "query_id", given)
+    run_d = _column(run, d, "run", "doc_id", given)
+    score = _column(run, columns["score"], "run", "score", given)
+    score = _numbers(score, "run", score.name, labels=False)
+    qrels_q = _column(qrels, q, "qrels", "query_id", given)
+    qrels_d = _column(qrels, d, "qrels", "doc_id", given)
     if judges is None:
-        labels = _numbers(_column(qrels, columns["relevance"], "qrels",
-                                  "relevance"), "qrels", columns["relevance"],
-                          labels=True)
+        labels = _column(qrels, columns["relevance"], "qrels", "relevance",
+                         given)
+        labels = _numbers(labels, "qrels", labels.name, labels=True)
     else:
         judges = [judges] if isinstance(judges, str) else list(judges)
         if not judges:
@@ -170,10 +189,10 @@ def read_frames(run, qrels, columns, judges=None):
         labels = np.column_stack([
             _numbers(_column(qrels, name, "judges", name), "judges", name,
                      labels=True) for name in judges])
-    query_kinds = [(id_kind(run_q, ("run", q)), "run", q),
-                   (id_kind(qrels_q, ("qrels", q)), "qrels", q)]
-    doc_kinds = [(id_kind(run_d, ("run", d)), "run", d),
-                 (id_kind(qrels_d, ("qrels", d)), "qrels", d)]
+    query_kinds = [(id_kind(c, (a, c.name)), a, c.name)
+                   for a, c in (("run", run_q), ("qrels", qrels_q))]
+    doc_kinds = [(id_kind(c, (a, c.name)), a, c.name)
+                 for a, c in (("run", run_d), ("qrels", qrels_d))]
     _same_kind(query_kinds, "query")
     _same_kind(doc_kinds, "document")
     return Frames(run_q=run_q.to_numpy(), run_d=run_d.to_numpy(), score=score,

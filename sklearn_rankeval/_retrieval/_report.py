@@ -152,7 +152,9 @@ def retrieval_report(run, qrels, *, metrics, convention=None, unjudged="zero",
     ----------
     run : pandas.DataFrame
         One row per retrieved document: query id, document (or chunk) id
-        and score (higher first).  Ids are integers or strings.
+        and score (higher first).  Ids are integers or strings.  A dict of
+        columns, or an iterable of named tuples (ir_datasets'
+        ``scoreddocs_iter()``), is read as a frame.
     qrels : pandas.DataFrame
         One row per judgment: query id, document id and relevance (a real
         number ``>= 0``, e.g. an LLM judge's grade), or several judge
@@ -205,8 +207,10 @@ default=None
         have judgments.
     columns : dict, default=None
         The frames' column names, by role: ``{"query_id": ..., "doc_id":
-        ..., "score": ..., "relevance": ...}`` (those not given keep these
-        names).
+        ..., "score": ..., "relevance": ...}``.  A role not given keeps its
+        name, or, if the frame lacks it, PyTerrier's (``qid``, ``docno``,
+        ``label``) or another common one (``q_id``, ``docid``, a qrels
+        ``score``).
     output : {'dict', 'frame', 'text'}, default='dict'
         ``{metric: value}`` (or ``{metric: {"value", "ci_low", "ci_high",
         ...}}`` with intervals), a tidy DataFrame, or a text table.

@@ -245,3 +245,24 @@ def test_the_query_bootstrap_is_ranking_report_s():
     assert got["ndcg@5"] == pytest.approx(want["ndcg@5"], abs=1e-12)
     assert got["ndcg@5"]["ci_low"] < got["ndcg@5"]["value"] < got["ndcg@5"][
         "ci_high"]
+
+
+def test_other_libraries_frames_are_read_by_their_column_names():
+    from collections import namedtuple
+
+    run, qrels, _, _ = make_retrieval(7)
+    want = _report(run, qrels, metrics=["ndcg@5", "mrr"])
+    # PyTerrier's frames: qid, docno, score / qid, docno, label
+    pyterrier = _report(
+        run.rename(columns={"query_id": "qid", "doc_id": "docno"}),
+        qrels.rename(columns={"query_id": "qid", "doc_id": "docno",
+                              "relevance": "label"}),
+        metrics=["ndcg@5", "mrr"])
+    assert pyterrier == want
+    # ir_datasets' qrels_iter() and scoreddocs_iter(): named tuples
+    ScoredDoc = namedtuple("ScoredDoc", ["query_id", "doc_id", "score"])
+    TrecQrel = namedtuple("TrecQrel", ["query_id", "doc_id", "relevance",
+                                       "iteration"])
+    scored = (ScoredDoc(*row) for row in run.itertuples(index=False))
+    judged = (TrecQrel(*row, "0") for row in qrels.itertuples(index=False))
+    assert _report(scored, judged, metrics=["ndcg@5", "mrr"]) == want
