@@ -129,43 +129,41 @@ def _parse_one(name):
     return parse_metrics([name])[0]
 
 
-_BEIR_NAMES = ("ndcg", "map", "recall", "precision")
-_MTEB_NAMES = ("ndcg", "map", "recall", "precision", "success")
+#: BEIR's and mteb's harnesses: the metrics they take from pytrec_eval
+#: (each mean rounded to 5 decimals), the rule of their own MRR@k, and what
+#: they report (the refusal of any other name)
+_HARNESSES = {
+    "beir": (("ndcg", "map", "recall", "precision"),
+             {"ties": "input", "queries": "qrels", "divide_by": "qrels",
+              "digits": 5},
+             "BEIR's EvaluateRetrieval reports NDCG@k, MAP@k, Recall@k and P@k "
+             "(pytrec_eval) and, with evaluate_custom, MRR@k and Hole@k; ask "
+             "for ndcg@K, map@K, recall@K, precision@K, mrr@K or hole@K "
+             "(R_cap@k and top-k accuracy are not reproduced)"),
+    "mteb": (("ndcg", "map", "recall", "precision", "success"),
+             {"ties": "docno", "queries": "run"},
+             "mteb's RetrievalEvaluator reports NDCG@k, MAP@k, Recall@k, P@k, "
+             "HitRate@k (pytrec_eval) and MRR@k; ask for ndcg@K, map@K, "
+             "recall@K, precision@K, success@K or mrr@K"),
+}
 
 
-def _beir(name, complete):
+def _harness(convention, name):
+    """A metric of BEIR's or mteb's harness (:data:`_HARNESSES`)."""
+    pytrec, mrr_rule, reason = _HARNESSES[convention]
     match = _CUT.fullmatch(name)
     base, k = (match.group(1), match.group(2)) if match else (None, None)
-    if base in _BEIR_NAMES and k:
+    if base in pytrec and k:
         _, spec, options = _parse_one(name)
         return _trec_rule(name, spec, options, digits=5)
     if base == "mrr" and k:
         spec = METRICS["mrr"]
         options = {**spec.check_options(k=int(k)), "undefined": 0.0}
-        return Rule(name, spec, options, ties="input", queries="qrels",
-                    divide_by="qrels", digits=5)
-    _refuse("beir", name, "BEIR's EvaluateRetrieval reports NDCG@k, MAP@k, "
-            "Recall@k and P@k (pytrec_eval) and, with evaluate_custom, MRR@k "
-            "and Hole@k; ask for ndcg@K, map@K, recall@K, precision@K, mrr@K "
-            "or hole@K (R_cap@k and top-k accuracy are not reproduced)")
-
-
-def _mteb(name, complete):
-    match = _CUT.fullmatch(name)
-    base, k = (match.group(1), match.group(2)) if match else (None, None)
-    if base in _MTEB_NAMES and k:
-        _, spec, options = _parse_one(name)
-        return _trec_rule(name, spec, options, digits=5)
-    if base == "mrr" and k:
-        spec = METRICS["mrr"]
-        options = {**spec.check_options(k=int(k)), "undefined": 0.0}
-        return Rule(name, spec, options, ties="docno", queries="run")
-    if base == "hit_rate":
+        return Rule(name, spec, options, **mrr_rule)
+    if convention == "mteb" and base == "hit_rate":
         _refuse("mteb", name, "mteb's HitRate@k is trec_eval's success@k (1 if "
                 "a relevant document is in the top k): ask for success@K")
-    _refuse("mteb", name, "mteb's RetrievalEvaluator reports NDCG@k, MAP@k, "
-            "Recall@k, P@k, HitRate@k (pytrec_eval) and MRR@k; ask for "
-            "ndcg@K, map@K, recall@K, precision@K, success@K or mrr@K")
+    _refuse(convention, name, reason)
 
 
 #: llama_index's metric -> (registry metric, options); ``k`` None for the
@@ -240,10 +238,8 @@ def plan(metrics, convention, *, complete=False):
         elif convention == "trec_eval":
             _, spec, options = _parse_one(name)
             rule = _trec_rule(name, spec, options, queries=queries)
-        elif convention == "beir":
-            rule = _beir(name, complete)
-        elif convention == "mteb":
-            rule = _mteb(name, complete)
+        elif convention in _HARNESSES:
+            rule = _harness(convention, name)
         elif convention == "llamaindex":
             rule = _lists(convention, _LLAMA, name, 0.0)
         else:
