@@ -58,9 +58,8 @@ def _frame(frame, argument):
     elif not isinstance(frame, (pd.DataFrame, str, bytes)) and hasattr(
             frame, "__iter__"):
         rows = list(frame)
-        fields = getattr(rows[0], "_fields", None) if rows else None
-        if fields is not None:
-            frame = pd.DataFrame(rows, columns=list(fields))
+        if rows and isinstance(rows[0], tuple) and hasattr(rows[0], "_fields"):
+            frame = pd.DataFrame(rows, columns=list(rows[0]._fields))
     if not isinstance(frame, pd.DataFrame):
         raise InvalidArgumentError(
             argument, f"must be a pandas DataFrame, got {type(frame).__name__}.")
