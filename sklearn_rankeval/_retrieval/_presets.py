@@ -47,7 +47,7 @@ import numpy as np
 from .._core import InvalidArgumentError, check_option
 from .._metrics import METRICS, parse_metrics, resolve
 
-__all__ = ["CONVENTIONS", "Rule", "check_labels", "hole_rule", "plan"]
+__all__ = ["CONVENTIONS", "Rule", "check_labels", "hole_rule", "plan", "tie_rule"]
 
 CONVENTIONS = ("trec_eval", "beir", "mteb", "llamaindex", "ragas")
 #: The conventions whose tool reads integer relevance (pytrec_eval).
@@ -206,6 +206,13 @@ def _lists(convention, table, name, undefined):
                 truncate=truncate, binary=True, top_of_run=needs_k)
 
 
+def tie_rule(convention):
+    """The order of tied documents of a convention's ranking (its
+    ``judged@K`` and ``hole@K`` too)."""
+    return {None: "expected", "trec_eval": "docno", "beir": "docno",
+            "mteb": "docno"}.get(convention, "input")
+
+
 def plan(metrics, convention, *, complete=False):
     """``[Rule]`` of the requested ``metrics`` under ``convention``."""
     if convention is not None:
@@ -219,8 +226,7 @@ def plan(metrics, convention, *, complete=False):
                         f"only trec_eval averages over every query of the "
                         f"qrels (-c); the tool's own denominators are kept.")
     queries = "qrels" if complete else "judged"
-    ties = {None: "expected", "trec_eval": "docno", "beir": "docno",
-            "mteb": "docno"}.get(convention, "input")
+    ties = tie_rule(convention)
     rules, seen = [], set()
     for name in names:
         if not isinstance(name, str):

@@ -27,7 +27,7 @@ from ._compute import per_query, query_subset
 from ._frames import check_columns, read_frames
 from ._hygiene import build_layout
 from ._judges import judge_report, judged_summaries
-from ._presets import EXCLUDE_SELF, check_labels, hole_rule, plan
+from ._presets import EXCLUDE_SELF, check_labels, hole_rule, plan, tie_rule
 
 __all__ = ["retrieval_report"]
 
@@ -50,9 +50,8 @@ def _report_holes(rules, convention, queries):
             name = f"hole@{k}"
             if name not in names:
                 names.add(name)
-                more.append(hole_rule(name, convention, rules[0].ties
-                                          if convention else "expected",
-                                          queries))
+                more.append(hole_rule(name, convention, tie_rule(convention),
+                                      queries))
     return rules + more
 
 
