@@ -194,3 +194,20 @@ def test_a_run_file_s_order_gives_the_same_numbers(convention, names):
     got = retrieval_report(listed, qrels, metrics=names, convention=convention)
     want = retrieval_report(run, qrels, metrics=names, convention=convention)
     assert got == pytest.approx(want, abs=1e-12)
+
+
+def test_unjudged_report_under_a_convention():
+    # trec_eval's ranking (ties by decreasing id): hole@K is 1 - judged@K
+    run, qrels, run_rows, qrels_rows = make_retrieval(2, integer=True)
+    got = retrieval_report(run, qrels, metrics=["ndcg@5", "judged@5"],
+                           convention="trec_eval", unjudged="report")
+    assert list(got) == ["ndcg@5", "judged@5", "hole@5"]
+    assert got["hole@5"] == pytest.approx(1 - got["judged@5"], abs=1e-12)
+    judged = ref.qrels_dict(qrels_rows)
+    runs = ref.run_dict(run_rows)
+    shares = []
+    for q in set(judged) & set(runs):
+        top = ref.trec_ranking(runs[q], "docno")[:5]
+        shares.append(sum(d in judged[q] for d in top) / len(top))
+    assert got["judged@5"] == pytest.approx(sum(shares) / len(shares),
+                                            abs=1e-12)
