@@ -37,6 +37,8 @@ WORKLOADS = {
                "Parquet click log of 100M-1B rows through `rankeval evaluate`",
     "ir_report": "MAP, MRR, NDCG@10, P@10, R@10 of a retrieval run (W2) beside "
                  "pytrec_eval, ranx, torchmetrics",
+    "retrieval": "retrieval_report (nDCG@10, MRR@10, R@1000) on MS MARCO dev's "
+                 "shape (7M rows) beside pytrec_eval",
     "multiclass": "HR@5 and MRR of the true class (W3) beside scikit-learn",
     "ids": "string, Categorical, string[pyarrow], Arrow dictionary ids beside "
            "int ids",

@@ -96,6 +96,15 @@ def sections():
             "autosummary/function.rst",
         ),
         (
+            "Retrieval for RAG",
+            "sklearn_rankeval",
+            "A run against its qrels as frames, with the hygiene of retrieval "
+            "data (unjudged, repeated and self documents, chunks) and each "
+            "harness's number by name (:ref:`user guide <retrieval>`).",
+            ["retrieval_report"],
+            "autosummary/function.rst",
+        ),
+        (
             "Counterfactual evaluation",
             "sklearn_rankeval",
             "Ranking metrics of a new ranker estimated from a click log, "

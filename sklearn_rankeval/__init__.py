@@ -56,6 +56,7 @@ from ._reports import (
     risk_report,
     topic_set_size,
 )
+from ._retrieval import retrieval_report
 
 try:  # written by setuptools_scm at install time
     from importlib.metadata import PackageNotFoundError, version
@@ -111,6 +112,7 @@ __all__ = [
     "ranking_report",
     "recall_at_k_score",
     "recommendation_report",
+    "retrieval_report",
     "risk_report",
     "set_config",
     "success_at_k_score",

@@ -1194,3 +1194,264 @@ def plackett_luce_exposure_loop(y_true, y_score, measure="loss", p=0.5):
     r = sum(a * b for a, b in zip(e, target))
     t = sum(x * x for x in target)
     return {"loss": d - 2 * r + t, "disparity": d, "relevance": r}[measure]
+
+
+# --------------------------------------------------------------------------
+# retrieval for RAG: a run against its qrels, and each harness's rules
+# (issue 39).  A run is a list of (query, doc, score) rows, qrels a list of
+# (query, doc, label) rows; everything below loops over them with dicts.
+# The harnesses' rules are written from their source (the versions of
+# doc/retrieval.rst): trec_eval 9 (pytrec_eval), BEIR 2.2
+# (EvaluateRetrieval.evaluate, custom_metrics.mrr / hole), mteb 2
+# (RetrievalEvaluator: pytrec_eval's measures, its own mrr), llama-index-core
+# 0.14 (retrieval metrics) and ragas 0.4 (IDBasedContextPrecision / Recall).
+# --------------------------------------------------------------------------
+def qrels_dict(qrels):
+    """``{query: {doc: label}}``."""
+    out = {}
+    for q, d, y in qrels:
+        out.setdefault(q, {})[d] = y
+    return out
+
+
+def run_dict(run, *, exclude_self=False, chunk_of=None, aggregate="max"):
+    """``{query: [(doc, score, first row)]}``, each document once: its chunks
+    (``chunk_of``: chunk -> doc) or repeats merged (the best score; "first":
+    the first chunk in ``chunk_of``'s order; "sum": the sum of scores)."""
+    order = list(chunk_of) if chunk_of is not None else None
+    merged = {}
+    for i, (q, c, s) in enumerate(run):
+        d = chunk_of[c] if chunk_of is not None else c
+        if exclude_self and d == q:
+            continue
+        merged.setdefault(q, {}).setdefault(d, []).append((s, i, c))
+    out = {}
+    for q, docs in merged.items():
+        rows = []
+        for d, hits in docs.items():
+            if chunk_of is not None and aggregate == "first":
+                s, i, _ = min(hits, key=lambda h: order.index(h[2]))
+                score = s
+            elif chunk_of is not None and aggregate == "sum":
+                score = sum(h[0] for h in hits)
+            else:
+                score = max(h[0] for h in hits)
+            best = min(i for s, i, _ in hits if s == max(h[0] for h in hits))
+            rows.append((d, score, best))
+        out[q] = rows
+    return out
+
+
+def query_lists(run, qrels, *, complete=False, unjudged="zero", **hygiene):
+    """``{query: (y_true, y_score, judged)}`` as the metric references read
+    them: the retrieved documents, then each relevant judged document not
+    retrieved (score -inf); run queries without qrels are left out."""
+    judged = qrels_dict(qrels)
+    runs = run_dict(run, **hygiene)
+    queries = set(judged) if complete else set(judged) & set(runs)
+    out = {}
+    for q in queries:
+        y_true, y_score, is_judged = [], [], []
+        seen = set()
+        for d, s, _ in runs.get(q, []):
+            if unjudged == "drop" and d not in judged[q]:
+                continue
+            seen.add(d)
+            y_true.append(judged[q].get(d, 0))
+            y_score.append(s)
+            is_judged.append(d in judged[q])
+        for d, y in judged[q].items():
+            if d not in seen and y > 0:
+                y_true.append(y)
+                y_score.append(NEG_INF)
+                is_judged.append(True)
+        out[q] = (y_true, y_score, is_judged)
+    return out
+
+
+def judged_at_k(is_judged, y_score, k):
+    """ir_measures' Judged@k, expected over tie orders: judged documents in
+    the top k over min(k, retrieved)."""
+    retrieved = [s for s in y_score if s != NEG_INF]
+    if not retrieved:
+        return NAN
+    flags = [1 if j else 0 for j, s in zip(is_judged, y_score) if s != NEG_INF]
+    scores = [s for s in y_score if s != NEG_INF]
+    return float(expected_hits(flags, scores, k) / min(k, len(retrieved)))
+
+
+def trec_ranking(rows, ties):
+    """Documents of ``[(doc, score, first row)]`` in a harness's order:
+    ``"docno"``: score, then decreasing id text (trec_eval, pytrec_eval,
+    mteb); ``"input"``: score, then the run's order (a stable sort)."""
+    if ties == "docno":
+        return [d for d, s, _ in sorted(rows, key=lambda r: (r[1], str(r[0])),
+                                        reverse=True)]
+    return [d for d, s, _ in sorted(rows, key=lambda r: (-r[1], r[2]))]
+
+
+def trec_measure(measure, k, ranking, judged):
+    """One trec_eval measure of one query (``judged``: its qrels dict,
+    integer labels; relevant: label >= 1)."""
+    R = sum(1 for y in judged.values() if y >= 1)
+    rel = [judged.get(d, 0) for d in ranking]
+    top = rel[:k] if k is not None else rel
+    if measure == "P":
+        return sum(1 for y in top if y >= 1) / k
+    if measure == "recall":
+        return sum(1 for y in top if y >= 1) / R if R else 0.0
+    if measure == "success":
+        return 1.0 if any(y >= 1 for y in top) else 0.0
+    if measure == "recip_rank":
+        for i, y in enumerate(top, start=1):
+            if y >= 1:
+                return 1.0 / i
+        return 0.0
+    if measure == "map_cut":
+        hits, total = 0, 0.0
+        for i, y in enumerate(top, start=1):
+            if y >= 1:
+                hits += 1
+                total += hits / i
+        return total / R if R else 0.0
+    if measure == "ndcg_cut":
+        dcg = sum(max(y, 0) / math.log2(i + 1) for i, y in enumerate(top, 1))
+        ideal = sorted((y for y in judged.values() if y > 0), reverse=True)
+        ideal = ideal[:k] if k is not None else ideal
+        idcg = sum(y / math.log2(i + 1) for i, y in enumerate(ideal, 1))
+        return dcg / idcg if idcg else 0.0
+    raise ValueError(measure)
+
+
+def trec_eval_mean(run, qrels, measure, k, *, complete=False, **hygiene):
+    """trec_eval's ``all`` value: the mean over the run's judged queries
+    (``complete``: over every judged query, -c)."""
+    judged = qrels_dict(qrels)
+    runs = run_dict(run, **hygiene)
+    queries = set(judged) if complete else set(judged) & set(runs)
+    values = [trec_measure(measure, k, trec_ranking(runs.get(q, []), "docno"),
+                           judged[q]) for q in queries]
+    return sum(values) / len(values)
+
+
+def beir_evaluate(run, qrels, measure, k, ignore_identical_ids=True):
+    """BEIR's EvaluateRetrieval.evaluate: pytrec_eval's measure, the sum
+    over pytrec_eval's queries (the run's judged ones) over their number,
+    rounded to 5 decimals; documents with the query's id dropped first."""
+    judged = qrels_dict(qrels)
+    runs = run_dict(run, exclude_self=ignore_identical_ids)
+    queries = [q for q in runs if q in judged]
+    total = 0.0
+    for q in queries:
+        total += trec_measure(measure, k, trec_ranking(runs[q], "docno"),
+                              judged[q])
+    return round(total / len(queries), 5)
+
+
+def beir_mrr(run, qrels, k, ignore_identical_ids=True):
+    """BEIR's custom_metrics.mrr: a stable sort by score (run order for
+    ties), relevant: label > 0, the sum over the run's queries divided by
+    len(qrels), 5 decimals."""
+    judged = qrels_dict(qrels)
+    runs = run_dict(run, exclude_self=ignore_identical_ids)
+    total = 0.0
+    for q, rows in runs.items():
+        relevant = {d for d, y in judged[q].items() if y > 0}
+        for rank, d in enumerate(trec_ranking(rows, "input")[:k]):
+            if d in relevant:
+                total += 1.0 / (rank + 1)
+                break
+    return round(total / len(judged), 5)
+
+
+def beir_hole(run, qrels, k, ignore_identical_ids=True):
+    """BEIR's custom_metrics.hole: the share of each run query's top k that
+    no query's qrels name, summed over the run's queries, over len(qrels)."""
+    judged = qrels_dict(qrels)
+    annotated = {d for docs in judged.values() for d in docs}
+    runs = run_dict(run, exclude_self=ignore_identical_ids)
+    total = 0.0
+    for rows in runs.values():
+        top = trec_ranking(rows, "input")[:k]
+        total += len([d for d in top if d not in annotated]) / k
+    return round(total / len(judged), 5)
+
+
+def mteb_mrr(run, qrels, k, ignore_identical_ids=False):
+    """mteb 2's mrr: ties by (score, doc id) descending, relevant: label >
+    0, the mean over the run's queries, unrounded."""
+    judged = qrels_dict(qrels)
+    runs = run_dict(run, exclude_self=ignore_identical_ids)
+    values = []
+    for q, rows in runs.items():
+        relevant = {d for d, y in judged[q].items() if y > 0}
+        rr = 0.0
+        for rank, d in enumerate(trec_ranking(rows, "docno")[:k]):
+            if d in relevant:
+                rr = 1.0 / (rank + 1)
+                break
+        values.append(rr)
+    return sum(values) / len(values)
+
+
+def llama_metric(name, retrieved_ids, expected_ids):
+    """llama_index's retrieval metric ``name`` of one query (its lists)."""
+    expected = set(expected_ids)
+    if name == "hit_rate":
+        return 1.0 if any(d in expected_ids for d in retrieved_ids) else 0.0
+    if name == "mrr":
+        for i, d in enumerate(retrieved_ids):
+            if d in expected_ids:
+                return 1.0 / (i + 1)
+        return 0.0
+    if name == "precision":
+        return len(set(retrieved_ids) & expected) / len(set(retrieved_ids))
+    if name == "recall":
+        return len(set(retrieved_ids) & expected) / len(expected)
+    if name == "ap":
+        count, total = 0, 0.0
+        for i, d in enumerate(retrieved_ids, start=1):
+            if d in expected:
+                count += 1
+                total += count / i
+        return total / len(expected)
+    if name == "ndcg":
+        dcg = sum((1 / math.log2(i + 1)) if d in expected else 0
+                  for i, d in enumerate(retrieved_ids, start=1))
+        idcg = sum(1 / math.log2(i + 1) for i in range(1, len(expected_ids) + 1))
+        return dcg / idcg
+    raise ValueError(name)
+
+
+def llama_mean(run, qrels, name, k=None):
+    """The mean of llama_index's metric over the run's judged queries: each
+    query's list ranked by score (run order for ties), its first k."""
+    judged = qrels_dict(qrels)
+    runs = run_dict(run)
+    values = []
+    for q, rows in runs.items():
+        if q not in judged:
+            continue
+        retrieved = trec_ranking(rows, "input")[:k]
+        expected = [d for d, y in judged[q].items() if y > 0]
+        values.append(llama_metric(name, retrieved, expected))
+    return sum(values) / len(values)
+
+
+def ragas_mean(run, qrels, name, k=None):
+    """ragas' ID-based context precision / recall over the run's queries
+    (reference ids: label > 0; NaN when a set is empty, left out of the
+    mean as safe_nanmean does)."""
+    judged = qrels_dict(qrels)
+    runs = run_dict(run)
+    values = []
+    for q, rows in runs.items():
+        retrieved = {str(d) for d in trec_ranking(rows, "input")[:k]}
+        reference = {str(d) for d, y in judged.get(q, {}).items() if y > 0}
+        hits = len(retrieved & reference)
+        if name == "id_based_context_precision":
+            values.append(hits / len(retrieved) if retrieved else NAN)
+        else:
+            values.append(hits / len(reference) if reference else NAN)
+    values = [v for v in values if v == v]
+    return sum(values) / len(values)

@@ -72,6 +72,7 @@ def test_all_lists_the_registry_the_curve_and_f_alpha():
     expected |= {"PairwiseComparisonDisplay", "MetricAtKDisplay"}  # Statistics
     expected |= {"PositionBiasEstimator", "counterfactual_report",
                  "PositionBiasDisplay"}
+    expected |= {"retrieval_report"}  # Retrieval for RAG
     assert set(sklearn_rankeval.__all__) == expected
     assert sklearn_rankeval.__all__ == sorted(sklearn_rankeval.__all__)
 

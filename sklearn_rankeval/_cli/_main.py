@@ -9,6 +9,8 @@ One module per command, each with ``add_parser(subparsers)`` (its options;
 * ``_evaluate``: ``rankeval evaluate FILE``, the metrics of a file of
   predictions;
 * ``_recommendations``: ``rankeval evaluate-recommendations REC HELD``;
+* ``_retrieval``: ``rankeval evaluate-retrieval RUN QRELS``, a retrieval run
+  by any harness's rules;
 * ``_compare``: ``rankeval compare``, ``compare_rankings``' table;
 * ``_counterfactual``: ``rankeval counterfactual LOG``, the naive, IPS and
   SNIPS estimates of a click log side by side.
@@ -22,7 +24,14 @@ import argparse
 import os
 import sys
 
-from . import _compare, _counterfactual, _demo, _evaluate, _recommendations
+from . import (
+    _compare,
+    _counterfactual,
+    _demo,
+    _evaluate,
+    _recommendations,
+    _retrieval,
+)
 from ._io import InputFileError
 from ._messages import UsageError, say
 from ._trec import TrecError
@@ -34,8 +43,8 @@ EXIT_OK = 0
 EXIT_BAD_INPUT = 2
 
 #: The commands, in the order of ``rankeval --help``.
-COMMANDS = (_demo, _trec_command, _evaluate, _recommendations, _compare,
-            _counterfactual)
+COMMANDS = (_demo, _trec_command, _evaluate, _recommendations, _retrieval,
+            _compare, _counterfactual)
 
 
 def _version():
