@@ -103,7 +103,7 @@ results = {
                            confidence=0.9, random_state=0)["ndcg@10"]
     for name, run in runs.items()}
 fig, ax = plt.subplots(figsize=(6, 3.5))
-for i, (name, r) in enumerate(results.items()):
+for i, (_name, r) in enumerate(results.items()):
     ax.errorbar(i - 0.08, r["value"], yerr=[[r["value"] - r["judge_low"]],
                                             [r["judge_high"] - r["value"]]],
                 fmt="o", color="C0", capsize=6,
