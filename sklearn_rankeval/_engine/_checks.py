@@ -117,22 +117,47 @@ COLUMN_READERS = {"judged": _read_judged, "docno": _read_docno}
 
 def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=None,
                  score_name="y_score", probabilities=False, binary=False,
-                 pos_label=None, **columns):
+                 pos_label=None, per_intent=False, **columns):
     """The checked :class:`RankingInput` of a ranking metric (see
     :func:`_check_arrays`); ``columns``: optional columns (``judged=``,
     ``docno=``; None where not given), each read by its reader of
-    :data:`COLUMN_READERS`."""
+    :data:`COLUMN_READERS`.
+
+    ``per_intent``: a metric of the call reads grades per intent (the
+    diversity metrics): then 2-D ``y_true`` of shape ``(n_rows, n_intents)``
+    beside 1-D ``y_score`` is read as the grades of each row for each
+    intent (:func:`_read_intent_grades`): the column ``"intent_grades"``,
+    and ``y_true`` each row's largest grade (what the other metrics of the
+    call rank)."""
     unknown = set(columns) - set(COLUMN_READERS)
     if unknown:
         raise TypeError(f"check_inputs() got unexpected column(s) "
                         f"{', '.join(sorted(unknown))}.")
+    grades = None
+    if per_intent and _ndim(y_true) == 2 and _ndim(y_score) == 1:
+        grades = _read_intent_grades(y_true, y_score, score_name)
+        y_true = grades.max(axis=1)
     checked = _check_arrays(y_true, y_score, groups=groups,
                             sample_weight=sample_weight, labels=labels,
                             score_name=score_name, probabilities=probabilities,
                             binary=binary, pos_label=pos_label)
     read = {name: COLUMN_READERS[name](value, checked)
             for name, value in columns.items() if value is not None}
+    if grades is not None:
+        read["intent_grades"] = grades
     return replace(checked, columns=MappingProxyType(read)) if read else checked
+
+
+def _read_intent_grades(y_true, y_score, score_name):
+    """Grades per intent: 2-D ``y_true`` ``(n_rows, n_intents)`` of finite
+    grades >= 0 (NumPy), one row per row of 1-D ``y_score``; float64."""
+    grades = validate_relevance(y_true)  # (numeric, never empty)
+    n = np.shape(y_score)[0]
+    if grades.shape[0] != n:
+        raise InvalidArgumentError(
+            "y_true", f"must have one row of grades per intent for each of the "
+            f"{n} rows of {score_name}, got shape {tuple(grades.shape)}.")
+    return np.asarray(grades, dtype=np.float64)
 
 
 def _check_arrays(y_true, y_score, *, groups=None, sample_weight=None, labels=None,

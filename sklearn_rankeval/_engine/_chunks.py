@@ -66,11 +66,14 @@ def ranked_chunks(layout, y_true, y_score, groups, w, *, native=None,
             budget=get_config()["working_memory"] * float(1 << 20),
             probabilities=probabilities)
         return
-    for arrays, relabel in _chunks(layout, y_true, y_score, groups, w,
-                                   probabilities):
+    for arrays, relabel, rows in _chunks(layout, y_true, y_score, groups, w,
+                                         probabilities):
         # (labels before the kernels: their messages name groups)
-        yield rank(layout, *arrays[:4], relabel=relabel, merge=True, native=native,
-                   probabilities=arrays[4])
+        rg = rank(layout, *arrays[:4], relabel=relabel, merge=True, native=native,
+                  probabilities=arrays[4])
+        if rows is not None:  # (a chunk: its rows in the call's numbering)
+            rg.of_rows(rows)
+        yield rg
 
 
 
@@ -80,8 +83,10 @@ def _take(w, index):
 
 
 def _chunks(layout, y_true, y_score, groups, w, p=None):
-    """``((y_true, y_score, groups, w, p), relabel)`` of each chunk, in id
-    order (``p``: the probabilities, or None)."""
+    """``((y_true, y_score, groups, w, p), relabel, rows)`` of each chunk, in
+    id order (``p``: the probabilities, or None; ``rows``: the chunk's rows
+    of the call, a slice or indices of the rows (the 2-D layout's rows
+    flattened), None for all of them)."""
     if not isinstance(y_score, np.ndarray):
         yield from _chunks_array_api(layout, y_true, y_score, groups, w, p)
         return
@@ -92,12 +97,13 @@ def _chunks(layout, y_true, y_score, groups, w, p=None):
             rows = slice(a, a + step)
             yield ((y_true[rows], y_score[rows], None, _take(w, rows),
                     _take(p, rows)),
-                   None if a == 0 else (lambda labels, a=a: labels + a))
+                   None if a == 0 else (lambda labels, a=a: labels + a),
+                   slice(a * n_cols, (a + step) * n_cols))
         return
     n = y_score.shape[0]
     size = chunk_rows()
     if groups is None or n <= size:
-        yield (y_true, y_score, groups, w, p), None
+        yield (y_true, y_score, groups, w, p), None, None
         return
     keys, decode = _group_keys(groups, n)
     relabel = decode
@@ -110,7 +116,7 @@ def _chunks(layout, y_true, y_score, groups, w, p=None):
         for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
             rows = slice(a, b)
             yield (y_true[rows], y_score[rows], keys[rows], _take(w, rows),
-                   _take(p, rows)), relabel
+                   _take(p, rows)), relabel, rows
         return
     order, offsets = _partition(keys, size)
     for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist()):
@@ -118,7 +124,7 @@ def _chunks(layout, y_true, y_score, groups, w, p=None):
             continue
         index = order[a:b]
         yield (y_true[index], y_score[index], keys[index], _take(w, index),
-               _take(p, index)), relabel
+               _take(p, index)), relabel, index
 
 
 def _chunks_array_api(layout, y_true, y_score, groups, w, p):
@@ -137,20 +143,22 @@ def _chunks_array_api(layout, y_true, y_score, groups, w, p):
             yield ((y_true[rows, ...], y_score[rows, ...], None,
                     None if w is None else w[rows],
                     None if p is None else p[rows, ...]),
-                   None if a == 0 else (lambda labels, a=a: labels + a))
+                   None if a == 0 else (lambda labels, a=a: labels + a),
+                   slice(a * y_score.shape[1], min(a + step, n) * y_score.shape[1]))
         return
     size = chunk_rows()
     if (not on_cpu or groups is None or n <= size
             or not bool(xp.all(groups[1:] >= groups[:-1]))):
-        yield (y_true, y_score, groups, w, p), None
+        yield (y_true, y_score, groups, w, p), None, None
         return
     # cut at the start of the group holding every size-th row
     targets = xp.arange(size, n, size, dtype=xp.int64, device=device_of(groups))
     bounds = xp.searchsorted(groups, take(xp, groups, targets), side="left")
     bounds = sorted({0, n, *(int(b) for b in bounds)})  # a few scalars
     for a, b in zip(bounds[:-1], bounds[1:]):
-        yield (y_true[a:b], y_score[a:b], groups[a:b],
-               None if w is None else w[a:b], None if p is None else p[a:b]), None
+        yield ((y_true[a:b], y_score[a:b], groups[a:b],
+                None if w is None else w[a:b], None if p is None else p[a:b]),
+               None, slice(a, b))
 
 
 def _group_keys(groups, n):

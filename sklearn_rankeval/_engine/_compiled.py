@@ -321,6 +321,23 @@ class _Input:
 
         return UnrankedRows(np, None, size, native, arrays, in_rank_order)
 
+    def rank_order(self, slots):
+        """``order()`` of :meth:`RankedGroups.set_rank_order`: the caller's
+        rows of the groups in ``slots`` in rank order (score descending as
+        the pass compares them, tied rows in input order), on first use."""
+
+        def order():
+            if slots.shape[0] == 0:
+                return np.zeros(0, dtype=np.int64)
+            last = slots[-1]
+            index = self.order()[self.row_start[slots[0]]:
+                                 self.row_start[last] + self.cnt[last]]
+            group = np.repeat(np.arange(slots.shape[0]), self.cnt[slots])
+            # (one stable sort: by group, then score descending)
+            return index[np.lexsort((-self.source[1][index], group))]
+
+        return order
+
     def bounds(self, budget, blocks):
         """Cuts of the present groups into chunks of about ``budget`` bytes of
         workspace (whole groups; one group larger than that is one chunk)."""
@@ -526,6 +543,7 @@ def _ranked(inp, slots, native, *, relabel, blocks, end=None):
     if slots.shape[0] == 0:
         rg = _empty(labels, qw)
         rg.unranked = inp.unranked(slots, size, None)
+        rg.set_rank_order(inp.rank_order(slots))
         return rg
     if slots is inp.present and not blocks and inp.part_start is not None:
         # partitioned rows, every statistic from the pass: in chunks of the
@@ -554,6 +572,7 @@ def _ranked(inp, slots, native, *, relabel, blocks, end=None):
                           block_retrieved=bret, rows=rows, query_weights=qw,
                           native=natives)
     rg.unranked = inp.unranked(slots, size, natives, end)
+    rg.set_rank_order(inp.rank_order(slots))
     return rg
 
 
@@ -597,6 +616,7 @@ def _sorted(inp, slots, *, relabel):
                    score[bstarts] > -np.inf, query_weights=qw)
     rg.native = Natives({}, _again(inp, slots))
     rg.unranked = inp.unranked(slots, size, rg.native)
+    rg.set_rank_order(inp.rank_order(slots))
     if inp.w is not None:  # the totals of the counting pass, as the merged form's
         rg.group_weight, rg.query_weight = group_weight, query_weight
     return rg

@@ -72,7 +72,8 @@ def rank(layout, y_true, y_score, groups, w, *, relabel=None, merge=False,
                           query_weights=query_weights, merge=merge,
                           probabilities=probabilities)
         if layout == "multiclass":  # no probability per item: no unranked view
-            rg.unranked = None
+            rg.unranked = None  # (nor rows of the call in rank order)
+            rg.set_rank_order(None)
         return rg
     if xp is not np:
         return rank_generic(y_true, y_score, groups, w, xp=xp,

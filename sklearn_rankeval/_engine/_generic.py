@@ -66,6 +66,7 @@ def rank_generic(y_true, y_score, groups, w, *, xp, device, relabel=None,
         xp, device, rg.group_size, None,
         lambda: (grades, score_sorted, score_sorted if probabilities is None
                  else take(xp, probabilities, perm), weights))
+    rg.set_rank_order(lambda: perm)
     return rg
 
 

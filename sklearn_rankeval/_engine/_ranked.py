@@ -274,6 +274,11 @@ class RankedGroups:
         #: the compiled pass's per-group statistics (:meth:`native_stat`)
         self.native = native
         self._unranked = None
+        self._rank_order = None
+        #: the input's columns by name (one entry per row of the call, in
+        #: input order; the 2-D layout's rows flattened), which
+        #: :meth:`column` hands back in rank order (set by the pipeline)
+        self.columns = {}
         self._cache = {}
         if totals is not None:  # a light instance: the pass's group totals
             n_rel, self.group_weight, self.query_weight, spread = totals
@@ -316,6 +321,49 @@ class RankedGroups:
     @unranked.setter
     def unranked(self, view):
         self._unranked = view
+
+    def set_rank_order(self, order):
+        """Set by the ranker: ``order()`` gives the indices of its rows in
+        rank order (see :meth:`rank_order`)."""
+        self._rank_order = order
+
+    def of_rows(self, rows):
+        """This ranking is of the rows ``rows`` of the call (a chunk's rows,
+        :mod:`._chunks`: a slice or indices): :meth:`rank_order` gives the
+        call's rows."""
+        inner = self._rank_order
+        if inner is not None:
+            self._rank_order = lambda: take(self.xp, rows, inner()) \
+                if not isinstance(rows, slice) else inner() + (rows.start or 0)
+
+    def rank_order(self):
+        """The indices of the call's rows in rank order: group after group
+        (:attr:`labels` order), within a group score descending, tied rows
+        in input order (the 2-D layout: indices of the flattened rows).
+        What a kernel gathers a column by (:meth:`column`)."""
+        if self._rank_order is None:
+            raise ValueError("this ranking keeps no row order (the multiclass "
+                             "layout, or a ranking of block counts only).")
+        return self.cached("rank_order", self._rank_order)
+
+    def column(self, name):
+        """The input's column ``name`` in rank order (:meth:`rank_order`,
+        gathered along the first axis): a column of :attr:`columns`
+        (``"intent_grades"``, a reader's column of
+        :data:`~._checks.COLUMN_READERS`), or ``"y_true"``, ``"y_score"``,
+        ``"sample_weight"``.  The kernels of a new kind of judgment read it
+        here; ties are theirs to handle (the scores in rank order are
+        ``column("y_score")``)."""
+        if name not in self.columns:
+            raise KeyError(f"the input has no column {name!r} (it has "
+                           f"{', '.join(sorted(self.columns)) or 'none'}).")
+
+        def gather():
+            values = self.columns[name]
+            return None if values is None else take(self.xp, values,
+                                                    self.rank_order())
+
+        return self.cached(("column", name), gather)
 
     def native_stat(self, stat):
         """The per-group statistics of ``stat`` (a :class:`~._native.Statistic`,

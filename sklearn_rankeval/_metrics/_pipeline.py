@@ -69,7 +69,7 @@ def _native(parsed):
 
 def evaluate_chunked(y_true, y_score, *, groups=None, sample_weight=None,
                      labels=None, parsed=(), score_name="y_score",
-                     negative_sampling_rate=None, pos_label=None):
+                     negative_sampling_rate=None, pos_label=None, columns=None):
     """The per-group partials of ``parsed`` metrics, ranked chunk by chunk.
 
     Returns what ``evaluate_ranked(rank_groups(...), parsed)`` returns (the
@@ -79,13 +79,19 @@ def evaluate_chunked(y_true, y_score, *, groups=None, sample_weight=None,
     no order (``spec.ranked`` False) read the unranked view of the same
     chunks.  With ``negative_sampling_rate``, the probability metrics read
     the probabilities recalibrated once (:func:`~._ctr_kernels.recalibrated`);
-    the other metrics read the scores as given.
+    the other metrics read the scores as given.  ``columns``: the optional
+    columns of the input (``{name: values}``, each read by the input door's
+    reader), which the kernels read in rank order
+    (:meth:`~sklearn_rankeval._engine.RankedGroups.column`).
     """
-    layout, y_true, y_score, groups, w = check_inputs(
+    checked = check_inputs(
         y_true, y_score, groups=groups, sample_weight=sample_weight, labels=labels,
         score_name=score_name, pos_label=pos_label,
         probabilities=any(spec.scores == "probability" for _, spec, _ in parsed),
-        binary=any(spec.labels_kind == "binary" for _, spec, _ in parsed))
+        binary=any(spec.labels_kind == "binary" for _, spec, _ in parsed),
+        per_intent=any("intent_grades" in spec.columns for _, spec, _ in parsed),
+        **(columns or {}))
+    layout, y_true, y_score, groups, w = checked
     probabilities = None
     if negative_sampling_rate is not None and any(
             spec.scores == "probability" for _, spec, _ in parsed):
@@ -98,11 +104,11 @@ def evaluate_chunked(y_true, y_score, *, groups=None, sample_weight=None,
                if spec.options_from_rows is not None else options)
               for name, spec, options in parsed]
     return _evaluate_ranked_chunks(layout, y_true, y_score, groups, w, parsed,
-                                   probabilities)
+                                   probabilities, checked.columns)
 
 
 def _evaluate_ranked_chunks(layout, y_true, y_score, groups, w, parsed,
-                            probabilities=None):
+                            probabilities=None, columns=None):
     # one ranking per relevance threshold (``rel``, a metric name's such as
     # "P(rel=2)@5"): its metrics rank y_true >= rel; the group info (its
     # n_relevant) is always the ranking's of y_true itself
@@ -114,7 +120,8 @@ def _evaluate_ranked_chunks(layout, y_true, y_score, groups, w, parsed,
         relevance = y_true if rel is None else relevant_at(
             y_true, rel, layout, [name for name, _, _ in items])
         got, more = _ranked_pass(layout, relevance, y_score, groups, w, items,
-                                 probabilities if rel is None else None)
+                                 probabilities if rel is None else None,
+                                 columns)
         info = got if info is None else info
         parts.update(more)
     return info, {name: parts[name] for name, _, _ in parsed}
@@ -143,10 +150,13 @@ def relevant_at(y_true, rel, layout, names):
     return astype(xp, y_true >= rel, xp.int8)  # (NumPy 1.x has no np.astype)
 
 
-def _ranked_pass(layout, y_true, y_score, groups, w, parsed, probabilities=None):
+def _ranked_pass(layout, y_true, y_score, groups, w, parsed, probabilities=None,
+                 columns=None):
+    source = _row_columns(layout, y_true, y_score, w, columns or {})
     pieces = []
     for rg in ranked_chunks(layout, y_true, y_score, groups, w,
                             native=_native(parsed), probabilities=probabilities):
+        rg.columns = source
         pieces.append(evaluate_ranked(rg, parsed))
     if len(pieces) == 1:
         return pieces[0]
@@ -156,9 +166,24 @@ def _ranked_pass(layout, y_true, y_score, groups, w, parsed, probabilities=None)
     return info, parts
 
 
+def _row_columns(layout, y_true, y_score, w, columns):
+    """The columns a kernel may read in rank order, one entry per row of
+    the ranking (the 2-D layout's rows flattened; its per-query weights are
+    no column); none for the multiclass layout (no rows of the call)."""
+    if layout == "multiclass":
+        return {}
+    if layout == "2d":
+        xp = namespace_of(y_score)
+        n = y_score.shape[0] * y_score.shape[1]
+        return {name: xp.reshape(values, (n,) + tuple(values.shape[2:]))
+                for name, values in {"y_true": y_true, "y_score": y_score,
+                                     **columns}.items()}
+    return {"y_true": y_true, "y_score": y_score, "sample_weight": w, **columns}
+
+
 def evaluate(y_true, y_score, *, groups=None, sample_weight=None, labels=None,
              metrics, convention=None, negative_sampling_rate=None,
-             pos_label=None):
+             pos_label=None, columns=None):
     """The per-group partials of ``metrics`` under ``convention``.
 
     ``metrics`` is :func:`~._names.parse_metrics`' list.  Returns ``(info,
@@ -170,12 +195,13 @@ def evaluate(y_true, y_score, *, groups=None, sample_weight=None, labels=None,
     the per-group frame, the comparison of models, every batch of an
     accumulator and every partition of a distributed frame go through here.
     ``negative_sampling_rate``: see :func:`evaluate_chunked`; ``pos_label``:
-    the positive class of label input (read by the one input door).
+    the positive class of label input (read by the one input door);
+    ``columns``: the input's optional columns (:func:`evaluate_chunked`).
     """
     plan = convention_plan(metrics, convention)
     info, parts = _run(plan, y_true, y_score, groups=groups,
                        sample_weight=sample_weight, labels=labels,
-                       convention=convention, pos_label=pos_label,
+                       convention=convention, pos_label=pos_label, columns=columns,
                        negative_sampling_rate=check_negative_sampling_rate(
                            negative_sampling_rate))
     return info, parts, [(name, spec, opts) for name, spec, opts, _ in plan]
@@ -183,7 +209,7 @@ def evaluate(y_true, y_score, *, groups=None, sample_weight=None, labels=None,
 
 def _run(plan, y_true, y_score, *, groups, sample_weight, labels, convention,
          docno=None, score_name="y_score", negative_sampling_rate=None,
-         pos_label=None):
+         pos_label=None, columns=None):
     """The one place a convention's switches act: ``(info, parts)`` of a plan.
 
     ``plan`` is ``[(name, spec, options, switches)]``
@@ -213,7 +239,8 @@ def _run(plan, y_true, y_score, *, groups, sample_weight, labels, convention,
         ranked_info, ranked = evaluate_chunked(
             y_true, score, groups=groups, sample_weight=weight, labels=labels,
             parsed=[(name, spec, opts) for name, spec, opts, _ in items],
-            score_name=score_name, negative_sampling_rate=negative_sampling_rate)
+            score_name=score_name, negative_sampling_rate=negative_sampling_rate,
+            columns=columns)
         for name, spec, _, switches in items:
             check_result(convention, spec, ranked[name], ranked_info, switches,
                          weighted=weighted)
@@ -237,10 +264,11 @@ def _run(plan, y_true, y_score, *, groups, sample_weight, labels, convention,
 def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=None,
             average, undefined=None, judged=None, convention=None, ties=None,
             docno=None, query_weight=None, group_weight=None, score_name="y_score",
-            negative_sampling_rate=None, pos_label=None, **options):
+            negative_sampling_rate=None, pos_label=None, columns=None, **options):
     """A metric function's body: its switches, the pipeline, the average.
 
-    ``score_name``: the function's name of ``y_score`` in messages.
+    ``score_name``: the function's name of ``y_score`` in messages;
+    ``columns``: the input's optional columns (:func:`evaluate_chunked`).
     """
     spec = METRICS[name]
     reject_host_options((y_score, y_true, groups, sample_weight), judged=judged,
@@ -264,7 +292,7 @@ def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=No
     info, parts = _run([(name, spec, options, switches)], y_true, y_score,
                        groups=groups, sample_weight=sample_weight, labels=labels,
                        convention=convention, docno=docno, score_name=score_name,
-                       pos_label=pos_label,
+                       pos_label=pos_label, columns=columns,
                        negative_sampling_rate=check_negative_sampling_rate(
                            negative_sampling_rate))
     part = parts[name]

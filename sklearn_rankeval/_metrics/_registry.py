@@ -253,6 +253,11 @@ class MetricSpec:
         AP, ...).  The metric functions leave such a group out as undefined
         either way; ``recommendation_report(users="recommended")`` counts a
         user with a list and no held-out item with it.
+    columns : tuple of str
+        The input's columns the kernel reads in rank order
+        (:meth:`~sklearn_rankeval._engine.RankedGroups.column`): a column a
+        reader of the input door gives (``"intent_grades"``: 2-D ``y_true``
+        read as grades per intent), passed to the pipeline's ``columns=``.
     sklearn_undefined : float or None
         The value scikit-learn's function of the same name gives an
         undefined group in its own layout (2-D ``y_true``, one query per
@@ -291,6 +296,7 @@ class MetricSpec:
     native: str = None
     empty_value: object = None
     sklearn_undefined: object = None
+    columns: tuple = ()
 
     #: what the metric reads: grouped rows (``"lists"``: ``ListMetricSpec``)
     input = "rows"
