@@ -14,6 +14,7 @@
 * the public functions by family: :mod:`._ranking` (scikit-learn's ranking
   metrics, grouped), :mod:`._retrieval` (trec_eval's measures),
   :mod:`._user_models` (ERR, RBP), :mod:`._ctr` (CTR and calibration),
+  :mod:`._diversity` (grades per intent; kernels :mod:`._diversity_kernels`),
   :mod:`._classification` (F-alpha); :mod:`._curves`, :mod:`._scorer`.
 
 Never imports ``_reports``, ``_recommend``, ``_counterfactual``,
@@ -62,6 +63,14 @@ from ._curves import (
     pr_curve_points,
     rank_for_curves,
     single_roc,
+)
+from ._diversity import (
+    alpha_ndcg_score,
+    d_sharp_ndcg_score,
+    err_ia_score,
+    intent_aware_score,
+    nrbp_score,
+    subtopic_recall_score,
 )
 from ._docs import (
     fill_doc,
@@ -128,6 +137,7 @@ __all__ = [
     "Popularity",
     "RECALL_LEVELS",
     "TREC_EVAL",
+    "alpha_ndcg_score",
     "averaged_roc",
     "bpref_score",
     "calibration_ratio",
@@ -136,9 +146,11 @@ __all__ = [
     "check_curve_n_points",
     "check_fpr_grid",
     "check_head_share",
+    "d_sharp_ndcg_score",
     "dcg_score",
     "distinct_pairs",
     "drop_unjudged",
+    "err_ia_score",
     "evaluate",
     "evaluate_chunked",
     "expected_calibration_error",
@@ -151,6 +163,7 @@ __all__ = [
     "gini_index",
     "group_info",
     "hit_rate_score",
+    "intent_aware_score",
     "interpolated_average_precision_score",
     "interpolated_pr_curve",
     "interpolated_precision",
@@ -164,6 +177,7 @@ __all__ = [
     "ndcg_score",
     "needs_input_order",
     "normalized_entropy",
+    "nrbp_score",
     "parse_metric_name",
     "parse_metrics",
     "pr_curve_points",
@@ -181,6 +195,7 @@ __all__ = [
     "short_head",
     "single_roc",
     "substitute_doc",
+    "subtopic_recall_score",
     "success_at_k_score",
     "tie_free_scores",
     "train_popularity",

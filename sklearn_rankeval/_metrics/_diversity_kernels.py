@@ -38,10 +38,19 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._core import InvalidArgumentError, to_numpy, xpx
+from .._engine import rank_groups
 from .._stats import Partials
+from ._options import CALL_K
 
 __all__ = [
     "DISCOUNTS",
+    "alpha_ndcg",
+    "d_sharp_ndcg",
+    "err_ia",
+    "intent_aware",
+    "nrbp",
+    "subtopic_recall",
     "EXACT_NODE_BUDGET",
     "IntentRows",
     "cascade_value",
@@ -509,18 +518,33 @@ def _branch_and_bound(wg, q, dvec, depth, incumbent, budget):
 # the engine's columns
 # ---------------------------------------------------------------------------
 def intent_rows(rg, *, binary=False):
-    """The :class:`IntentRows` of a ranked input (its columns in rank order)."""
-    grades = np.asarray(rg.column("intent_grades"), dtype=np.float64)
+    """The :class:`IntentRows` of a ranked input (its columns in rank order,
+    as NumPy arrays).  Without grades per intent (1-D ``y_true``, or the
+    2-D layout of one query per row) the relevance is one intent."""
+    if _has_column(rg, "intent_grades"):
+        grades = _host(rg.column("intent_grades"), np.float64)
+    elif _has_column(rg, "y_true"):
+        grades = _host(rg.column("y_true"), np.float64)[:, None]
+    else:
+        raise InvalidArgumentError(
+            "y_true", "must hold grades per intent, of shape (n_samples, "
+            "n_intents) beside a 1-D y_score, for a diversity metric (the "
+            "multiclass layout has no rows of items).")
     if binary:
         grades = (grades > 0).astype(np.float64)
-    scores = np.asarray(rg.column("y_score"))
-    sizes = np.asarray(rg.group_size, dtype=np.int64)
+    scores = _host(rg.column("y_score"), np.float64)
+    sizes = _host(rg.group_size, np.int64)
     weights = _group_first(rg, "intent_weights", sizes)
     priority = None
     if _has_column(rg, "docno"):
-        ids = np.asarray(rg.column("docno"))
+        ids = _host(rg.column("docno"))
         _, priority = np.unique(ids, return_inverse=True)
     return IntentRows(grades, scores, sizes, weights, priority)
+
+
+def _host(x, dtype=None):
+    """A column as a NumPy array (the diversity kernels compute on the host)."""
+    return np.asarray(to_numpy(x), dtype=dtype)
 
 
 def _has_column(rg, name):
@@ -532,13 +556,140 @@ def _has_column(rg, name):
 
 
 def _group_first(rg, name, sizes):
+    """A column constant within each group: its value in each group."""
     if not _has_column(rg, name):
         return None
-    col = np.asarray(rg.column(name), dtype=np.float64)
+    col = _host(rg.column(name), np.float64)
     starts = np.cumsum(sizes) - sizes
-    return col[starts]
+    first = col[starts]
+    if np.any(col != first[np.repeat(np.arange(sizes.shape[0]), sizes)]):
+        raise InvalidArgumentError(
+            name, "must be constant within each group (the probability of "
+            "each intent of the group's query).")
+    return first
 
 
-def partials(values, defined):
-    """The kernel's :class:`~sklearn_rankeval._stats.Partials`."""
-    return Partials(np.where(defined, values, 0.0), defined)
+def _partials(rg, values, defined):
+    """The kernel's :class:`~sklearn_rankeval._stats.Partials`, in the
+    namespace and on the device of the ranked input."""
+    value = np.where(defined, values, 0.0)
+    if rg.xp is np:
+        return Partials(value, defined)
+    return Partials(xpx.asarray(rg.xp, value, rg.device),
+                    xpx.asarray(rg.xp, defined, rg.device))
+
+
+def _normalised(rg, discount, *, k, alpha, beta, normalization, grades, factor):
+    """The cascade value of each group under ``normalization``.
+
+    ``"exact"``: over the true ideal (:func:`exact_ideal`); where its search
+    stopped before proving the ideal, over the larger of the best order found
+    and the ranking's own value, so that the value never exceeds 1;
+    ``"greedy"``: over ndeval's ideal; ``"ideal-ideal"``: over ndeval's
+    ideal ideal; ``"none"``: the value times ``factor`` (ERR-IA's stopping
+    probability alpha, NRBP's ``1 - (1 - alpha) beta``).
+    """
+    rows = intent_rows(rg, binary=grades == "binary")
+    lay = row_layout(rows)
+    present = _present(rows, lay.gid, rows.sizes.shape[0])
+    weights = intent_weights(rows, present)
+    defined = present.any(axis=1)
+    kw = dict(alpha=alpha, discount=discount, k=k, beta=beta, weights=weights,
+              layout=lay)
+    value = cascade_value(rows, **kw)
+    if normalization == "none":
+        return _partials(rg, factor * value, defined)
+    if normalization == "exact":
+        ideal, proven = exact_ideal(rows, **kw)
+        ideal = np.where(proven, ideal, np.maximum(ideal, value))
+    elif normalization == "greedy":
+        ideal = greedy_ideal(rows, **kw)
+    else:
+        ideal = ideal_ideal(rows, **kw)
+    defined = defined & (ideal > 0)
+    return _partials(rg, value / np.where(ideal > 0, ideal, 1.0), defined)
+
+
+def alpha_ndcg(rg, k=None, alpha=0.5, normalization="exact", grades="graded"):
+    """alpha-nDCG@k (Clarke et al. 2008): discount ``1 / log2(1 + r)``."""
+    return _normalised(rg, "log2", k=k, alpha=alpha, beta=None,
+                       normalization=normalization, grades=grades, factor=1.0)
+
+
+def err_ia(rg, k=None, alpha=0.5, normalization="exact", grades="graded"):
+    """ERR-IA@k (Chapelle et al. 2009; Clarke et al. 2009): discount ``1 / r``;
+    unnormalised, the intent-aware ERR whose relevant item stops the user
+    with probability ``alpha`` (times its grade)."""
+    return _normalised(rg, "reciprocal", k=k, alpha=alpha, beta=None,
+                       normalization=normalization, grades=grades, factor=alpha)
+
+
+def nrbp(rg, k=None, alpha=0.5, beta=0.5, normalization="exact", grades="graded"):
+    """NRBP (Clarke et al. 2009): discount ``beta**(r - 1)``; unnormalised,
+    ndeval's NRBP, ``(1 - (1 - alpha) beta)`` times the sum."""
+    return _normalised(rg, "geometric", k=k, alpha=alpha, beta=beta,
+                       normalization=normalization, grades=grades,
+                       factor=1.0 - (1.0 - alpha) * beta)
+
+
+def _coverage_partials(rg, k, grades, weighted):
+    rows = intent_rows(rg, binary=grades == "binary")
+    lay = row_layout(rows)
+    present = _present(rows, lay.gid, rows.sizes.shape[0])
+    weights = intent_weights(rows if weighted else rows._replace(weights=None),
+                             present)
+    return rows, lay, present, coverage(rows, k=k, layout=lay, weights=weights,
+                                        present=present)
+
+
+def subtopic_recall(rg, k=10, grades="graded"):
+    """Subtopic (intent) recall at ``k`` (Zhai et al. 2003): the share of the
+    group's intents with a relevant item in the top ``k``, weighted by the
+    intent weights (equal by default)."""
+    _, _, present, value = _coverage_partials(rg, k, grades, weighted=True)
+    return _partials(rg, value, present.any(axis=1))
+
+
+def d_sharp_ndcg(rg, k=None, gamma=0.5):
+    """D#-nDCG@k (Sakai and Song 2011): ``gamma I-rec@k + (1 - gamma)
+    D-nDCG@k``.  I-rec: the share of the intents covered (unweighted, as
+    NTCIREVAL); D-nDCG: the nDCG of the global gain ``sum_i P(i|q) g_i``
+    (the cascade gain with ``alpha = 0``, whose greedy ideal, the items by
+    global gain, is the ideal)."""
+    rows, lay, present, irec = _coverage_partials(rg, k, "graded", weighted=False)
+    weights = intent_weights(rows, present)
+    kw = dict(alpha=0.0, discount="log2", k=k, weights=weights, layout=lay)
+    value = cascade_value(rows, **kw)
+    ideal = greedy_ideal(rows, **kw)
+    dndcg = value / np.where(ideal > 0, ideal, 1.0)
+    return _partials(rg, gamma * irec + (1.0 - gamma) * dndcg, present.any(axis=1))
+
+
+def intent_aware(rg, k=10, metric=None):
+    """An intent-aware metric (Agrawal et al. 2009): ``sum_i P(i|q) M_i``,
+    ``M_i`` the metric of the ranking with intent ``i``'s grades as
+    relevance, over the intents where ``M_i`` is defined (weights
+    renormalised over them).  ``metric``: ``(name, kernel, options)``
+    (checked by the registry); ``k``: the cutoff of a metric that needs one
+    and whose name gives none (``"precision"``).
+    Each intent is ranked by the engine like any relevance
+    (``rank_groups``), so the metric's own tie rule applies."""
+    _, kernel, options = metric
+    options = dict(options)
+    if options.get("k") == CALL_K:
+        options["k"] = k
+    rows = intent_rows(rg)
+    lay = row_layout(rows)
+    n_groups = rows.sizes.shape[0]
+    present = _present(rows, lay.gid, n_groups)
+    weights = intent_weights(rows, present)
+    total = np.zeros(n_groups)
+    mass = np.zeros(n_groups)
+    for i in range(rows.grades.shape[1]):  # one ranking per intent
+        ranked = rank_groups(rows.grades[:, i], rows.scores, groups=lay.gid)
+        part = kernel(ranked, **options).to_numpy()
+        w = np.where(part.defined, weights[:, i], 0.0)
+        total += w * np.where(part.defined, part.value, 0.0)
+        mass += w
+    defined = mass > 0
+    return _partials(rg, total / np.where(defined, mass, 1.0), defined)

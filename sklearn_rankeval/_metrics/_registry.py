@@ -21,6 +21,7 @@ from .._engine import Statistic
 from .._stats import GroupInfo, Partials, aggregate
 from . import _beyond_kernels as _beyond
 from . import _ctr_kernels as _ctr
+from . import _diversity_kernels as _diversity
 from . import _ips_kernels as _ips
 from . import _kernels
 from ._calibration import STRATEGIES, check_n_bins, quantile_edges
@@ -28,18 +29,24 @@ from ._conventions import (
     SWITCHES,
 )
 from ._options import (
+    ALPHA,
     GAIN,
+    GRADES,
     K_LIST,
     K_OPTIONAL,
     K_REQUIRED,
+    NORMALIZATION,
     RECALL_LEVELS,
     REL,
+    check_beta,
     check_edges,
+    check_gamma,
     check_head_share,
     check_log_base,
     check_max_grade,
     check_persistence,
     choice,
+    intent_metric_check,
 )
 
 __all__ = [
@@ -225,10 +232,12 @@ class MetricSpec:
     response_method : str or None
         What the metric's scorer asks the estimator for (``"predict"`` for
         F-alpha; None: the ranking scorers' own choice).
-    labels_kind : {"relevance", "binary", "real"}
+    labels_kind : {"relevance", "binary", "real", "intents"}
         What ``y_true`` holds: relevance grades (``> 0`` relevant), two
-        classes only (0/1), or any real labels compared with each other (watch
-        time, for xAUC).
+        classes only (0/1), any real labels compared with each other (watch
+        time, for xAUC), or grades per intent (``(n_rows, n_intents)``: the
+        diversity metrics, which read them as the input's
+        ``intent_grades`` column).
     native : _Compiled or None
         The statistic of the engine's compiled pass that equals the kernel
         (its kernel code and option encoding; its count is :attr:`n_stats`),
@@ -430,6 +439,9 @@ def group_info(rg):
 
 
 _POOLED = ("micro", "macro", "weighted")
+#: What the diversity metrics share in their registry entries.
+_DIVERSITY = dict(has_labels=False, labels_kind="intents",
+                  empty_value=0.0, columns=("intent_grades",))
 #: Metrics with a geometric mean (trec_eval's gm_map, gm_bpref): values in
 #: [0, 1] where a query near 0 is a failure worth weighing.
 _GMEAN = ("macro", "weighted", "gmean")
@@ -511,6 +523,23 @@ METRICS = {
         MetricSpec("bpref", "bpref_score", _kernels.bpref, "bpref",
                    options=(REL,), has_labels=False, accepts_judged=True,
                    averages=_GMEAN),
+        *[MetricSpec(name, f"{name}_score", getattr(_diversity, name), label,
+                     options=options, perfect_score=perfect, graded=graded,
+                     **_DIVERSITY)
+          for name, label, options, perfect, graded in (
+              ("alpha_ndcg", "alpha-nDCG",
+               (K_OPTIONAL, ALPHA, NORMALIZATION, GRADES), "one", True),
+              ("err_ia", "ERR-IA",
+               (K_OPTIONAL, ALPHA, NORMALIZATION, GRADES), "one", True),
+              ("nrbp", "NRBP", (K_OPTIONAL, ALPHA, ("beta", 0.5, check_beta),
+                                NORMALIZATION, GRADES), "one", True),
+              ("intent_aware", "intent-aware metric", (K_REQUIRED, (
+                  "metric", "precision", intent_metric_check(lambda: METRICS))),
+               "at_most_one", False),
+              ("subtopic_recall", "subtopic recall", (K_REQUIRED, GRADES),
+               "at_most_one", False),
+              ("d_sharp_ndcg", "D#-nDCG", (K_OPTIONAL, ("gamma", 0.5, check_gamma)),
+               "at_most_one", True))],
         # CTR models: the probabilities of each group, no ranking
         MetricSpec("log_loss", "log_loss", _ctr.log_loss, "log loss",
                    has_labels=False, weights="item", averages=_POOLED,
