@@ -1136,3 +1136,41 @@ def subtopic_recall_expected(grades, y_score, k, weights=None):
         vals.append(sum(w[i] for i in range(len(w))
                         if any(grades[d][i] > 0 for d in top)))
     return sum(vals) / len(vals)
+
+
+def alpha_ideal_ideal(grades, alpha, discount="log2", k=None, beta=None,
+                      weights=None):
+    """ndeval's "ideal ideal": every rank r <= k (k=None: the group's size;
+    NRBP's geometric discount: every rank, a geometric series) holds an item
+    relevant to every intent at the group's largest grade."""
+    w = normalised_intent_weights(grades, weights)
+    top = sum(w[i] * max(g[i] for g in grades) for i in range(len(w)))
+    if discount == "geometric" and k is None:
+        return top / (1 - (1 - alpha) * beta)
+    D = _discount_of(discount, beta)
+    depth = len(grades) if k is None else k
+    return top * sum(D(r) * (1 - alpha) ** (r - 1) for r in range(1, depth + 1))
+
+
+def intent_aware(grades, y_score, per_intent_metric, weights=None):
+    """sum_i w_i M_i over the intents where M_i is defined (not NaN), the
+    weights renormalised over them (Agrawal et al. 2009)."""
+    w = normalised_intent_weights(grades, weights)
+    total = mass = 0.0
+    for i in range(len(w)):
+        value = per_intent_metric([g[i] for g in grades], y_score)
+        if not math.isnan(value) and w[i] > 0:
+            total += w[i] * value
+            mass += w[i]
+    return total / mass if mass > 0 else NAN
+
+
+def d_sharp_ndcg(grades, y_score, k, gamma, weights=None):
+    """gamma * I-rec@k + (1 - gamma) * D-nDCG@k (Sakai and Song 2011): I-rec
+    counts every present intent alike; D-nDCG is the nDCG of the global gain
+    sum_i w_i g_i, ideal = items by global gain (expected over tied orders)."""
+    irec = subtopic_recall_expected(grades, y_score, k if k is not None
+                                    else len(grades))
+    value = alpha_value_expected(grades, y_score, 0.0, "log2", k, None, weights)
+    ideal = alpha_ideal_exact(grades, 0.0, "log2", k, None, weights)
+    return gamma * irec + (1 - gamma) * value / ideal

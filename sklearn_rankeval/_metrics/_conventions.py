@@ -253,10 +253,10 @@ PRESETS = {
     # qrels read any grade > 0 as 1), ties by decreasing docno (ndeval
     # -traditional, as trec_eval); every intent weighs the same there
     "ndeval": _preset(
-        {"ties": "docno", "undefined": 0.0, "normalization": "greedy",
-         "grades": "binary"},
-        {"alpha_ndcg": {}, "err_ia": {}, "nrbp": {}, "subtopic_recall": {},
-         "intent_aware": {}},
+        {"ties": "docno", "undefined": 0.0},
+        {**dict.fromkeys(("alpha_ndcg", "err_ia", "nrbp"),
+                         {"normalization": "greedy", "grades": "binary"}),
+         "subtopic_recall": {"grades": "binary"}, "intent_aware": {}},
         _only("ndeval", "ERR-IA, nERR-IA, alpha-DCG, alpha-nDCG, NRBP, nNRBP, "
                         "MAP-IA, P-IA and strec"),
     ),

@@ -535,6 +535,10 @@ def intent_rows(rg, *, binary=False):
     scores = _host(rg.column("y_score"), np.float64)
     sizes = _host(rg.group_size, np.int64)
     weights = _group_first(rg, "intent_weights", sizes)
+    if weights is not None and weights.shape[1] != grades.shape[1]:
+        raise InvalidArgumentError(
+            "intent_weights", f"must have one weight per intent of y_true "
+            f"({grades.shape[1]}), got {weights.shape[1]}.")
     priority = None
     if _has_column(rg, "docno"):
         ids = _host(rg.column("docno"))
