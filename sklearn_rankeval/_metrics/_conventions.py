@@ -282,6 +282,10 @@ def _ndeval_limit(metric_name, options):
             return None
         return (f"ndeval's intent-aware measures are P-IA@k (k <= 20) and "
                 f"MAP-IA (metric='precision@k' or 'map'), not {name!r}")
+    if k == 1 and options.get("normalization") == "ideal-ideal":
+        return ("ndeval leaves its alpha-DCG@1 and ERR-IA@1 undivided (its "
+                "normalising loop starts at rank 2): it prints the weighted "
+                "count of intents the first item covers, not a normalised value")
     if metric_name == "nrbp":  # NRBP: over the whole ranking
         return None if k is None else "ndeval's NRBP has no cutoff (k=None)"
     if k is None or k > 20:

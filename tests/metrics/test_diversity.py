@@ -399,6 +399,16 @@ def test_convention_ndeval_equals_pyndeval(seed):
             assert ours[m][i] == pytest.approx(peer[str(q)][m], abs=1e-9), (q, m)
 
 
+def test_convention_ndeval_refuses_its_undivided_rank_one():
+    # ndeval's alpha-DCG@1 and ERR-IA@1 skip the normalisation of rank 1
+    y, s, g, docno = _ndeval_data(3)
+    peer = _pyndeval_values(y, s, g, docno, ["ERR-IA@1", "alpha-DCG@1"])
+    assert max(v["ERR-IA@1"] for v in peer.values()) > 1  # intents covered
+    with pytest.raises(ValueError, match="rank 2"):
+        err_ia_score(y, s, groups=g, k=1, normalization="ideal-ideal",
+                     convention="ndeval", docno=docno)
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_ir_measures_names_equal_ir_measures(seed):
     ir_measures = pytest.importorskip("ir_measures", reason="the ir_measures oracle")
