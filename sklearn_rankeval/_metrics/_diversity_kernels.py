@@ -178,16 +178,22 @@ def cascade_value(rows, *, alpha, discount, k=None, beta=None, layout=None,
     q = 1.0 - alpha
     rel = (G > 0).astype(np.int64)
     cum = np.cumsum(rel, axis=0) - rel  # relevant rows above, whole array
-    c0 = cum[lay.bfirst] - cum[lay.starts[lay.gid]]  # above the row's block
     disc = DISCOUNTS[discount]
-    wg = weights[lay.gid] * G * np.power(q, c0)
-    untied = lay.bsize == 1
-    d_row = np.where(untied & lay.retrieved & _cut(k, lay.pos),
-                     disc(lay.pos, beta) if beta is not None else disc(lay.pos), 0.0)
-    value = (wg * d_row[:, None]).sum(axis=1)
-    tied = ~untied & lay.retrieved
-    if k is not None:
-        tied &= (lay.pos - (np.arange(lay.pos.shape[0]) - lay.bfirst)) < k
+    # the rows that can add anything: retrieved, in a block that starts
+    # within the cutoff
+    block_pos = lay.pos - (np.arange(lay.pos.shape[0]) - lay.bfirst)
+    live = np.flatnonzero(lay.retrieved & _cut(k, block_pos))
+    c0 = cum[lay.bfirst[live]] - cum[lay.starts[lay.gid[live]]]  # above the block
+    wg = np.zeros(G.shape)
+    wg[live] = weights[lay.gid[live]] * G[live] * np.power(q, c0)
+    untied = lay.bsize[live] == 1
+    pos = lay.pos[live]
+    d_row = np.where(untied, disc(pos, beta) if beta is not None else disc(pos),
+                     0.0)
+    value = np.zeros(G.shape[0])
+    value[live] = (wg[live] * d_row[:, None]).sum(axis=1)
+    tied = np.zeros(G.shape[0], dtype=bool)
+    tied[live[~untied]] = True
     if np.any(tied):
         value = value + _tied_terms(rows, lay, tied, rel, wg, q, disc, k, beta)
     return np.bincount(lay.gid, weights=value, minlength=n_groups)
@@ -377,14 +383,11 @@ def _segment_argmax(x, starts, sizes):
     nonempty = sizes > 0
     if not np.any(nonempty):
         return out
-    seg_max = np.maximum.reduceat(x, starts[nonempty])
-    owner = np.repeat(np.arange(starts.shape[0])[nonempty], sizes[nonempty])
-    full_max = np.full(starts.shape[0], -np.inf)
-    full_max[nonempty] = seg_max
-    hit = np.flatnonzero(x == full_max[owner])
-    # the first hit of each segment
-    first = np.unique(owner[hit], return_index=True)
-    out[first[0]] = hit[first[1]]
+    first = starts[nonempty]
+    seg_max = np.maximum.reduceat(x, first)
+    owner_max = np.repeat(seg_max, sizes[nonempty])
+    index = np.where(x == owner_max, np.arange(x.shape[0]), x.shape[0])
+    out[nonempty] = np.minimum.reduceat(index, first)
     return out
 
 
@@ -493,14 +496,24 @@ def _branch_and_bound(wg, q, dvec, depth, incumbent, budget):
         if seen.get(key, -1.0) >= value:
             return True
         seen[key] = value
-        if value + bound(used, c, t0) <= best[0] * (1 + 1e-12):
-            return True
         children = []
         for j in range(n_types):
             if used[j] < counts[j]:
                 gain = sum(g * q ** c[i] for i, g in enumerate(types[j]) if g > 0)
                 children.append((gain, j))
         children.sort(reverse=True)
+        # no item gains more later than now (gains only shrink as intents
+        # are covered): the current gains, largest first, bound the ranks left
+        left, u, bound_now = depth - t0, 0, 0.0
+        for gain, j in children:
+            for _ in range(min(counts[j] - used[j], left - u)):
+                bound_now += dvec[t0 + u] * gain
+                u += 1
+            if u == left:
+                break
+        target = best[0] * (1 + 1e-12)
+        if value + bound_now <= target or value + bound(used, c, t0) <= target:
+            return True
         for gain, j in children:
             used[j] += 1
             c2 = [c[i] + (1 if types[j][i] > 0 else 0) for i in range(n_int)]
