@@ -33,12 +33,12 @@ search is the exception stated in :func:`exact_ideal`: it runs group by
 group, only for the groups whose greedy ideal no bound proves optimal.
 """
 
-import math
 from typing import NamedTuple
 
 import numpy as np
+from scipy.special import gammaln
 
-from .._core import InvalidArgumentError, to_numpy, xpx
+from .._core import InvalidArgumentError, to_numpy, warn, xpx
 from .._engine import rank_groups
 from .._stats import Partials
 from ._options import CALL_K
@@ -132,10 +132,10 @@ def row_layout(rows):
 
 def _present(rows, gid, n_groups):
     """(n_groups, n_intents) bool: the intent has a relevant item in the group."""
-    rel = (rows.grades > 0).astype(np.int64)
-    counts = np.zeros((n_groups, rel.shape[1]), dtype=np.int64)
-    np.add.at(counts, gid, rel)
-    return counts > 0
+    del gid  # the rows are group after group: a segment reduction
+    sizes = np.asarray(rows.sizes, dtype=np.int64)
+    return np.maximum.reduceat(np.asarray(rows.grades) > 0,
+                               np.cumsum(sizes) - sizes, axis=0)
 
 
 def intent_weights(rows, present):
@@ -266,8 +266,7 @@ def coverage(rows, *, k, layout=None, weights=None, present=None):
     csum = np.concatenate([np.zeros((1, rel.shape[1]), np.int64),
                            np.cumsum(rel, axis=0)])
     r_block = csum[firsts + size] - csum[firsts]
-    lg = math.lgamma
-    lgam = np.vectorize(lg, otypes=[float])
+    lgam = gammaln
     # log C(m - R, t) - log C(m, t); -inf where m - R < t (surely covered)
     mr = size[:, None] - r_block
     tt = t[:, None]
@@ -279,8 +278,9 @@ def coverage(rows, *, k, layout=None, weights=None, present=None):
             - lgam(size[:, None] + 1.0) + lgam(size[:, None] - tt + 1.0),
             -np.inf)
     log_miss = np.where(r_block > 0, log_miss, 0.0)
-    per_group = np.zeros((n_groups, rel.shape[1]))
-    np.add.at(per_group, lay.gid[firsts], log_miss)
+    # blocks are group after group: the sum of each group's blocks
+    group_first_block = np.searchsorted(firsts, lay.starts)
+    per_group = np.add.reduceat(log_miss, group_first_block, axis=0)
     covered = 1.0 - np.exp(per_group)
     return (weights * np.where(present, covered, 0.0)).sum(axis=1)
 
@@ -299,8 +299,7 @@ def ideal_ideal(rows, *, alpha, discount, k=None, beta=None, weights=None,
     G = np.asarray(rows.grades, dtype=np.float64)
     if weights is None:
         weights = intent_weights(rows, _present(rows, lay.gid, n_groups))
-    gmax = np.zeros((n_groups, G.shape[1]))
-    np.maximum.at(gmax, lay.gid, G)
+    gmax = np.maximum.reduceat(G, lay.starts, axis=0)
     top = (weights * gmax).sum(axis=1)
     q = 1.0 - alpha
     if discount == "geometric" and k is None:
@@ -404,7 +403,7 @@ def _intent_bound(wgt_sorted, depth_left, t0, c, q, dvec):
 
 
 def exact_ideal(rows, *, alpha, discount, k=None, beta=None, weights=None,
-                layout=None, budget=EXACT_NODE_BUDGET):
+                layout=None, budget=None):
     """The true ideal of each group: ``(value, proven)``.
 
     First the greedy ideal of every group (:func:`greedy_ideal`) and, for
@@ -421,6 +420,7 @@ def exact_ideal(rows, *, alpha, discount, k=None, beta=None, weights=None,
     """
     lay = row_layout(rows) if layout is None else layout
     n_groups = rows.sizes.shape[0]
+    budget = EXACT_NODE_BUDGET if budget is None else budget
     G = np.asarray(rows.grades, dtype=np.float64)
     if weights is None:
         weights = intent_weights(rows, _present(rows, lay.gid, n_groups))
@@ -619,6 +619,13 @@ def _normalised(rg, discount, *, k, alpha, beta, normalization, grades, factor):
     if normalization == "exact":
         ideal, proven = exact_ideal(rows, **kw)
         ideal = np.where(proven, ideal, np.maximum(ideal, value))
+        if not proven.all():
+            warn(f"normalization='exact': the search for the ideal order "
+                 f"stopped at its budget of {EXACT_NODE_BUDGET} nodes in "
+                 f"{int((~proven).sum())} of {proven.shape[0]} groups; their "
+                 f"ideal is the best order found (never below the greedy "
+                 f"ideal nor the ranking itself, so no value exceeds 1).",
+                 UserWarning)
     elif normalization == "greedy":
         ideal = greedy_ideal(rows, **kw)
     else:

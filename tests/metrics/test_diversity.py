@@ -459,3 +459,19 @@ def test_d_ndcg_part_equals_ntcireval_msndcg():
         ranked = [(f"d{j}", level_of.get(gg[j], 0)) for j in order]
         peer = metrics.MSnDCG(xrelnum, levels, k).compute(ranked)
         assert value == pytest.approx(peer, abs=1e-12), q
+
+
+def test_exact_says_where_its_search_stopped(monkeypatch):
+    from sklearn_rankeval._metrics import _diversity_kernels as dk
+
+    y, s, g = make_intent_data(80, n_groups=5, max_size=9, n_intents=4,
+                               n_grades=2, ties=False)
+    proven = alpha_ndcg_score(y, s, groups=g, k=5, average=None, undefined=0)
+    monkeypatch.setattr(dk, "EXACT_NODE_BUDGET", 1)
+    with pytest.warns(UserWarning, match="stopped at its budget of 1 nodes"):
+        capped = alpha_ndcg_score(y, s, groups=g, k=5, average=None, undefined=0)
+    greedy = alpha_ndcg_score(y, s, groups=g, k=5, average=None, undefined=0,
+                              normalization="greedy")
+    # the best order found is never below greedy, and no value exceeds 1
+    assert np.all(capped <= np.maximum(greedy, 0) + 1e-12)
+    assert np.all(capped >= proven - 1e-12) and np.all(capped <= 1 + 1e-12)
