@@ -59,6 +59,8 @@ WORKLOADS = {
     "distributed": "the Spark and Dask reports beside the in-memory report",
     "gpu": "the Array API path on PyTorch tensors beside torch.sort",
     "before_after": "the engine's common cases here and at an earlier commit",
+    "diversity": "alpha-nDCG, ERR-IA, NRBP, subtopic recall, intent-aware P, "
+                 "D#-nDCG (grades per intent) beside ndcg_score",
 }
 
 

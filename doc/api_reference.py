@@ -9,12 +9,15 @@ a name that is not public.
 from importlib import import_module
 
 
-def _registry_metrics():
-    """The ranking metrics in the order of the metric registry."""
+def _registry_metrics(intents=False):
+    """The ranking metrics in the order of the metric registry (``intents``:
+    the diversity metrics, of grades per intent; else the others)."""
     from sklearn_rankeval._metrics._registry import METRICS
 
     names = []
     for spec in METRICS.values():
+        if (spec.labels_kind == "intents") != intents:
+            continue
         if spec.func.__name__ not in names:
             names.append(spec.func.__name__)
     return names
@@ -31,6 +34,16 @@ def sections():
             ":ref:`user guide <metrics>` gives each definition, tie rule and "
             "undefined-query rule.",
             _registry_metrics(),
+            "autosummary/function.rst",
+        ),
+        (
+            "Diversity metrics",
+            "sklearn_rankeval",
+            "Grades per intent (subtopic): ``y_true`` of shape ``(n_samples, "
+            "n_intents)`` beside a 1-D ``y_score``; alpha-nDCG, ERR-IA, NRBP, "
+            "intent-aware metrics, subtopic recall and D#-nDCG, with an exact "
+            "ideal (:ref:`user guide <diversity>`).",
+            _registry_metrics(intents=True),
             "autosummary/function.rst",
         ),
         (

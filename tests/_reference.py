@@ -1455,3 +1455,162 @@ def ragas_mean(run, qrels, name, k=None):
             values.append(hits / len(reference) if reference else NAN)
     values = [v for v in values if v == v]
     return sum(values) / len(values)
+
+
+# --------------------------------------------------------------------------
+# diversity: grades per (item, intent)
+# --------------------------------------------------------------------------
+# One group: ``grades`` is a list of per-item lists (one grade per intent),
+# ``y_score`` the items' scores.  An intent is "present" when some item of
+# the group has a grade > 0 for it; the weights ``w_i`` are the given ones
+# (equal by default) over the present intents, normalised to sum to 1.
+DIVERSITY_DISCOUNTS = {
+    "log2": lambda r: 1.0 / math.log2(r + 1),   # r: 1-based rank
+    "reciprocal": lambda r: 1.0 / r,
+}
+
+
+def present_intents(grades):
+    n_int = len(grades[0]) if grades else 0
+    return [any(g[i] > 0 for g in grades) for i in range(n_int)]
+
+
+def normalised_intent_weights(grades, weights=None):
+    present = present_intents(grades)
+    raw = [(1.0 if weights is None else weights[i]) if present[i] else 0.0
+           for i in range(len(present))]
+    total = sum(raw)
+    return [x / total if total > 0 else 0.0 for x in raw]
+
+
+def _discount_of(discount, beta):
+    if discount == "geometric":
+        return lambda r: beta ** (r - 1)
+    return DIVERSITY_DISCOUNTS[discount]
+
+
+def alpha_value_of_order(order_grades, w, alpha, discount="log2", k=None,
+                         beta=None):
+    """sum over ranks r <= k of D(r) * sum_i w_i g_{r,i} (1-alpha)^(c_i(r)),
+    c_i(r) = items above r with g_i > 0 (Clarke et al. 2008 / 2009)."""
+    D = _discount_of(discount, beta)
+    seen = [0] * len(w)
+    total = 0.0
+    for r, g in enumerate(order_grades, start=1):
+        if k is not None and r > k:
+            break
+        gain = 0.0
+        for i, gi in enumerate(g):
+            if gi > 0:
+                gain += w[i] * gi * (1 - alpha) ** seen[i]
+        total += D(r) * gain
+        for i, gi in enumerate(g):
+            if gi > 0:
+                seen[i] += 1
+    return total
+
+
+def diversity_orderings(grades, y_score):
+    """Every order of the retrieved items (tie blocks permuted), as lists of
+    item indices; items scored -inf are left out (not retrieved)."""
+    idx = [i for i in range(len(grades)) if y_score[i] != NEG_INF]
+    levels = sorted({y_score[i] for i in idx}, reverse=True)
+    blocks = [[i for i in idx if y_score[i] == s] for s in levels]
+    for combo in itertools.product(*(itertools.permutations(b) for b in blocks)):
+        yield [i for block in combo for i in block]
+
+
+def alpha_value_expected(grades, y_score, alpha, discount="log2", k=None,
+                         beta=None, weights=None):
+    """The mean over every order of the tied items (exact enumeration)."""
+    w = normalised_intent_weights(grades, weights)
+    values = [alpha_value_of_order([grades[i] for i in order], w, alpha,
+                                   discount, k, beta)
+              for order in diversity_orderings(grades, y_score)]
+    return sum(values) / len(values)
+
+
+def alpha_ideal_exact(grades, alpha, discount="log2", k=None, beta=None,
+                      weights=None):
+    """The largest value over every order of all the items (brute force)."""
+    w = normalised_intent_weights(grades, weights)
+    return max(alpha_value_of_order([grades[i] for i in perm], w, alpha,
+                                    discount, k, beta)
+               for perm in itertools.permutations(range(len(grades))))
+
+
+def alpha_ideal_greedy(grades, alpha, discount="log2", k=None, beta=None,
+                       weights=None, docno=None):
+    """ndeval's greedy ideal: at each rank the item of largest gain given the
+    items placed; equal gains go to the larger docno (ndeval's strcmp > 0)."""
+    w = normalised_intent_weights(grades, weights)
+    left = list(range(len(grades)))
+    seen = [0] * len(w)
+    order = []
+    while left:
+        best, best_gain = None, None
+        for i in left:
+            gain = sum(w[t] * g * (1 - alpha) ** seen[t]
+                       for t, g in enumerate(grades[i]) if g > 0)
+            key = docno[i] if docno is not None else tuple(grades[i])
+            if best is None or gain > best_gain or (
+                    gain == best_gain and key > (
+                        docno[best] if docno is not None else tuple(grades[best]))):
+                best, best_gain = i, gain
+        order.append(best)
+        left.remove(best)
+        for t, g in enumerate(grades[best]):
+            if g > 0:
+                seen[t] += 1
+    return alpha_value_of_order([grades[i] for i in order], w, alpha, discount,
+                                k, beta)
+
+
+def subtopic_recall_expected(grades, y_score, k, weights=None):
+    """Mean over tied orders of the weighted share of present intents with a
+    relevant item among the first k retrieved (Zhai et al. 2003)."""
+    w = normalised_intent_weights(grades, weights)
+    vals = []
+    for order in diversity_orderings(grades, y_score):
+        top = order[:k]
+        vals.append(sum(w[i] for i in range(len(w))
+                        if any(grades[d][i] > 0 for d in top)))
+    return sum(vals) / len(vals)
+
+
+def alpha_ideal_ideal(grades, alpha, discount="log2", k=None, beta=None,
+                      weights=None):
+    """ndeval's "ideal ideal": every rank r <= k (k=None: the group's size;
+    NRBP's geometric discount: every rank, a geometric series) holds an item
+    relevant to every intent at the group's largest grade."""
+    w = normalised_intent_weights(grades, weights)
+    top = sum(w[i] * max(g[i] for g in grades) for i in range(len(w)))
+    if discount == "geometric" and k is None:
+        return top / (1 - (1 - alpha) * beta)
+    D = _discount_of(discount, beta)
+    depth = len(grades) if k is None else k
+    return top * sum(D(r) * (1 - alpha) ** (r - 1) for r in range(1, depth + 1))
+
+
+def intent_aware(grades, y_score, per_intent_metric, weights=None):
+    """sum_i w_i M_i over the intents where M_i is defined (not NaN), the
+    weights renormalised over them (Agrawal et al. 2009)."""
+    w = normalised_intent_weights(grades, weights)
+    total = mass = 0.0
+    for i in range(len(w)):
+        value = per_intent_metric([g[i] for g in grades], y_score)
+        if not math.isnan(value) and w[i] > 0:
+            total += w[i] * value
+            mass += w[i]
+    return total / mass if mass > 0 else NAN
+
+
+def d_sharp_ndcg(grades, y_score, k, gamma, weights=None):
+    """gamma * I-rec@k + (1 - gamma) * D-nDCG@k (Sakai and Song 2011): I-rec
+    counts every present intent alike; D-nDCG is the nDCG of the global gain
+    sum_i w_i g_i, ideal = items by global gain (expected over tied orders)."""
+    irec = subtopic_recall_expected(grades, y_score, k if k is not None
+                                    else len(grades))
+    value = alpha_value_expected(grades, y_score, 0.0, "log2", k, None, weights)
+    ideal = alpha_ideal_exact(grades, 0.0, "log2", k, None, weights)
+    return gamma * irec + (1 - gamma) * value / ideal

@@ -164,6 +164,39 @@ COLUMN_READERS = {"judged": _read_judged, "docno": _read_docno,
                   "item_groups": _read_item_groups}
 
 
+def _read_intent_weights(weights, checked):
+    """``intent_weights``: ``P(i | q)`` of each intent, non-negative and
+    finite: one vector ``(n_intents,)`` for every row, or one per row
+    ``(n_rows, n_intents)``; read as a float64 matrix of one row per input
+    row.  (Constant within each group: the diversity kernels check it.)"""
+    w = np.asarray(weights.to_numpy() if hasattr(weights, "to_numpy")
+                   and not isinstance(weights, np.ndarray) else weights)
+    if w.dtype.kind not in "biuf":
+        raise InvalidParameterError(
+            "intent_weights", f"must hold numbers, got dtype {w.dtype}.")
+    w = w.astype(np.float64)
+    n_rows = checked.n_rows
+    grades = checked.columns.get("intent_grades")
+    n_intents = None if grades is None else np.shape(grades)[1]
+    if w.ndim == 1:
+        w = np.broadcast_to(w, (n_rows, w.shape[0]))
+    if w.ndim != 2 or w.shape[0] != n_rows or (
+            n_intents is not None and w.shape[1] != n_intents):
+        want = "(n_intents,) or (n_rows, n_intents)" if n_intents is None else (
+            f"({n_intents},) or ({n_rows}, {n_intents})")
+        raise InvalidArgumentError(
+            "intent_weights", f"must have shape {want} (one weight per intent "
+            f"of y_true), got {np.shape(weights)}.")
+    if not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise InvalidArgumentError(
+            "intent_weights", "must be finite and non-negative (the "
+            "probability of each intent).")
+    return w
+
+
+COLUMN_READERS["intent_weights"] = _read_intent_weights
+
+
 def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=None,
                  score_name="y_score", probabilities=False, binary=False,
                  pos_label=None, per_intent=False, **columns):

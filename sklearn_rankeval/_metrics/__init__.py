@@ -14,6 +14,7 @@
 * the public functions by family: :mod:`._ranking` (scikit-learn's ranking
   metrics, grouped), :mod:`._retrieval` (trec_eval's measures),
   :mod:`._user_models` (ERR, RBP), :mod:`._ctr` (CTR and calibration),
+  :mod:`._diversity` (grades per intent; kernels :mod:`._diversity_kernels`),
   :mod:`._classification` (F-alpha); :mod:`._curves`, :mod:`._scorer`.
 
 Never imports ``_reports``, ``_recommend``, ``_counterfactual``,
@@ -63,6 +64,14 @@ from ._curves import (
     rank_for_curves,
     single_roc,
 )
+from ._diversity import (
+    alpha_ndcg_score,
+    d_sharp_ndcg_score,
+    err_ia_score,
+    intent_aware_score,
+    nrbp_score,
+    subtopic_recall_score,
+)
 from ._docs import (
     fill_doc,
     substitute_doc,
@@ -97,7 +106,6 @@ from ._registry import (
     LIST_METRICS,
     METRICS,
     TREC_EVAL,
-    group_info,
 )
 from ._retrieval import (
     bpref_score,
@@ -113,6 +121,7 @@ from ._scorer import (
     get_scorer_names,
     make_ranking_scorer,
 )
+from ._spec import group_info
 from ._user_models import (
     expected_reciprocal_rank_score,
     rank_biased_precision_residual,
@@ -129,6 +138,7 @@ __all__ = [
     "Popularity",
     "RECALL_LEVELS",
     "TREC_EVAL",
+    "alpha_ndcg_score",
     "averaged_roc",
     "awrf_score",
     "bpref_score",
@@ -138,9 +148,11 @@ __all__ = [
     "check_curve_n_points",
     "check_fpr_grid",
     "check_head_share",
+    "d_sharp_ndcg_score",
     "dcg_score",
     "distinct_pairs",
     "drop_unjudged",
+    "err_ia_score",
     "evaluate",
     "evaluate_chunked",
     "expected_calibration_error",
@@ -155,6 +167,7 @@ __all__ = [
     "gini_index",
     "group_info",
     "hit_rate_score",
+    "intent_aware_score",
     "interpolated_average_precision_score",
     "interpolated_pr_curve",
     "interpolated_precision",
@@ -168,6 +181,7 @@ __all__ = [
     "ndcg_score",
     "needs_input_order",
     "normalized_entropy",
+    "nrbp_score",
     "parse_metric_name",
     "parse_metrics",
     "pr_curve_points",
@@ -185,6 +199,7 @@ __all__ = [
     "short_head",
     "single_roc",
     "substitute_doc",
+    "subtopic_recall_score",
     "success_at_k_score",
     "tie_free_scores",
     "train_popularity",

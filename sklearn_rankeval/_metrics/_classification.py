@@ -7,7 +7,8 @@ import numpy as np
 from sklearn.metrics import fbeta_score, precision_score, recall_score
 
 from .._core import check_alpha, validate_sample_weight
-from ._registry import DEFAULT, metric_function
+from ._registry import metric_function
+from ._spec import DEFAULT
 
 __all__ = ["f_alpha_score"]
 

@@ -4,8 +4,10 @@ A *switch* is one rule on which the libraries differ: the gain of a grade
 (``gain``), the order of tied items (``ties``), the normaliser of AP@k and
 P@k (``k_denominator``), the value of a query without relevant items
 (``undefined``), the weight of a group in GAUC (``group_weight``), what
-``sample_weight`` means for MAP (``query_weight``) and trec_eval's recall
-levels (``recall_levels``).  Each switch defaults to None in the public
+``sample_weight`` means for MAP (``query_weight``), trec_eval's recall
+levels (``recall_levels``), and for the diversity metrics the ideal that
+normalises them (``normalization``) and whether grades per intent are read
+as gains or as 0/1 (``grades``).  Each switch defaults to None in the public
 functions, meaning "the convention's rule, else this library's own".
 
 A *preset* (:data:`PRESETS`) gives the switches that reproduce one library's
@@ -52,10 +54,10 @@ __all__ = [
 ]
 
 CONVENTIONS = ("lightgbm", "xgboost", "trec_eval", "ranx", "torchmetrics",
-               "sklearn", "recbole", "spark")
+               "sklearn", "recbole", "spark", "ndeval")
 #: Options whose None means "the convention's value, else the default".
 SWITCHES = ("gain", "ties", "k_denominator", "group_weight", "query_weight",
-            "recall_levels", "undefined")
+            "recall_levels", "undefined", "normalization", "grades")
 #: Switches applied to the input before ranking (one per ranking, not per metric).
 RANKING_SWITCHES = ("ties", "query_weight")
 TIES = ("expected", "input", "docno")
@@ -247,12 +249,57 @@ PRESETS = {
         _only("Spark's RankingMetrics", "meanAveragePrecision(At), ndcgAt, "
                                         "precisionAt and recallAt"),
     ),
+    # ndeval (TREC Web 2009-2014): the greedy ideal, binary grades (its
+    # qrels read any grade > 0 as 1), ties by decreasing docno (ndeval
+    # -traditional, as trec_eval); every intent weighs the same there
+    "ndeval": _preset(
+        {"ties": "docno", "undefined": 0.0},
+        {**dict.fromkeys(("alpha_ndcg", "err_ia", "nrbp"),
+                         {"normalization": "greedy", "grades": "binary"}),
+         "subtopic_recall": {"grades": "binary"}, "intent_aware": {}},
+        _only("ndeval", "ERR-IA, nERR-IA, alpha-DCG, alpha-nDCG, NRBP, nNRBP, "
+                        "MAP-IA, P-IA and strec"),
+    ),
 }
+
+
+def _ndeval_limits(metric_name):
+    """ndeval computes its measures at the cutoffs 1..20 (NRBP, MAP-IA at none)."""
+    return lambda options: _ndeval_limit(metric_name, options)
+
+
+def _ndeval_limit(metric_name, options):
+    k = options.get("k")
+    if metric_name == "intent_aware":  # ndeval's P-IA@k and MAP-IA
+        metric = options.get("metric", "precision@10")
+        name = metric[0] if isinstance(metric, tuple) else metric
+        base, _, cut = str(name).partition("@")
+        if k is not None and cut:
+            cut = str(k)
+        if base == "map" and not cut:
+            return None
+        if base == "precision" and cut.isdigit() and int(cut) <= 20:
+            return None
+        return (f"ndeval's intent-aware measures are P-IA@k (k <= 20) and "
+                f"MAP-IA (metric='precision@k' or 'map'), not {name!r}")
+    if k == 1 and options.get("normalization") == "ideal-ideal":
+        return ("ndeval leaves its alpha-DCG@1 and ERR-IA@1 undivided (its "
+                "normalising loop starts at rank 2): it prints the weighted "
+                "count of intents the first item covers, not a normalised value")
+    if metric_name == "nrbp":  # NRBP: over the whole ranking
+        return None if k is None else "ndeval's NRBP has no cutoff (k=None)"
+    if k is None or k > 20:
+        return f"ndeval computes its measures at cutoffs up to 20, not k={k}"
+    return None
+
 
 #: Rules that hold only for some arguments: (convention, metric) -> check.
 _LIMITS = {
     ("sklearn", "map"): lambda options: None if options.get("k") is None else (
         "scikit-learn's average_precision_score has no cutoff k"),
+    **{("ndeval", name): _ndeval_limits(name)
+       for name in ("alpha_ndcg", "err_ia", "nrbp", "subtopic_recall",
+                    "intent_aware")},
 }
 
 

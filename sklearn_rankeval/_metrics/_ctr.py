@@ -6,7 +6,8 @@ are in :mod:`._ctr_kernels`.
 
 from ._docs import fill_doc
 from ._pipeline import compute
-from ._registry import DEFAULT, metric_function
+from ._registry import metric_function
+from ._spec import DEFAULT
 
 __all__ = [
     "calibration_ratio",

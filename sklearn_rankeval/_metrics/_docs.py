@@ -117,6 +117,42 @@ The averaged score, or one score per group when ``average=None``.""",
 }
 
 
+#: Paragraphs shared by the diversity functions (grades per intent).
+DIVERSITY_DOCS = {
+    "y_true_intents": """\
+y_true : array-like of shape (n_samples, n_intents)
+    Grades per intent: row ``j`` holds item ``j``'s grade (``>= 0``) for each
+    intent (subtopic, aspect) of its query; ``> 0`` is relevant to that
+    intent.  An intent without a relevant item in a group is ignored there
+    (as ndeval ignores it).""",
+    "y_score_intents": """\
+y_score : array-like of shape (n_samples,)
+    Scores, higher ranks first (one per row of ``y_true``).  ``-inf`` marks
+    an item that was not retrieved: it is ranked nowhere but counts in the
+    ideal.  NaN and ``+inf`` are errors.""",
+    "intent_weights": """\
+intent_weights : array-like of shape (n_intents,) or (n_samples, n_intents), \
+default=None
+    The probability ``P(i | q)`` of each intent: one vector for every group,
+    or one per row, constant within each group.  In each group the weights
+    of the intents with a relevant item are renormalised to sum to 1.  None:
+    equal weights (ndeval's).""",
+    "normalization": """\
+normalization : {'exact', 'greedy', 'ideal-ideal', 'none'}, default=None
+    The ideal the value is divided by.  ``'exact'``: the best order of the
+    group's items, found by an exact search (the value never exceeds 1; see
+    :ref:`diversity-ideal`).  ``'greedy'``: ndeval's ideal, built one rank
+    at a time (the value can exceed 1).  ``'ideal-ideal'``: ndeval's
+    collection-independent normaliser (every rank relevant to every
+    intent).  ``'none'``: the value itself.  None: the convention's, else
+    ``'exact'``.""",
+    "grades": """\
+grades : {'graded', 'binary'}, default=None
+    ``'graded'``: each grade is the gain of its intent; ``'binary'``: every
+    grade ``> 0`` counts 1, as ndeval reads its qrels.  None: the
+    convention's, else ``'graded'``.""",
+}
+
 #: Paragraphs shared by functions outside the contract's list too (``gain``:
 #: ``ndcg_score`` and ``dcg_score``).
 MORE_DOCS = {
@@ -268,4 +304,5 @@ def registry_docs():
 def fill_doc(func):
     """Substitute the shared paragraphs (:data:`SHARED_DOCS`, :func:`registry_docs`)."""
     return substitute_doc(func, {**SHARED_DOCS, **MORE_DOCS, **CTR_DOCS, **ENGINE_DOCS,
+                                 **DIVERSITY_DOCS,
                                  **registry_docs()})

@@ -12,7 +12,8 @@ from ._docs import fill_doc
 from ._exposure_kernels import item_exposures
 from ._options import AWRF_CONVENTIONS, check_persistence, check_stop
 from ._pipeline import compute
-from ._registry import DEFAULT, metric_function
+from ._registry import metric_function
+from ._spec import DEFAULT
 
 __all__ = ["awrf_score", "expected_exposure_score", "exposure_frame"]
 

@@ -94,8 +94,6 @@ _SET = ("a measure of the unranked set of retrieved documents, with no "
         "registry equivalent (precision@K and recall@K with K at least the "
         "longest list, and k_denominator='retrieved' for the precision, give "
         "SetP and SetR)")
-_DIVERSITY = ("a diversity measure over subtopic (intent) judgments, which "
-              "y_true (one grade per item) cannot hold")
 _CWL = ("a C/W/L measure of cwl_eval with no registry equivalent "
         "(expected_reciprocal_rank_score and rank_biased_precision_score are "
         "the user models here)")
@@ -115,9 +113,6 @@ IR_MEASURES_REFUSED = {
               "which y_true >= 0 cannot hold"),
     "NumQ": _COUNT, "NumRel": _COUNT, "NumRet": _COUNT, "NumRelRet": _COUNT,
     "SetP": _SET, "SetRelP": _SET, "SetR": _SET, "SetF": _SET, "SetAP": _SET,
-    **dict.fromkeys(("ERR_IA", "nERR_IA", "alpha_DCG", "α_DCG", "alpha_nDCG",
-                     "α_nDCG", "NRBP", "nNRBP", "AP_IA", "MAP_IA", "P_IA",
-                     "StRecall"), _DIVERSITY),
     **dict.fromkeys(("NERR8", "NERR9", "NERR10", "NERR11", "BPM", "SDCG",
                      "INST", "INSQ"), _CWL),
     "Accuracy": ("the accuracy of a pairwise preference ranking, with no "
@@ -125,6 +120,31 @@ IR_MEASURES_REFUSED = {
     "Compat": ("compatibility with an ideal ranking (rank-biased overlap), "
                "with no registry equivalent"),
 }
+#: ir_measures' diversity measures (its pyndeval provider, ndeval's rules):
+#: measure -> (the registry metric, the options that give ndeval's number,
+#: whether it takes a cutoff, the parameters it takes besides ``cutoff``).
+#: Every one reads grades per intent as 0/1 (``rel=1``) and counts a query
+#: without a relevant item as 0.
+IR_DIVERSITY = {
+    "alpha_nDCG": ("alpha_ndcg", {"normalization": "greedy"}, True, ("alpha",)),
+    "alpha_DCG": ("alpha_ndcg", {"normalization": "ideal-ideal"}, True, ("alpha",)),
+    "nERR_IA": ("err_ia", {"normalization": "greedy"}, True, ()),
+    "ERR_IA": ("err_ia", {"normalization": "ideal-ideal"}, True, ()),
+    "NRBP": ("nrbp", {"normalization": "none"}, False, ("alpha", "beta")),
+    "nNRBP": ("nrbp", {"normalization": "greedy"}, False, ("alpha", "beta")),
+    "P_IA": ("intent_aware", {}, True, ()),
+    "AP_IA": ("intent_aware", {"metric": "map"}, False, ()),
+    "StRecall": ("subtopic_recall", {}, True, ()),
+}
+IR_ALIASES.update({"α_nDCG": "alpha_nDCG", "α_DCG": "alpha_DCG",
+                   "MAP_IA": "AP_IA"})
+for _measure in IR_DIVERSITY:
+    IR_DIFFERENCES[_measure] = (
+        "ndeval's rules (pyndeval): grades per intent read as 0/1, the greedy "
+        "ideal's equal gains broken by the larger grade vector here (ndeval: "
+        "the larger docno), tied scores as the expected value (pyndeval: by "
+        "increasing docno); a query without a relevant item counts 0")
+
 #: What ir_measures' names carry besides the metric's own options: a switch
 #: of the pipeline (:func:`~._conventions.resolve`), not a kernel option.
 NAME_SWITCHES = ("undefined",)
@@ -285,7 +305,7 @@ def parse_metrics(metrics, argument="metrics", inputs=("rows",), scores=None,
 
     None gives :data:`DEFAULT_METRICS`; a single string is one metric.
     Repeated names are kept once.  ``options`` are the metric's options,
-    every one filled in (:meth:`~._registry.MetricSpec.check_options`), plus
+    every one filled in (:meth:`~._spec.MetricSpec.check_options`), plus
     the switches the name carries (ir_measures' ``undefined=0``).
     ``inputs``: the tables whose names are accepted (names of
     :data:`TABLES`, or a report's own mapping of names to registry entries);
@@ -415,6 +435,15 @@ def _read_ir_measures(name):
     if not isinstance(node, ast.Name):
         return None
     measure = IR_ALIASES.get(node.id, node.id)
+    if measure in IR_DIVERSITY:
+        if at is not None:
+            try:
+                at = ast.literal_eval(at)
+            except (ValueError, TypeError, SyntaxError, MemoryError,
+                    RecursionError):
+                return None
+            params["cutoff"] = at
+        return _ir_diversity_options(name, measure, params)
     if measure in IR_MEASURES_REFUSED:
         raise ValueError(
             f"{name!r} is ir_measures' {measure}, which sklearn_rankeval "
@@ -432,6 +461,45 @@ def _read_ir_measures(name):
                              f"cutoff=).")
         params["cutoff"] = at
     return _ir_options(name, measure, params)
+
+
+def _ir_diversity_options(name, measure, params):
+    """The registry metric and options of ir_measures' diversity ``measure``."""
+    metric, fixed, has_cutoff, accepted = IR_DIVERSITY[measure]
+    unknown = sorted(set(params) - {"cutoff", "rel", "judged_only", *accepted})
+    if unknown:
+        raise ValueError(f"{name!r}: ir_measures' {measure} takes no "
+                         f"{', '.join(p + '=' for p in unknown)}.")
+    if params.get("judged_only", False) is not False:
+        raise ValueError(f"{name!r}: judged_only=True has no equivalent here "
+                         f"(every row has a judgment): drop those rows first.")
+    if params.get("rel", 1) != 1:
+        raise ValueError(f"{name!r}: only rel=1 (every grade > 0 relevant, as "
+                         f"ndeval) is read for ir_measures' {measure}.")
+    options = {"undefined": 0.0, **fixed}
+    if metric != "intent_aware":
+        options["grades"] = "binary"
+    cutoff = params.get("cutoff")
+    if has_cutoff:
+        if isinstance(cutoff, bool) or not isinstance(cutoff, Integral) \
+                or cutoff < 1:
+            raise ValueError(f"{name!r}: ir_measures' {measure} needs a cutoff, "
+                             f"a positive integer (e.g. '{measure}@10'), got "
+                             f"{cutoff!r}.")
+        if metric == "intent_aware":
+            options["metric"] = f"precision@{int(cutoff)}"
+        else:
+            options["k"] = int(cutoff)
+    elif cutoff is not None:
+        raise ValueError(f"{name!r}: ir_measures' {measure} has no cutoff.")
+    for param in ("alpha", "beta"):
+        if param in params:
+            value = params[param]
+            if isinstance(value, bool) or not isinstance(value, Real):
+                raise ValueError(f"{name!r}: {param} must be a number, got "
+                                 f"{value!r}.")
+            options[param] = float(value)
+    return METRICS[metric], options
 
 
 def _ir_options(name, measure, params):

@@ -17,6 +17,7 @@ from .._core import (
     Interval,
     InvalidParameterError,
     Options,
+    check_alpha,
     check_k,
     check_option,
     declared,
@@ -26,13 +27,19 @@ from ._conventions import check_gain
 from ._exposure_kernels import FAIRRANKTUNE_DISTANCES
 
 __all__ = [
+    "ALPHA",
+    "CALL_K",
+    "GRADES",
     "K_LIST",
+    "NORMALIZATION",
     "K_OPTIONAL",
     "K_REQUIRED",
     "GAIN",
     "REL",
     "RECALL_LEVELS",
+    "check_beta",
     "check_edges",
+    "check_gamma",
     "check_head_share",
     "check_log_base",
     "check_max_grade",
@@ -45,6 +52,7 @@ __all__ = [
     "check_target",
     "check_rel",
     "choice",
+    "intent_metric_check",
 ]
 
 
@@ -161,3 +169,60 @@ RECALL_LEVELS = ("exact", "trec_eval_9", "trec_eval_10")
 
 
 K_LIST = ("k", None, lambda k: check_k(k, allow_none=False))
+
+
+# -- diversity (grades per intent) -------------------------------------------
+#: ``beta``: NRBP's patience, in (0, 1).
+check_beta = declared("beta", Interval(Real, 0, 1, "neither"), convert=float,
+                      text="a number in (0, 1)")
+#: ``gamma``: D#-nDCG's weight of intent recall, in [0, 1].
+check_gamma = declared("gamma", Interval(Real, 0, 1, "both"), convert=float,
+                       text="a number in [0, 1]")
+NORMALIZATIONS = ("exact", "greedy", "ideal-ideal", "none")
+#: ``alpha``: the redundancy intolerance of alpha-nDCG, ERR-IA and NRBP, in
+#: [0, 1] (the one check of ``alpha``, F-alpha's too).
+ALPHA = ("alpha", 0.5, check_alpha)
+#: The normaliser of a diversity metric (a convention switch: ndeval's is
+#: "greedy").
+NORMALIZATION = ("normalization", "exact", choice("normalization", NORMALIZATIONS))
+#: Grades per intent as gains ("graded") or as 0/1 ("binary": ndeval's).
+GRADES = ("grades", "graded", choice("grades", ("graded", "binary")))
+
+#: The cutoff of an intent-aware base metric that is the call's ``k``.
+CALL_K = "k"
+#: The metrics ``intent_aware_score(metric=...)`` averages over intents.
+INTENT_AWARE_BASES = ("precision", "recall", "map", "ndcg", "err", "mrr",
+                      "success", "rbp")
+
+
+def intent_metric_check(table):
+    """The check of ``intent_aware_score``'s ``metric``: a registry name
+    (``"map"``, ``"precision@10"``) of :data:`INTENT_AWARE_BASES` -> ``(name,
+    kernel, options)`` (the base metric's checked kernel options, a tuple);
+    ``table()`` gives the registry's metrics (read at call time: the
+    registry declares this option)."""
+
+    def check(value):
+        if isinstance(value, tuple) and len(value) == 3:
+            return value  # checked already
+        base, at, cut = (value.partition("@") if isinstance(value, str)
+                         else ("", "", ""))
+        spec = table().get(base)
+        if spec is None or base not in INTENT_AWARE_BASES or (at and not (
+                spec.has_k and cut.isdigit() and cut == str(int(cut))
+                and int(cut) > 0)):
+            raise InvalidParameterError(
+                "metric", f"must be the name of one of "
+                f"{', '.join(INTENT_AWARE_BASES)}, with a cutoff '@K' where it "
+                f"takes one (e.g. 'precision@10', 'map', 'ndcg@20'), got "
+                f"{value!r}.")
+        # a metric that needs a cutoff and has none in the name takes k's
+        # (the kernel's); its options are checked with the cutoff 1 here
+        named = {"k": int(cut)} if at else (
+            {"k": 1} if spec.has_k and spec.k_default is not None else {})
+        options = spec.check_options(**named)
+        if not at and "k" in named:
+            options["k"] = CALL_K  # the call's k
+        return (value, spec.kernel, tuple(spec.kernel_options(options).items()))
+
+    return check

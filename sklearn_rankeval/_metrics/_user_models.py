@@ -11,7 +11,8 @@ under ``average``.
 
 from ._docs import fill_doc
 from ._pipeline import compute
-from ._registry import DEFAULT, metric_function
+from ._registry import metric_function
+from ._spec import DEFAULT
 
 __all__ = [
     "expected_reciprocal_rank_score",

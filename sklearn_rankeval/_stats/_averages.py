@@ -186,8 +186,9 @@ def _exp_ratio(sums):
 
 class AverageRule(NamedTuple):
     """What an average needs to know of a metric (a
-    :class:`~._registry.MetricSpec` has these attributes too): for measures
-    outside the registry, such as trec_eval's in the command line."""
+    :class:`~sklearn_rankeval._metrics._spec.MetricSpec` has these attributes
+    too): for measures outside the registry, such as trec_eval's in the
+    command line."""
 
     label: str
     query_weighted: bool = True

@@ -29,9 +29,9 @@ UNDEFINED_SWITCH = [s for s in SOMETIMES_UNDEFINED
                     if "undefined" in inspect.signature(s.func).parameters]
 ORDER_ONLY = [s for s in SPECS if s.scores == "order"]
 RANKED = [s for s in SPECS if s.ranked]
-#: ranked metrics of the block counts (those that read columns in rank
-#: order, expected exposure, need one row per item: no multiclass layout)
-RANKED_BLOCKS = [s for s in RANKED if not s.columns]
+# the multiclass layout has no rows of items: no metric that reads a column
+# of them (grades per intent, sampled rankings, item groups) takes it
+MULTICLASS = [s for s in RANKED if not s.columns]
 
 
 def _ids(specs):
@@ -199,7 +199,7 @@ def test_2d_weights_regression_map_macro():
         assert weighted != pytest.approx(spec.func(Y, S), rel=1e-6)
 
 
-@pytest.mark.parametrize("spec", RANKED_BLOCKS, ids=_ids(RANKED_BLOCKS))
+@pytest.mark.parametrize("spec", MULTICLASS, ids=_ids(MULTICLASS))
 def test_multiclass_layout_equals_one_hot_2d(spec):
     rng = np.random.default_rng(8)
     n, n_classes = 40, 5

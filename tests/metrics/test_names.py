@@ -176,7 +176,6 @@ REFUSED = {
     "NumQ": "a count",
     "NumRelRet": "a count",
     "SetP": "unranked set",
-    "alpha_nDCG@10": "subtopic",
     "NERR8(max_rel=3)@10": "C/W/L",
     "nDCG(gains={0: 0, 1: 5})@10": "gain=",
     "nDCG(judged_only=True)@10": "judged_only=True",
