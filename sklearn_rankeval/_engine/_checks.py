@@ -156,12 +156,25 @@ def _read_item_groups(item_groups, checked):
     return np.stack([c + o for c, o in zip(codes, offsets)], axis=1)
 
 
+def _read_exposure(exposure, checked):
+    """``exposure``: each row's expected exposure, already averaged over a
+    policy's rankings (finite, >= 0; one item per row)."""
+    values = np.asarray(exposure, dtype=np.float64)
+    if values.shape != (checked.n_rows,) or checked.layout != "long":
+        raise InvalidArgumentError(
+            "exposure", f"must hold one number per row of the long layout "
+            f"({checked.n_rows}), got shape {values.shape}.")
+    if not np.all(np.isfinite(values)) or np.any(values < 0):
+        raise InvalidArgumentError("exposure", "must hold finite numbers >= 0.")
+    return values
+
+
 #: The readers of the optional columns: ``reader(value, checked) -> value``,
 #: given the :class:`RankingInput` of the required arrays.  One reader per
 #: kind of column, here only.
 COLUMN_READERS = {"judged": _read_judged, "docno": _read_docno,
                   "samples": _read_samples, "items": _read_items,
-                  "item_groups": _read_item_groups}
+                  "item_groups": _read_item_groups, "exposure": _read_exposure}
 
 
 def _read_intent_weights(weights, checked):

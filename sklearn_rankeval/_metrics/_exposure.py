@@ -9,10 +9,10 @@ import numpy as np
 from .._core import InvalidParameterError, check_option, check_positive_int
 from .._engine import check_inputs, encode_rows, ranked_chunks
 from ._docs import fill_doc
-from ._exposure_kernels import item_exposures
+from ._exposure_kernels import _starts, item_exposures, rank_exposure
 from ._options import AWRF_CONVENTIONS, check_persistence, check_stop
 from ._pipeline import compute
-from ._registry import metric_function
+from ._registry import METRICS, metric_function
 from ._spec import DEFAULT
 
 __all__ = ["awrf_score", "expected_exposure_score", "exposure_frame"]
@@ -104,8 +104,9 @@ default=None
         probability proportional to ``exp(score)`` among those left).  Its
         expected exposure is estimated by Monte Carlo: ``n_samples``
         rankings per query drawn with the Gumbel trick (the order of
-        ``y_score`` plus independent Gumbel noise), so the value has a
-        sampling error of order ``1 / sqrt(n_samples)``.
+        ``y_score`` plus independent Gumbel noise), in batches of bounded
+        memory, so the value has a sampling error of order
+        ``1 / sqrt(n_samples)``.
     n_samples : int, default=1000
         Rankings drawn per query under ``policy="plackett_luce"``.
     random_state : int, RandomState instance or None, default=None
@@ -133,9 +134,7 @@ default=None
     with the relevant tied items above each one counted by its hypergeometric
     law (exact).  So the value never depends on the order of the rows.  The
     target of ``"gerr"`` ranks the relevant items first, so that a
-    non-relevant item's rank is discounted by the relevant items only (the
-    reference code ``expeval`` discounts every rank as if every item above
-    were relevant).
+    non-relevant item's rank is discounted by the relevant items above it.
 
     References
     ----------
@@ -159,17 +158,20 @@ default=None
     ...                               groups=[0] * 3))
     0.125
     """
+    exposure = None
     if policy is not None:
-        (y_true, y_score, groups, samples, items, item_groups,
-         sample_weight) = _plackett_luce_samples(
+        spec = METRICS["expected_exposure"]
+        opts = spec.check_options(measure=measure, user_model=user_model, p=p, u=u,
+                                  normalize=normalize)
+        exposure = _plackett_luce_exposure(
             policy, n_samples, random_state, y_true, y_score, groups, samples,
-            items, item_groups, sample_weight)
+            items, opts["user_model"], opts["p"], opts["u"])
     return compute("expected_exposure", y_true, y_score, groups=groups,
                    sample_weight=sample_weight, average=average,
                    undefined=undefined, measure=measure, user_model=user_model,
                    p=p, u=u, normalize=normalize,
                    columns={"samples": samples, "items": items,
-                            "item_groups": item_groups})
+                            "item_groups": item_groups, "exposure": exposure})
 
 
 @metric_function("awrf")
@@ -216,8 +218,10 @@ default=None
         the ranking spreads its attention over the items).
     target : mapping, default=None
         ``{item group: share}`` (2-D ``item_groups``: tuples of one group per
-        dimension as keys), normalised to sum 1 (``"trec2022"``).  None: the
-        uniform distribution over the item groups of the query's items.
+        dimension as keys), normalised to sum 1 over all its keys
+        (``"trec2022"``); a group of the target that no item belongs to keeps
+        its share.  None: the uniform distribution over the item groups of the
+        query's items.
     convention : {"trec2022", "fairranktune"}, default="trec2022"
         Which AWRF (see above).
     p : float, default=0.5
@@ -252,8 +256,9 @@ default=None
     their orders, each equally likely), so the value never depends on the
     order of the rows; the tools take the rows' order.  Items with score
     ``-inf`` are not ranked.  A query whose ranking draws no attention is
-    undefined (``"trec2022"``); so is a FairRankTune ratio with a group that
-    draws none.
+    undefined (``"trec2022"``); so is FairRankTune's ``"MaxMinRatio"`` when
+    a group draws no attention (a division by 0; ``"MinMaxRatio"`` is then
+    0).
 
     References
     ----------
@@ -275,49 +280,78 @@ default=None
     0.5
     """
     convention = check_option(convention, "convention", AWRF_CONVENTIONS)
-    if item_groups is not None and np.ndim(item_groups) == 2:
-        # the intersections of the dimensions, as one id each
-        rows = (np.asarray(item_groups, dtype=object) if not hasattr(
-            item_groups, "to_numpy") else item_groups.to_numpy(dtype=object))
-        item_groups = np.array(["\x1f".join(map(str, row)) for row in rows])
-        if isinstance(target, Mapping):
-            target = {"\x1f".join(map(str, key)): share
-                      for key, share in target.items()}
+    cells, labels = (None, None) if item_groups is None else _cells(item_groups)
     if target is not None:
-        target = _target_shares(target, item_groups)
+        target = _target_shares(target, labels)
     return compute("awrf", y_true, y_score, groups=groups,
                    sample_weight=sample_weight, average=average,
                    undefined=undefined, variant=convention, p=p,
                    distance=distance, target=target,
                    columns={"samples": samples, "items": items,
-                            "item_groups": item_groups})
+                            "item_groups": cells})
 
 
-def _target_shares(target, item_groups):
-    """``target`` as shares in the order of the item groups' codes (the
-    input door's encoding of ``item_groups``)."""
+def _cells(item_groups):
+    """The item groups as integer codes, one per row (2-D: one per
+    combination of the dimensions, their intersection), and the label of
+    each code (2-D: a tuple of one group per dimension)."""
+    values = item_groups
+    if not hasattr(values, "shape"):
+        values = np.asarray(values, dtype=object)
+    n = values.shape[0]
+    if getattr(values, "ndim", 1) != 2:
+        codes, labels = encode_rows(values, n, name="item_groups")
+        return codes, labels.tolist()
+    columns = [values.iloc[:, j] if hasattr(values, "iloc") else values[:, j]
+               for j in range(values.shape[1])]
+    encoded = [encode_rows(column, n, name="item_groups") for column in columns]
+    codes = np.stack([c for c, _ in encoded], axis=1)
+    combos, cell = np.unique(codes, axis=0, return_inverse=True)
+    labels = [tuple(encoded[j][1][k] for j, k in enumerate(row))
+              for row in combos.tolist()]  # (one per distinct combination)
+    return cell.reshape(-1), labels
+
+
+def _target_shares(target, labels):
+    """``target`` as the shares of the item groups' codes (in the order of
+    ``labels``), normalised over every key of the mapping: a target group
+    that no row holds keeps its share (the divergence counts it)."""
     if not isinstance(target, Mapping):
         raise InvalidParameterError(
             "target", f"must be a mapping {{item group: share}}, got "
             f"{type(target).__name__}.")
-    if item_groups is None:
+    if labels is None:
         raise InvalidParameterError(
             "target", "needs item_groups= (the target shares of item groups).")
-    _, labels = encode_rows(item_groups, len(item_groups), name="item_groups")
-    missing = [label for label in labels.tolist() if label not in target]
+    try:
+        shares = {key: float(v) for key, v in target.items()}
+    except (TypeError, ValueError):
+        raise InvalidParameterError(
+            "target", "must map each item group to a number (its share).") from None
+    total = sum(shares.values())
+    if (not shares or any(not np.isfinite(v) or v < 0 for v in shares.values())
+            or not total > 0):
+        raise InvalidParameterError(
+            "target", "must give finite shares >= 0 with a positive sum.")
+    missing = [label for label in labels if label not in shares]
     if missing:
         raise InvalidParameterError(
             "target", f"has no share for the item group(s) "
             f"{', '.join(map(repr, missing[:5]))}.")
-    return tuple(target[label] for label in labels.tolist())
+    return tuple(shares[label] / total for label in labels)
 
 
-def _plackett_luce_samples(policy, n_samples, random_state, y_true, y_score,
-                           groups, samples, items, item_groups, sample_weight):
-    """``n_samples`` rankings of each query drawn from the Plackett-Luce
-    policy of ``y_score`` (the Gumbel trick: the scores plus independent
-    Gumbel noise rank the items as the model draws them), as the columns
-    of sampled rankings: every input repeated, ``samples`` the draw."""
+#: Rows (draws x rows of the input) of one batch of Plackett-Luce draws.
+PL_BATCH_ROWS = 1 << 21
+
+
+def _plackett_luce_exposure(policy, n_samples, random_state, y_true, y_score,
+                            groups, samples, items, user_model, p, u):
+    """Each row's expected exposure under the Plackett-Luce policy of
+    ``y_score`` (log-weights), from ``n_samples`` rankings of each group
+    drawn with the Gumbel trick (the scores plus independent Gumbel noise
+    rank the items as the model draws them: no ties), in batches of draws
+    (memory bounded by :data:`PL_BATCH_ROWS` rows)."""
     from sklearn.utils import check_random_state
 
     check_option(policy, "policy", ("plackett_luce",))
@@ -326,24 +360,29 @@ def _plackett_luce_samples(policy, n_samples, random_state, y_true, y_score,
         raise InvalidParameterError(
             "policy", "draws the sampled rankings itself: pass samples= and "
             "items= only without it.")
-    score = np.asarray(y_score, dtype=np.float64)
-    if score.ndim != 1:
+    checked = check_inputs(y_true, y_score, groups=groups)
+    if checked.layout != "long":
         raise InvalidParameterError(
             "policy", "needs the long layout (1-D y_score with groups=).")
+    score = np.asarray(checked.y_score, dtype=np.float64)
     n = score.shape[0]
+    code = (np.zeros(n, dtype=np.int64) if groups is None
+            else encode_rows(checked.groups, n)[0])
+    relevant = np.asarray(checked.y_true, dtype=np.float64) > 0
     rng = check_random_state(random_state)
-    drawn = (score[None, :] + rng.gumbel(size=(n_samples, n))).reshape(-1)
-
-    def repeat(values):
-        if values is None:
-            return None
-        values = np.asarray(values)
-        return np.tile(values, (n_samples,) + (1,) * (values.ndim - 1))
-
-    return (repeat(y_true), drawn, repeat(groups),
-            np.repeat(np.arange(n_samples), n), np.tile(np.arange(n), n_samples),
-            repeat(item_groups),
-            None if sample_weight is None else repeat(sample_weight))
+    batch = max(1, min(n_samples, PL_BATCH_ROWS // max(n, 1)))
+    exposure = np.zeros(n)
+    row = np.arange(n)
+    for start in range(0, n_samples, batch):  # (batches of draws)
+        size = min(batch, n_samples - start)
+        drawn = (score[None, :] + rng.gumbel(size=(size, n))).reshape(-1)
+        draw = np.repeat(np.arange(size), n)
+        order = np.lexsort((-drawn, np.tile(code, size), draw))
+        rows = np.tile(row, size)[order]
+        ranking = np.cumsum(_starts(draw[order], np.tile(code, size)[order])) - 1
+        exposure += np.bincount(rows, weights=rank_exposure(
+            ranking, drawn[order], relevant[rows], user_model, p, u), minlength=n)
+    return exposure / n_samples
 
 
 def exposure_frame(y_true, y_score, *, groups=None, samples=None, items=None,
@@ -355,9 +394,12 @@ def exposure_frame(y_true, y_score, *, groups=None, samples=None, items=None,
     per (query, item) with the item's grade, its expected exposure over the
     query's rankings and the target exposure of an ideal policy (see
     :func:`expected_exposure_score` for the user models, the samples and the
-    ties).  ``by="item_group"`` sums them over the items of each group of
-    ``item_groups``.  The ``exposure`` column is what
-    :meth:`ItemExposureDisplay.from_counts` draws as a Lorenz curve.
+    ties).  ``by="item_group"`` sums them over the relevant items of each
+    group of ``item_groups`` (grade > 0: the group exposure that
+    :func:`expected_exposure_score` compares, as the reference code
+    ``expeval``), beside the group's numbers of items and relevant items.
+    The ``exposure`` column is what :meth:`ItemExposureDisplay.from_counts`
+    draws as a Lorenz curve.
 
     Read more in the :ref:`User Guide <fairness-exposure>`.
 
@@ -390,8 +432,8 @@ def exposure_frame(y_true, y_score, *, groups=None, samples=None, items=None,
     -------
     frame : pandas.DataFrame
         Columns ``group``, ``item`` (or ``item_group``), ``grade`` (by item),
-        ``n_items`` (by item group), ``exposure``, ``target``; ``item_group``
-        too by item when ``item_groups`` is given.
+        ``n_items`` and ``n_relevant`` (by item group), ``exposure``,
+        ``target``; ``item_group`` too by item when ``item_groups`` is given.
 
     See Also
     --------
@@ -415,6 +457,9 @@ def exposure_frame(y_true, y_score, *, groups=None, samples=None, items=None,
     user_model = check_option(user_model, "user_model", ("rbp", "gerr", "log"))
     p, u = check_persistence(p), check_stop(u)
     by = check_option(by, "by", ("item", "item_group"))
+    if item_groups is not None and np.ndim(item_groups) != 1:
+        raise InvalidParameterError(
+            "item_groups", "must be 1-D (one group per row) for exposure_frame.")
     if by == "item_group" and item_groups is None:
         raise InvalidParameterError("item_groups", "is needed with by='item_group'.")
     checked = check_inputs(y_true, y_score, groups=groups, samples=samples,
@@ -438,6 +483,11 @@ def exposure_frame(y_true, y_score, *, groups=None, samples=None, items=None,
     frame = pd.concat(pieces, ignore_index=True)
     if by == "item":
         return frame
+    relevant = frame["grade"] > 0
+    frame = frame.assign(relevant=relevant,
+                         exposure=frame["exposure"].where(relevant, 0.0),
+                         target=frame["target"].where(relevant, 0.0))
     return (frame.groupby(["group", "item_group"], sort=True)
-            .agg(n_items=("item", "size"), exposure=("exposure", "sum"),
-                 target=("target", "sum")).reset_index())
+            .agg(n_items=("item", "size"), n_relevant=("relevant", "sum"),
+                 exposure=("exposure", "sum"), target=("target", "sum"))
+            .reset_index())

@@ -55,6 +55,9 @@ def _tie_factor(m, r, p, u):
     for k, (mm, rr) in enumerate(pairs):  # distinct block shapes, not rows
         if mm <= 1:
             continue
+        if mm * (rr + 1) > TIE_SUM_CELLS:  # a large block: O(1) memory
+            values[k] = _tie_integral(mm, rr, p, u)
+            continue
         j = np.arange(mm)[:, None]
         h = np.arange(rr + 1)[None, :]
         total, good = mm - 1, rr
@@ -65,6 +68,31 @@ def _tie_factor(m, r, p, u):
         values[k] = np.mean(p ** j[:, 0] * (pmf * (1.0 - u) ** h).sum(axis=1))
     out[:] = values[index.reshape(-1)]
     return out
+
+
+#: Blocks of tied items with more (rows x relevant) pairs than this get the
+#: tie factor from its integral form (:func:`_tie_integral`).
+TIE_SUM_CELLS = 1 << 20
+
+
+def _tie_integral(m, r, p, u):
+    """The tie factor of :func:`_tie_factor` as an integral: writing
+    ``1 / C(m-1, j)`` as a Beta integral, ``E[p**J (1-u)**H] = int_0^1
+    (1 - t (1 - p (1-u)))**r (1 - t (1 - p))**(m-1-r) dt`` (an integrand
+    that peaks at 0), by adaptive quadrature to 1e-12."""
+    from scipy.integrate import quad
+
+    a, b, rest = 1.0 - p * (1.0 - u), 1.0 - p, m - 1 - r
+
+    def integrand(t):
+        return np.exp(r * np.log1p(-t * a) + rest * np.log1p(-t * b))
+
+    # (the mass lies within a few 1 / (r a + rest b) of 0)
+    scale = min(1.0, 50.0 / max(r * a + rest * b, 1e-300))
+    head = quad(integrand, 0.0, scale, epsabs=0.0, epsrel=1e-13, limit=200)[0]
+    tail = (quad(integrand, scale, 1.0, epsabs=0.0, epsrel=1e-13, limit=200)[0]
+            if scale < 1.0 else 0.0)
+    return head + tail
 
 
 def _log_comb(n, k):
@@ -167,8 +195,36 @@ def _item_rows(rg):
     groups_of_items = (to_numpy(rg.column("item_groups"))
                        if _given(columns, "item_groups") else None)
     ranking = np.cumsum(_starts(group[order], sample[order])) - 1
-    return (group[order], ranking, score[order], grade[order], item[order],
-            None if groups_of_items is None else groups_of_items[order], order)
+    group, item = group[order], item[order]
+    if groups_of_items is not None:
+        groups_of_items = groups_of_items[order]
+    if _given(columns, "items"):
+        _check_items(group, ranking, item, groups_of_items)
+    return (group, ranking, score[order], grade[order], item, groups_of_items,
+            order)
+
+
+def _check_items(group, ranking, item, groups_of_items):
+    """An item shows once in each ranking, and belongs to one item group
+    (per dimension) wherever it shows."""
+    by_ranking = np.lexsort((item, ranking))
+    same = ((ranking[by_ranking][1:] == ranking[by_ranking][:-1])
+            & (item[by_ranking][1:] == item[by_ranking][:-1]))
+    if same.any():
+        raise InvalidParameterError(
+            "items", "must show an item at most once in each ranking of a group "
+            "(each sampled ranking, with samples=); found an item twice in one "
+            "ranking.")
+    if groups_of_items is None:
+        return
+    by_item = np.lexsort((item, group))
+    same = ((group[by_item][1:] == group[by_item][:-1])
+            & (item[by_item][1:] == item[by_item][:-1]))
+    codes = groups_of_items[by_item]
+    if np.any(same[:, None] & (codes[1:] != codes[:-1])):
+        raise InvalidParameterError(
+            "item_groups", "must give an item one group (per dimension) in every "
+            "row that shows it; found an item in two groups.")
 
 
 def _per_item(group, item):
@@ -212,7 +268,10 @@ def item_exposures(rg, user_model="rbp", p=0.5, u=0.5):
 def _item_exposures(rg, user_model, p, u):
     group, ranking, score, grade, item, item_groups, rows = _item_rows(rg)
     n_groups = rg.n_groups
-    exposure = rank_exposure(ranking, score, grade > 0, user_model, p, u)
+    if _given(rg.columns, "exposure"):  # each row's exposure, already expected
+        exposure = to_numpy(rg.column("exposure"))[rows]
+    else:
+        exposure = rank_exposure(ranking, score, grade > 0, user_model, p, u)
     # the number of sampled rankings of each group
     first_of_ranking = _starts(ranking)
     n_rankings = np.bincount(group[first_of_ranking], minlength=n_groups)
@@ -411,8 +470,9 @@ def _awrf(rg, variant, p, distance, target):
         goal = 1.0 / np.bincount(owner, minlength=n_groups)[owner]
         absent = np.zeros(n_groups)
     else:
+        # (the shares of the target's whole mapping: those of absent groups
+        # make up the rest of 1)
         shares = np.asarray(target, dtype=np.float64)
-        shares = shares / shares.sum()
         goal = shares[pair_cell]
         # target groups without an item in the query: share 0, so that their
         # terms of the divergence are t log(t / (t / 2)) = t log 2

@@ -123,8 +123,10 @@ def check_normalize(value):
     raise InvalidParameterError("normalize", f"must be True or False, got {value!r}.")
 
 def check_target(value):
-    """``target``: None, or the target shares as a tuple of numbers >= 0
-    with a positive sum (built by the public function from a mapping)."""
+    """``target``: None, or the target shares of the item groups' codes as a
+    tuple of numbers in [0, 1] with a sum <= 1 (built by the public function
+    from a mapping, normalised over all its keys: the groups no item belongs
+    to hold the rest)."""
     if value is None:
         return None
     try:
@@ -133,10 +135,9 @@ def check_target(value):
         raise InvalidParameterError(
             "target", f"must map each item group to its target share, got "
             f"{value!r}.") from None
-    if not shares or any(not math.isfinite(v) or v < 0 for v in shares) \
-            or sum(shares) <= 0:
+    if any(not math.isfinite(v) or v < 0 for v in shares) or sum(shares) > 1 + 1e-9:
         raise InvalidParameterError(
-            "target", "must give finite shares >= 0 with a positive sum.")
+            "target", "must give finite shares >= 0 that sum to at most 1.")
     return shares
 
 

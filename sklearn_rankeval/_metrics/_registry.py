@@ -209,7 +209,7 @@ METRICS = {
                             ("normalize", False, check_normalize)),
                    has_labels=False, graded=True, perfect_score="loss",
                    tie_rule="policy", always_defined=True, scorer=False,
-                   columns=("samples", "items", "item_groups")),
+                   columns=("samples", "items", "item_groups", "exposure")),
         MetricSpec("awrf", "awrf_score", _exposure_kernels.awrf, "AWRF",
                    options=(("variant", "trec2022",
                              choice("variant", AWRF_CONVENTIONS)),

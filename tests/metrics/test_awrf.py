@@ -142,3 +142,35 @@ def test_without_item_groups_each_item_is_a_group():
 def test_bad_input_names_the_argument(kwargs, error, match):
     with pytest.raises(error, match=match):
         awrf_score([0, 0, 0], [3, 2, 1], groups=[0, 0, 0], **kwargs)
+
+
+def test_a_target_group_that_no_item_belongs_to_keeps_its_share():
+    y, s = np.zeros(6), np.array([3, 2, 1, 3, 2, 1.0])
+    g, cat = np.array([0, 0, 0, 1, 1, 1]), np.array(list("ababab"))
+    for target in ({"a": .4, "b": .4, "c": .2}, {"a": 0, "b": 0, "c": 1},
+                   {"a": 1, "b": 3, "z": 0.5}):
+        got = awrf_score(y, s, groups=g, item_groups=cat, target=target,
+                         average=None)
+        assert_allclose(got, awrf_loop(s, g, cat, target=target), rtol=1e-12,
+                        atol=1e-12)
+    # a share only a group of the mapping holds is read too: negative refused
+    with pytest.raises(ValueError, match="target must give finite shares"):
+        awrf_score(y, s, groups=g, item_groups=cat,
+                   target={"a": 1, "b": 1, "z": -5})
+
+
+def test_2d_item_groups_are_read_as_values_not_strings():
+    s, g, _ = _data(4)
+    rng = np.random.default_rng(4)
+    dims = rng.integers(0, 2, (len(s), 2))
+    target = {(0, 0): 1, (0, 1): 2, (1, 0): 3, (1, 1): 4}
+    as_int = awrf_score(np.zeros(len(s)), s, groups=g, item_groups=dims,
+                        target=target, average=None)
+    as_float = awrf_score(np.zeros(len(s)), s, groups=g,
+                          item_groups=dims.astype(float), target=target,
+                          average=None)
+    joined = np.array([f"{a}|{b}" for a, b in dims])
+    expected = awrf_loop(s, g, joined, target={f"{a}|{b}": v for (a, b), v
+                                               in target.items()})
+    assert_allclose(as_int, expected, rtol=1e-12, atol=1e-12)
+    assert_allclose(as_float, expected, rtol=1e-12, atol=1e-12)

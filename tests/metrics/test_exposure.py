@@ -277,8 +277,16 @@ def test_exposure_frame_by_item_group_sums_the_items():
                              item_groups=cat)
     by_group = exposure_frame(y, s, groups=q, samples=smp, items=item,
                               item_groups=cat, by="item_group")
-    sums = by_item.groupby(["group", "item_group"])[["exposure", "target"]].sum()
-    assert_allclose(by_group[["exposure", "target"]].to_numpy(), sums.to_numpy(),
+    # the group exposure the metric compares: its loss per query
+    e, t = by_group["exposure"], by_group["target"]
+    loss = ((e - t) ** 2).groupby(by_group["group"]).sum()
+    assert_allclose(loss.to_numpy(), expected_exposure_loop(
+        y, s, q, samples=smp, items=item, item_groups=cat), rtol=1e-12,
+        atol=1e-14)
+    relevant = by_item[by_item["grade"] > 0]
+    sums = relevant.groupby(["group", "item_group"])[["exposure", "target"]].sum()
+    merged = by_group.set_index(["group", "item_group"]).join(sums, rsuffix="_r")
+    assert_allclose(merged["exposure"], merged["exposure_r"].fillna(0.0),
                     rtol=1e-13)
     # a hand-worked ranking: ranks 0, 1, 2 of p = 0.5 are 1, 0.5, 0.25
     one = exposure_frame([1, 1, 0], [1, 3, 2], groups=[0, 0, 0],
@@ -287,3 +295,52 @@ def test_exposure_frame_by_item_group_sums_the_items():
                                                        "c": 0.5}
     with pytest.raises(ValueError, match="item_groups is needed"):
         exposure_frame([1, 0], [1, 0], by="item_group")
+
+
+def test_an_item_twice_in_one_ranking_is_refused():
+    # (it would get more exposure than any rank gives)
+    with pytest.raises(ValueError, match="items must show an item at most once"):
+        expected_exposure_score([1, 1, 0], [3, 2, 1], groups=[0] * 3,
+                                items=["a", "a", "b"])
+    with pytest.raises(ValueError, match="items must show an item at most once"):
+        expected_exposure_score([1, 1, 0, 1, 0, 1], [3, 2, 1, 3, 2, 1],
+                                groups=[0] * 6, samples=[0, 0, 0, 1, 1, 1],
+                                items=list("aabab" + "c"), normalize=True)
+
+
+def test_an_item_in_two_item_groups_is_refused():
+    with pytest.raises(ValueError, match="item_groups must give an item one group"):
+        expected_exposure_score([1, 0, 1, 0], [2, 1, 2, 1], groups=[0] * 4,
+                                samples=[0, 0, 1, 1], items=list("abab"),
+                                item_groups=list("xyyy"))
+
+
+def test_large_tie_blocks_take_the_integral_form(monkeypatch):
+    """The gerr tie factor of a large block (its integral form, O(1)
+    memory) against the enumeration of every order of the tied items."""
+    from sklearn_rankeval._metrics import _exposure_kernels
+
+    monkeypatch.setattr(_exposure_kernels, "TIE_SUM_CELLS", 0)
+    for seed in range(3):
+        y, s, g = _deterministic(seed)
+        expected = expected_exposure_loop(y, s, g, user_model="gerr", p=0.6, u=0.3)
+        got = expected_exposure_score(y, s, groups=g, user_model="gerr", p=0.6,
+                                      u=0.3, average=None)
+        assert_allclose(got, expected, rtol=1e-11)
+
+
+def test_plackett_luce_draws_in_batches_of_bounded_memory(monkeypatch):
+    """Batches of draws read the same stream of Gumbel noise as one draw of
+    all of them: the same value, bit for bit."""
+    from sklearn_rankeval._metrics import _exposure
+
+    y, s, g = _deterministic(1)
+    s = np.where(np.isfinite(s), s, -np.inf)
+    whole = expected_exposure_score(y, s, groups=g, policy="plackett_luce",
+                                    n_samples=50, random_state=3,
+                                    user_model="gerr", average=None)
+    monkeypatch.setattr(_exposure, "PL_BATCH_ROWS", 7)
+    batched = expected_exposure_score(y, s, groups=g, policy="plackett_luce",
+                                      n_samples=50, random_state=3,
+                                      user_model="gerr", average=None)
+    assert_allclose(batched, whole, rtol=1e-13)
