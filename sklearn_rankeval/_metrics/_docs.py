@@ -218,6 +218,18 @@ pos_label : int, float, bool or str, default=None
     None: ``y_true`` holds relevance grades, or labels read as every
     function reads them (booleans as 0/1, ``{-1, 1}`` with ``1``
     relevant).""",
+    "exposure_columns": """\
+samples : array-like of shape (n_rows,), default=None
+    The sampled ranking of its group each row is in, for the exposure
+    metrics (``"expected_exposure"``, ``"awrf"``; see
+    :func:`~sklearn_rankeval.expected_exposure_score`); the other metrics do
+    not read it.
+items : array-like of shape (n_rows,), default=None
+    The item each row shows (the exposure metrics; needed with ``samples``).
+item_groups : array-like of shape (n_rows,) or (n_rows, n_dimensions), \
+default=None
+    The group of each row's item (the exposure metrics; 2-D: one group per
+    dimension).""",
     "average_ctr": """\
 average : {'micro', 'macro', 'weighted'} or None, default='micro'
     ``'micro'``: every row pooled, the metric of all rows at once (the groups

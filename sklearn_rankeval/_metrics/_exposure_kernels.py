@@ -450,7 +450,12 @@ def _awrf(rg, variant, p, distance, target):
     att = np.where(score > -np.inf, att, 0.0)
     # each row's (group, cell): its item group's code (one dimension: the
     # function forms the intersections of several), or its item
-    cell = item if item_groups is None else item_groups[:, 0]
+    if item_groups is None:
+        cell = item
+    elif item_groups.shape[1] == 1:
+        cell = item_groups[:, 0]
+    else:  # several dimensions (a report's column): their intersections
+        cell = np.unique(item_groups, axis=0, return_inverse=True)[1].reshape(-1)
     order = np.lexsort((cell, group))
     starts = _starts(group[order], cell[order])
     pair = np.empty(n, dtype=np.int64)

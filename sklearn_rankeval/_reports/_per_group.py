@@ -27,7 +27,8 @@ def group_label(groups, taken):
 @fill_doc
 def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
                      sample_weight=None, output="pandas", convention=None,
-                     negative_sampling_rate=None, pos_label=None):
+                     negative_sampling_rate=None, pos_label=None, samples=None,
+                     items=None, item_groups=None):
     """Every metric of every group, as a DataFrame keyed by the group's id.
 
     One row per group (query, user, session) in the sorted order of the
@@ -70,6 +71,7 @@ def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
         ``ValueError``.  None: this library's own rules.
     %(negative_sampling_rate)s
     %(pos_label_door)s
+    %(exposure_columns)s
 
     Returns
     -------
@@ -120,7 +122,9 @@ def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
     info, parts, _ = evaluate(y_true, y_score, groups=groups,
                               sample_weight=sample_weight, metrics=parsed,
                               convention=convention, pos_label=pos_label,
-                              negative_sampling_rate=negative_sampling_rate)
+                              negative_sampling_rate=negative_sampling_rate,
+                              columns={"samples": samples, "items": items,
+                                       "item_groups": item_groups})
     columns = frame_columns(info, parts)
     label = group_label(groups, set(columns))
     if label != GROUP:

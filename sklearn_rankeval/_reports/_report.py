@@ -102,7 +102,8 @@ def _segment_of_groups(seg_index, groups, n):
 def ranking_report(y_true, y_score, *, groups=None, metrics=None, sample_weight=None,
                    output_dict=False, digits=4, segments=None, output="text",
                    confidence=None, n_resamples=1000, random_state=None,
-                   convention=None, negative_sampling_rate=None, pos_label=None):
+                   convention=None, negative_sampling_rate=None, pos_label=None,
+                   samples=None, items=None, item_groups=None):
     """Report many ranking metrics computed from one validation and one sort.
 
     What :func:`sklearn.metrics.classification_report` is to classification:
@@ -171,6 +172,7 @@ default=None
         have is a ``ValueError``.  None: this library's own rules.
     %(negative_sampling_rate)s
     %(pos_label_door)s
+    %(exposure_columns)s
 
     Returns
     -------
@@ -244,10 +246,12 @@ default=None
         rng = check_random_state(random_state)
     reject_host_options((y_score, y_true, groups, sample_weight),
                         convention=convention)
+    columns = {"samples": samples, "items": items, "item_groups": item_groups}
     info, parts, parsed = evaluate(y_true, y_score, groups=groups,
                                    sample_weight=sample_weight, metrics=parsed,
                                    convention=convention, pos_label=pos_label,
-                                   negative_sampling_rate=negative_sampling_rate)
+                                   negative_sampling_rate=negative_sampling_rate,
+                                   columns=columns)
 
     if (confidence is not None or segments is not None) and not isinstance(
             info.weight, np.ndarray):
@@ -289,7 +293,7 @@ default=None
             y_true, y_score, groups=cells, sample_weight=sample_weight,
             metrics=parse_metrics(metrics), convention=convention,
             pos_label=pos_label,
-            negative_sampling_rate=negative_sampling_rate)
+            negative_sampling_rate=negative_sampling_rate, columns=columns)
         info, parts = info.to_numpy(), {n: p.to_numpy() for n, p in parts.items()}
         seg_of_group = np.asarray(info.labels) % len(seg_labels)
     by_segment, n_groups = {}, {}

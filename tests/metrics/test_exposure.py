@@ -344,3 +344,31 @@ def test_plackett_luce_draws_in_batches_of_bounded_memory(monkeypatch):
                                       n_samples=50, random_state=3,
                                       user_model="gerr", average=None)
     assert_allclose(batched, whole, rtol=1e-13)
+
+
+def test_report_and_frame_read_the_exposure_columns():
+    y, s, q, smp, item = _sampled(2)
+    rng = np.random.default_rng(2)
+    provider = {it: rng.choice(["x", "y"]) for it in set(item)}
+    cat = np.array([provider[it] for it in item])
+    kw = dict(groups=q, samples=smp, items=item, item_groups=cat)
+    report = ranking_report(y, s, metrics=["expected_exposure", "awrf"],
+                            output="dict", **kw)
+    assert report["expected_exposure"] == pytest.approx(np.mean(
+        expected_exposure_loop(y, s, q, samples=smp, items=item,
+                               item_groups=cat)), rel=1e-12)
+    from sklearn_rankeval import awrf_score
+    assert report["awrf"] == pytest.approx(
+        awrf_score(y, s, **kw), rel=1e-12)
+    frame = per_group_scores(y, s, metrics=["expected_exposure"], **kw)
+    assert_allclose(frame["expected_exposure"].to_numpy(),
+                    expected_exposure_loop(y, s, q, samples=smp, items=item,
+                                           item_groups=cat), rtol=1e-12)
+    # 2-D item groups in a report: their intersections, as awrf_score reads them
+    item_of = {it: i for i, it in enumerate(sorted(set(item)))}
+    two = np.stack([cat, np.array(["a", "b"])[[item_of[it] % 2 for it in item]]],
+                   axis=1)
+    got = ranking_report(y, s, metrics=["awrf"], output="dict", groups=q,
+                         samples=smp, items=item, item_groups=two)["awrf"]
+    assert got == pytest.approx(awrf_score(y, s, groups=q, samples=smp,
+                                           items=item, item_groups=two), rel=1e-12)
