@@ -29,6 +29,7 @@ from .._core import (
     check_binary_labels,
     get_namespace,
     take,
+    validate_positions,
     validate_probabilities,
     validate_relevance,
     validate_sample_weight,
@@ -109,19 +110,30 @@ def _read_docno(docno, checked):
     return ids
 
 
+def _read_positions(positions, checked):
+    """``positions``: the 1-based logged rank of each row of a click log
+    (``y_true``: its clicks), integers >= 1 as int64."""
+    ranks = validate_positions(positions, "positions")
+    check_length(ranks.shape, checked.n_rows, "positions", what="rank",
+                 rows="clicks")
+    return ranks
+
+
 #: The readers of the optional columns: ``reader(value, checked) -> value``,
 #: given the :class:`RankingInput` of the required arrays.  One reader per
 #: kind of column, here only.
 COLUMN_READERS = {"judged": _read_judged, "docno": _read_docno}
+COLUMN_READERS["positions"] = _read_positions
 
 
 def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=None,
                  score_name="y_score", probabilities=False, binary=False,
-                 pos_label=None, **columns):
+                 pos_label=None, true_name="y_true", **columns):
     """The checked :class:`RankingInput` of a ranking metric (see
     :func:`_check_arrays`); ``columns``: optional columns (``judged=``,
     ``docno=``; None where not given), each read by its reader of
-    :data:`COLUMN_READERS`."""
+    :data:`COLUMN_READERS`; ``true_name``: the caller's name of ``y_true``
+    in the messages of the long layout (``"clicks"`` in a click log)."""
     unknown = set(columns) - set(COLUMN_READERS)
     if unknown:
         raise TypeError(f"check_inputs() got unexpected column(s) "
@@ -129,7 +141,8 @@ def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=Non
     checked = _check_arrays(y_true, y_score, groups=groups,
                             sample_weight=sample_weight, labels=labels,
                             score_name=score_name, probabilities=probabilities,
-                            binary=binary, pos_label=pos_label)
+                            binary=binary, pos_label=pos_label,
+                            true_name=true_name)
     read = {name: COLUMN_READERS[name](value, checked)
             for name, value in columns.items() if value is not None}
     return replace(checked, columns=MappingProxyType(read)) if read else checked
@@ -137,7 +150,7 @@ def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=Non
 
 def _check_arrays(y_true, y_score, *, groups=None, sample_weight=None, labels=None,
                   score_name="y_score", probabilities=False, binary=False,
-                  pos_label=None):
+                  pos_label=None, true_name="y_true"):
     """The checked arrays of a ranking metric, before any ranking.
 
     Returns a :class:`RankingInput` ``(layout, y_true, y_score, groups, w)``:
@@ -218,7 +231,7 @@ def _check_arrays(y_true, y_score, *, groups=None, sample_weight=None, labels=No
         return RankingInput("multiclass", y_encoded, y_score, None, w)
 
     y_true = _check_long_y_true(validate_relevance(move(y_true, "y_true"), xp=xp),
-                                y_score, score_name)
+                                y_score, score_name, true_name)
     if binary:
         check_binary_labels(y_true, xp)
     n = y_score.shape[0]
@@ -330,16 +343,16 @@ def encode_classes(xp, y, n_classes, labels, device=None):
     return take(xp, order, idx)
 
 
-def _check_long_y_true(y_true, y_score, score_name="y_score"):
+def _check_long_y_true(y_true, y_score, score_name="y_score", true_name="y_true"):
     """``y_true`` of 1-D ``y_score``: 1-D, of the same length."""
     if y_true.ndim != 1:
         raise ValueError(
-            f"y_true must be 1-D when {score_name} is 1-D, got shape "
+            f"{true_name} must be 1-D when {score_name} is 1-D, got shape "
             f"{tuple(y_true.shape)}."
         )
     if y_true.shape[0] != y_score.shape[0]:
         raise ValueError(
-            f"y_true and {score_name} have inconsistent lengths: "
+            f"{true_name} and {score_name} have inconsistent lengths: "
             f"{y_true.shape[0]} and {y_score.shape[0]}."
         )
     return y_true

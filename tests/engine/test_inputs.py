@@ -48,6 +48,24 @@ def test_optional_columns_are_read_by_their_reader():
         check_inputs([1, 0, 1], s, intents=np.ones((3, 2)))
 
 
+def test_positions_are_read_by_the_doors_reader():
+    # a click log's column: 1-based integer ranks, integral floats accepted
+    checked = check_inputs([1, 0, 1], [0.3, 0.2, 0.1],
+                           positions=np.array([1.0, 2.0, 3.0]))
+    ranks = checked.columns["positions"]
+    assert ranks.dtype == np.int64 and ranks.tolist() == [1, 2, 3]
+    for bad, match in [([0, 1, 2], "got 0"), ([1, 1.5, 2], "got 1.5"),
+                       ([1, 2], r"one rank per row of clicks \(3\), got shape "
+                                r"\(2,\)"),
+                       ([[1], [2], [3]], "be 1-D, got an array")]:
+        with pytest.raises(ValueError, match=f"^positions .*{match}"):
+            check_inputs([1, 0, 1], [0.3, 0.2, 0.1], positions=bad)
+    # the caller's name of y_true in the messages of the long layout
+    with pytest.raises(ValueError, match=r"^clicks and y_score have inconsistent "
+                                         r"lengths: 3 and 2\.$"):
+        check_inputs([1, 0, 1], [0.5, 0.2], true_name="clicks")
+
+
 def test_a_new_kind_of_judgment_is_one_reader(monkeypatch):
     # what the diversity issue needs: grades per intent, one reader here
     def read_intents(value, checked):
