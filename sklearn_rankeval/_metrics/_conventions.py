@@ -31,6 +31,7 @@ from .._core import (
     namespace_of,
     validate_scores,
 )
+from .._engine import tie_blocks
 
 __all__ = [
     "CONVENTIONS",
@@ -402,19 +403,15 @@ class _TieBlocks:
                                        minlength=n_groups).astype(np.int64)
         self.group_n_non = np.bincount(idx, minlength=n_groups) - self.group_n_rel
         g, s, key = idx[keep], s[keep], key[keep]
-        order = np.lexsort((key, -s, g))  # group, best score first, key
-        g, s, key = g[order], s[order], key[order]
-        tied = (g[1:] == g[:-1]) & (s[1:] == s[:-1])
-        first = np.flatnonzero(np.r_[True, ~tied])
-        block = np.cumsum(np.r_[True, ~tied]) - 1
-        self.size = np.diff(np.r_[first, len(g)])
-        self.group = g[first]
-        group_start = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
-        self.start = first - group_start[np.searchsorted(group_start, first,
-                                                         side="right") - 1]
+        # group, best score first, key: the engine's rule of the blocks
+        blocks = tie_blocks(g, s, np.lexsort((key, -s, g)))
+        first, block = blocks.first, blocks.block
+        key = key[blocks.perm]
+        self.size, self.group, self.start = blocks.size, blocks.group, blocks.start
         self.n_rel = np.add.reduceat(key > 0, first).astype(np.int64) \
             if len(first) else np.zeros(0, dtype=np.int64)
         self.mixed = np.zeros(len(first), dtype=bool)
+        tied = block[1:] == block[:-1]
         self.mixed[block[1:][tied & (key[1:] != key[:-1])]] = True
         # relevant items of the group above each block
         cum = np.cumsum(self.n_rel) - self.n_rel

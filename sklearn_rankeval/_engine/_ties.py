@@ -1,0 +1,64 @@
+"""Tie blocks: the one rule of which rows are tied.
+
+A *tie block* is a maximal run of rows of one group with equal scores, in
+rank order.  :func:`tie_blocks` finds them for every group at once, given
+the rows' order (each caller ranks by its own rule: the engine's sort, the
+recommender lists' one sort of ``(user, -score)``, ranx's order by
+relevance within a tie); :func:`block_starts` is the rule itself on rows
+already in that order.  ``-inf`` equals ``-inf`` (unretrieved rows tie with
+each other), as in every sort of the package.  No Python loop: a few passes
+over the rows.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+__all__ = ["TieBlocks", "block_starts", "tie_blocks"]
+
+
+class TieBlocks(NamedTuple):
+    """The tie blocks of every group, rows in ``perm`` order.
+
+    ``perm``: the rows in rank order (group by group); ``block[j]``: the
+    block of sorted row ``j``; per block, ``first`` (the sorted row that
+    starts it), ``start`` (the rows of its group ranked above it, its
+    0-based rank), ``size`` (its rows) and ``group`` (its group's code).
+    """
+
+    perm: np.ndarray
+    block: np.ndarray
+    first: np.ndarray
+    start: np.ndarray
+    size: np.ndarray
+    group: np.ndarray
+
+
+def block_starts(group_sorted, score_sorted):
+    """``(new_group, new_block)``: boolean masks of the rows (in rank order)
+    that start a group, a tie block.  A group's first row starts a block."""
+    n = group_sorted.shape[0]
+    new_group = np.empty(n, dtype=bool)
+    new_group[:1] = True
+    np.not_equal(group_sorted[1:], group_sorted[:-1], out=new_group[1:])
+    new_block = new_group.copy()
+    new_block[1:] |= score_sorted[1:] != score_sorted[:-1]
+    return new_group, new_block
+
+
+def tie_blocks(group, score, perm):
+    """The :class:`TieBlocks` of rows ranked by ``perm``.
+
+    ``group``: one code per row (integers); ``score``: one number per row;
+    ``perm``: the rows in rank order, each group's rows together and by
+    score descending (ties in any order the caller chooses).
+    """
+    g = group[perm]
+    new_group, new_block = block_starts(g, score[perm])
+    first = np.flatnonzero(new_block)
+    group_first = np.flatnonzero(new_group)
+    # the start of each row's group: the last group start at or before it
+    own_group_start = group_first[np.cumsum(new_group) - 1]
+    return TieBlocks(perm, np.cumsum(new_block) - 1, first,
+                     first - own_group_start[first],
+                     np.diff(first, append=g.shape[0]), g[first])
