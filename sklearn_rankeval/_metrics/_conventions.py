@@ -31,7 +31,7 @@ from .._core import (
     namespace_of,
     validate_scores,
 )
-from .._engine import tie_blocks
+from .._engine import encode_rows, tie_blocks
 
 __all__ = [
     "CONVENTIONS",
@@ -336,8 +336,8 @@ def _docno_key(docno, shape):
     if ids.shape != shape:
         raise ValueError(f"docno must have the shape of y_score {shape}, got "
                          f"{ids.shape}.")
-    _, codes = np.unique(ids.astype(str) if ids.dtype.kind == "O" else ids,
-                         return_inverse=True)
+    ids = (ids.astype(str) if ids.dtype.kind == "O" else ids).reshape(-1)
+    codes, _ = encode_rows(ids, ids.shape[0], name="docno")
     return codes.reshape(shape)
 
 
@@ -525,7 +525,7 @@ def check_ranx_ties(y_true, y_score, groups, metrics, labels=None):
     option sets the relevance.  Items scored ``-inf`` are not in ranx's run:
     they are not ranked and do not count in the query's size.
     """
-    from .._engine import check_inputs, encode_rows
+    from .._engine import check_inputs
 
     layout, rel, s, groups, _ = check_inputs(y_true, y_score, groups=groups,
                                              labels=labels)
@@ -580,8 +580,6 @@ def _group_mean_weights(sample_weight, groups, y_score):
     w = np.asarray(sample_weight, dtype=np.float64)
     if np.ndim(y_score) == 2 or groups is None:
         return w if np.ndim(y_score) == 2 else np.full_like(w, w.mean())
-    from .._engine import encode_rows
-
     idx, _ = encode_rows(groups, len(w))
     mean = np.bincount(idx, weights=w) / np.bincount(idx)
     return mean[idx]
