@@ -53,7 +53,7 @@ from ._group_ids import (
 )
 from ._native import Statistic
 from ._ranked import RankedGroups, discount_cumsum, discounts
-from ._ties import TieBlocks, tie_blocks
+from ._ties import TieBlocks, docno_codes, docno_order, tie_blocks
 
 __all__ = [
     "RankedGroups",
@@ -64,6 +64,8 @@ __all__ = [
     "chunk_rows",
     "discount_cumsum",
     "discounts",
+    "docno_codes",
+    "docno_order",
     "encode_classes",
     "encode_groups",
     "encode_rows",

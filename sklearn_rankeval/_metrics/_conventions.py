@@ -31,7 +31,7 @@ from .._core import (
     namespace_of,
     validate_scores,
 )
-from .._engine import encode_rows, tie_blocks
+from .._engine import docno_codes, docno_order, encode_rows, tie_blocks
 
 __all__ = [
     "CONVENTIONS",
@@ -336,9 +336,7 @@ def _docno_key(docno, shape):
     if ids.shape != shape:
         raise ValueError(f"docno must have the shape of y_score {shape}, got "
                          f"{ids.shape}.")
-    ids = (ids.astype(str) if ids.dtype.kind == "O" else ids).reshape(-1)
-    codes, _ = encode_rows(ids, ids.shape[0], name="docno")
-    return codes.reshape(shape)
+    return docno_codes(ids)
 
 
 def tie_free_scores(y_score, ties, docno=None):
@@ -359,15 +357,17 @@ def tie_free_scores(y_score, ties, docno=None):
         raise ValueError(f"docno= is only used with ties='docno', not "
                          f"ties={ties!r}.")
     if s.ndim == 2:
-        if ties == "docno":
-            order = np.lexsort((-code, -s), axis=1)
+        if ties == "docno":  # one ranking per row: the rows are the groups
+            rows = np.repeat(np.arange(s.shape[0]), s.shape[1])
+            order = (docno_order(s.reshape(-1), code.reshape(-1), rows)
+                     % max(s.shape[1], 1)).reshape(s.shape)
         else:
             order = np.argsort(-s, axis=1, kind="stable")
         out = np.empty(s.shape)
         np.put_along_axis(out, order, np.arange(s.shape[1], 0, -1,
                                                 dtype=np.float64)[None, :], axis=1)
     else:
-        order = (np.lexsort((-code, -s)) if ties == "docno"
+        order = (docno_order(s, code) if ties == "docno"
                  else np.argsort(-s, kind="stable"))
         out = np.empty(s.shape[0])
         out[order] = np.arange(s.shape[0], 0, -1, dtype=np.float64)

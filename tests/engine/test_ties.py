@@ -52,3 +52,42 @@ def test_no_rows_no_blocks():
     empty = np.zeros(0, dtype=np.int64)
     got = tie_blocks(empty, np.zeros(0), empty)
     assert [len(x) for x in got] == [0] * 6
+
+
+def _trec_eval_order(scores, docs):
+    """trec_eval's order written plainly (form_res_rels.c): document ids in
+    decreasing strcmp order, then a stable sort by decreasing score."""
+    rows = sorted(range(len(docs)), key=lambda i: docs[i], reverse=True)
+    return sorted(rows, key=lambda i: -scores[i])
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_docno_order_is_trec_evals_order_in_each_group(seed):
+    from sklearn_rankeval._engine import docno_codes, docno_order
+
+    rng = np.random.default_rng(seed)
+    n = 120
+    group = np.sort(rng.integers(0, 6, n))
+    score = rng.integers(0, 4, n).astype(float)
+    docs = np.array([f"d{rng.integers(0, 40)}" for _ in range(n)])
+    order = docno_order(score, docno_codes(docs), group)
+    expected = []
+    for g in np.unique(group):
+        rows = np.flatnonzero(group == g)
+        expected += rows[_trec_eval_order(score[rows].tolist(),
+                                          docs[rows].tolist())].tolist()
+    assert order.tolist() == expected
+
+
+def test_docno_ties_of_2d_scores_rank_each_row_as_trec_eval():
+    from sklearn_rankeval._metrics import tie_free_scores
+
+    rng = np.random.default_rng(3)
+    score = rng.integers(0, 3, (7, 9)).astype(float)
+    docs = np.array([[f"x{rng.integers(0, 20)}" for _ in range(9)]
+                     for _ in range(7)])
+    out = tie_free_scores(score, "docno", docs)
+    for i in range(7):
+        order = _trec_eval_order(score[i].tolist(), docs[i].tolist())
+        # distinct decreasing scores in trec_eval's order
+        assert np.all(np.diff(out[i, order]) < 0)
