@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._core import xpx
 from ._group_ids import encode_rows
 
 __all__ = ["TieBlocks", "block_starts", "docno_codes", "docno_order", "tie_blocks"]
@@ -38,16 +39,12 @@ class TieBlocks(NamedTuple):
     group: np.ndarray
 
 
-def block_starts(group_sorted, score_sorted):
-    """``(new_group, new_block)``: boolean masks of the rows (in rank order)
-    that start a group, a tie block.  A group's first row starts a block."""
-    n = group_sorted.shape[0]
-    new_group = np.empty(n, dtype=bool)
-    new_group[:1] = True
-    np.not_equal(group_sorted[1:], group_sorted[:-1], out=new_group[1:])
-    new_block = new_group.copy()
-    new_block[1:] |= score_sorted[1:] != score_sorted[:-1]
-    return new_group, new_block
+def block_starts(score_sorted, new_group, xp=np):
+    """The rows (in rank order) that start a tie block, as a boolean mask:
+    a group's first row (``new_group``: the rows that start a group) or a
+    score unlike the previous row's.  Any Array API namespace ``xp``: the
+    rule the engine's rankers apply to their sorted rows."""
+    return xpx.starts(xp, score_sorted) | new_group
 
 
 def tie_blocks(group, score, perm):
@@ -58,7 +55,8 @@ def tie_blocks(group, score, perm):
     score descending (ties in any order the caller chooses).
     """
     g = group[perm]
-    new_group, new_block = block_starts(g, score[perm])
+    new_group = xpx.starts(np, g)
+    new_block = block_starts(score[perm], new_group)
     first = np.flatnonzero(new_block)
     group_first = np.flatnonzero(new_group)
     # the start of each row's group: the last group start at or before it
