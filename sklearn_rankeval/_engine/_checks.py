@@ -59,7 +59,9 @@ class RankingInput:
     encoding, :mod:`._group_ids`); ``sample_weight`` the checked weights or
     None.  ``columns``: the optional columns given, each read by its reader
     in :data:`COLUMN_READERS` (``judged``: a boolean mask of the judged
-    rows; ``docno``: the item ids of trec_eval's tie order).  A new kind of
+    rows; ``docno``: the item ids of trec_eval's tie order; ``positions``:
+    the 1-based logged ranks of a click log, whose clicks are ``y_true``,
+    named ``clicks`` by ``true_name``).  A new kind of
     judgment (grades per intent, item groups, ids of sampled rankings, judge
     samples) is one more reader there, and its metric family reads it here.
     """
