@@ -320,3 +320,20 @@ def test_array_api_float_classes(strict):
     scores = strict.asarray(np.full((2, 2), 0.5))
     checked = check_inputs(strict.asarray([1.5, 0.5]), scores, labels=[0.5, 1.5])
     assert np.asarray(checked.y_true).tolist() == [1, 0]
+
+
+def test_array_api_namespace_and_device_of_every_array(strict):
+    # the namespace is that of any array given (weights included), and host
+    # arrays move to the device of the namespace's arrays
+    checked = check_inputs(np.array([1, 0, 1]), np.array([0.3, 0.2, 0.1]),
+                           sample_weight=strict.asarray([1.0, 2.0, 3.0]))
+    assert isinstance(checked.y_score, type(strict.asarray([0.0])))
+    device = strict.Device("device1")
+    on_device = check_inputs(strict.asarray([1, 0, 1], device=device),
+                             strict.asarray([0.3, 0.2, 0.1], device=device),
+                             groups=np.array([5, 5, 7]))
+    assert on_device.groups.device == device
+    # grades keep their dtype: an all-ones int8 column is not relabelled
+    ones = check_inputs(strict.asarray([1, 1], dtype=strict.int8),
+                        strict.asarray([0.3, 0.2]))
+    assert ones.y_true.dtype == strict.int8
