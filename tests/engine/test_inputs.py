@@ -320,6 +320,8 @@ def test_array_api_float_classes(strict):
     scores = strict.asarray(np.full((2, 2), 0.5))
     checked = check_inputs(strict.asarray([1.5, 0.5]), scores, labels=[0.5, 1.5])
     assert np.asarray(checked.y_true).tolist() == [1, 0]
+    with pytest.raises(ValueError, match="labels that are not in labels"):
+        check_inputs(strict.asarray([0.7, 0.5]), scores, labels=[0.5, 1.5])
 
 
 def test_array_api_namespace_and_device_of_every_array(strict):

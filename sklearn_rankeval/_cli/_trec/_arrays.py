@@ -240,10 +240,11 @@ def build_arrays(qrels, run, *, relevance_level=1, max_docs=None, complete=False
                      NONPOOL)
     if judged_only:
         judged = found & (judged_value >= 0)
-        r_q, r_key, r_rel = r_q[judged], r_key[judged], r_rel[judged]
+        r_q, r_rel, found, at = r_q[judged], r_rel[judged], found[judged], at[judged]
     num_ret = np.bincount(r_q, minlength=n_q).astype(np.int64)
     # the judged documents not retrieved (or cut), by document id
-    missing = ~np.isin(j_key, r_key)
+    missing = np.ones(j_key.shape[0], dtype=bool)
+    missing[j_sort[at[found]]] = False
     m_q, m_code, m_rel = j_q[missing], j_code[missing], j_rel[missing]
     # a query's retrieved rows in rank order, then its missing ones
     part = np.concatenate([np.zeros(r_q.shape[0], dtype=np.int64),
