@@ -21,6 +21,7 @@ import time
 
 import numpy as np
 
+from .._engine import encode_rows
 from ._demo_figures import PLOT_HINT, PNGS, write_pngs
 from ._options import int_at_least
 
@@ -152,7 +153,7 @@ def _click_metrics(y, score, pred, groups):
 def _segments(X, groups):
     """Light, medium and heavy users: terciles of the user-activity feature
     (column 0 of ``make_click_log``'s X), one label per row."""
-    ids, codes = np.unique(groups, return_inverse=True)
+    codes, _ = encode_rows(groups, len(groups))
     activity = np.bincount(codes, X[:, 0]) / np.bincount(codes)
     cuts = np.quantile(activity, [1 / 3, 2 / 3])
     return np.array(SEGMENTS)[np.searchsorted(cuts, activity)][codes]

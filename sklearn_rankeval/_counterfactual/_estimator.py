@@ -24,7 +24,7 @@ from scipy.sparse.csgraph import connected_components
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 
-from .._core import check_option, check_positive_int, validate_sample_weight, warn
+from .._core import check_option, check_positive_int, warn
 from ._em import fit_harvest, fit_mle
 from ._log import (
     check_log,
@@ -275,10 +275,9 @@ class PositionBiasEstimator(BaseEstimator):
         True
         """
         self._check_params()
-        c, pos = check_log(clicks, positions)
+        c, pos, _, w = check_log(clicks, positions, sample_weight=sample_weight)
         c = c.astype(np.float64, copy=False)
         n = c.shape[0]
-        w = validate_sample_weight(sample_weight, n, "row")
         needs_items = self.method != "randomized"
         if items is None and needs_items:
             raise ValueError(

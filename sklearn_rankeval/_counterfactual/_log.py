@@ -1,20 +1,19 @@
 """The arrays of a click log, checked once for the estimator and the report.
 
 One row per displayed item: ``clicks`` (0/1), ``positions`` (1-based
-logged ranks), ids (``items``, ``groups``) and ``sample_weight``.  The
-rules themselves are :mod:`sklearn_rankeval._core`'s (one definition of each
-check); this module applies them to the log's arguments and compares their
-lengths.
+logged ranks), ids (``items``, ``groups``) and ``sample_weight``.  A log is
+an adapter of the one input door: :func:`check_log` builds the
+:class:`~sklearn_rankeval._engine.RankingInput` of its arrays
+(:func:`~sklearn_rankeval._engine.check_inputs`: the clicks as the
+labels, ``positions`` read by the door's reader of that column), and the
+ids are coded by the engine's one encoding (:func:`encode_ids`); no rule
+is written here a second time.
 """
 
 import numpy as np
 
-from .._core import (
-    validate_binary,
-    validate_positions,
-    validate_positive,
-)
-from .._engine import encode_rows, group_ids_array
+from .._core import validate_binary, validate_positive
+from .._engine import check_inputs, encode_rows
 
 __all__ = ["beyond", "check_beyond", "check_clicks", "check_log", "check_propensities",
            "check_repeated", "encode_ids", "pair_counts", "repeated_impressions"]
@@ -26,16 +25,26 @@ def check_clicks(clicks):
     return validate_binary(clicks, "clicks")
 
 
-def check_log(clicks, positions):
-    """``(clicks, 0/1 of any numeric dtype; positions as int64)``, of one
-    length."""
+def check_log(clicks, positions, *, y_score=None, sample_weight=None):
+    """The checked log: ``(clicks, positions, y_score, sample_weight)``.
+
+    The door's :class:`~sklearn_rankeval._engine.RankingInput` of the log
+    (:func:`~sklearn_rankeval._engine.check_inputs`, its rules and
+    messages): ``clicks`` 0/1 of any numeric dtype (named ``clicks``),
+    ``positions`` as int64 (the door's ``positions`` reader: one rank per
+    row of ``clicks``), ``sample_weight`` one weight per row (or None), then
+    ``y_score``: checked scores of the same length (None: a log fitted
+    without scores).  In that order, the order of the checks of a log's
+    pieces on Spark and Dask.
+    """
     clicks = check_clicks(clicks)
-    positions = validate_positions(positions, "positions")
-    n = clicks.shape[0]
-    if positions.shape[0] != n:
-        raise ValueError(f"positions must have one rank per row of clicks ({n}), "
-                         f"got {positions.shape[0]}.")
-    return clicks, positions
+    log = check_inputs(clicks, clicks, sample_weight=sample_weight, binary=True,
+                       score_name="clicks", true_name="clicks",
+                       positions=positions)
+    scores = None
+    if y_score is not None:
+        scores = check_inputs(log.y_true, y_score, true_name="clicks").y_score
+    return log.y_true, log.columns["positions"], scores, log.sample_weight
 
 
 def beyond(positions, n_propensities):
@@ -69,13 +78,9 @@ def check_propensities(propensities):
 def encode_ids(ids, n, name):
     """Dense codes ``0 .. n_ids - 1`` of one id per row, and the ids.
 
-    The engine's encoder (integers by counting, strings by hashing); its
-    messages name ``name``.
+    The engine's encoder (integers by counting, strings by hashing) and its
+    rule of one id per row; its messages name ``name``.
     """
-    arr = group_ids_array(ids)
-    if arr.ndim != 1 or arr.shape[0] != n:
-        raise ValueError(f"{name} must be 1-D with one id per row of clicks "
-                         f"({n}), got shape {arr.shape}.")
     return encode_rows(ids, n, name=name)
 
 

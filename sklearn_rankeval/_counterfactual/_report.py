@@ -16,7 +16,7 @@ import warnings
 import numpy as np
 from sklearn.base import clone
 
-from .._core import check_option, validate_scores, warn
+from .._core import check_option, warn
 from .._metrics import (
     GAIN_METRICS,
     METRICS,
@@ -356,11 +356,7 @@ default=None
     if groups is None:
         raise ValueError("groups must give the impression of each row (a ranking "
                          "shown once); got None.")
-    c, pos = check_log(clicks, positions)
-    y_score = validate_scores(y_score)
-    if y_score.shape != c.shape:
-        raise ValueError(f"y_score must have one score per row of clicks "
-                         f"({c.shape[0]}), got shape {y_score.shape}.")
+    c, pos, y_score, _ = check_log(clicks, positions, y_score=y_score)
     weights = {e: position_weights(propensities, estimator=e, clip=clip)
                for e in estimators}
     gains = {e: relevance_estimates(c, pos, weights[e]) for e in estimators}

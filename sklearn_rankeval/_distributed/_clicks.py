@@ -30,7 +30,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._core import validate_scores
 from .._counterfactual import (
     REPORT_TABLES,
     beyond,
@@ -166,7 +165,7 @@ class LogChecks:
         """``(clicks, y_score, positions)`` of a piece, checked, or None if
         the piece (or an earlier one) failed a check."""
         try:
-            c, pos = check_log(clicks, positions)
+            c, pos, _, _ = check_log(clicks, positions)
         except (ValueError, TypeError) as exc:
             self.values += _click_values(clicks, checked=False)
             self.fail(LOG, exc)
@@ -175,7 +174,7 @@ class LogChecks:
         if self.stage <= SCORES:
             return None
         try:
-            s = validate_scores(y_score)
+            _, _, s, _ = check_log(c, pos, y_score=y_score)
         except (ValueError, TypeError) as exc:
             self.fail(SCORES, exc)
             return None

@@ -25,6 +25,8 @@
 * :mod:`._dispatch` -- :func:`rank`: which ranker builds an input's
   :class:`RankedGroups` (``ENGINE_PATH``, switched by the tests);
 * :mod:`._chunks` -- chunks of whole groups (``working_memory``);
+* :mod:`._ties` -- :func:`tie_blocks`, the one rule of tied rows (the
+  blocks of every group, in an order the caller ranks by);
 * :mod:`._rows` -- ``UnrankedRows``, that second view (read by the CTR
   metrics), from the same pass and the same encoding of the groups;
 * :mod:`._native` -- :class:`Statistic`, a statistic for the compiled pass
@@ -51,6 +53,7 @@ from ._group_ids import (
 )
 from ._native import Statistic
 from ._ranked import RankedGroups, discount_cumsum, discounts
+from ._ties import TieBlocks, docno_codes, docno_order, tie_blocks
 
 __all__ = [
     "RankedGroups",
@@ -61,6 +64,8 @@ __all__ = [
     "chunk_rows",
     "discount_cumsum",
     "discounts",
+    "docno_codes",
+    "docno_order",
     "encode_classes",
     "encode_groups",
     "encode_rows",
@@ -69,4 +74,6 @@ __all__ = [
     "rank",
     "rank_groups",
     "ranked_chunks",
+    "tie_blocks",
+    "TieBlocks",
 ]

@@ -29,6 +29,7 @@ from .._core import (
     check_binary_labels,
     get_namespace,
     take,
+    validate_positions,
     validate_probabilities,
     validate_relevance,
     validate_sample_weight,
@@ -58,7 +59,9 @@ class RankingInput:
     encoding, :mod:`._group_ids`); ``sample_weight`` the checked weights or
     None.  ``columns``: the optional columns given, each read by its reader
     in :data:`COLUMN_READERS` (``judged``: a boolean mask of the judged
-    rows; ``docno``: the item ids of trec_eval's tie order).  A new kind of
+    rows; ``docno``: the item ids of trec_eval's tie order; ``positions``:
+    the 1-based logged ranks of a click log, whose clicks are ``y_true``,
+    named ``clicks`` by ``true_name``).  A new kind of
     judgment (grades per intent, item groups, ids of sampled rankings, judge
     samples) is one more reader there, and its metric family reads it here.
     """
@@ -169,12 +172,22 @@ def _read_exposure(exposure, checked):
     return values
 
 
+def _read_positions(positions, checked):
+    """``positions``: the 1-based logged rank of each row of a click log
+    (``y_true``: its clicks), integers >= 1 as int64."""
+    ranks = validate_positions(positions, "positions")
+    check_length(ranks.shape, checked.n_rows, "positions", what="rank",
+                 rows="clicks")
+    return ranks
+
+
 #: The readers of the optional columns: ``reader(value, checked) -> value``,
 #: given the :class:`RankingInput` of the required arrays.  One reader per
 #: kind of column, here only.
 COLUMN_READERS = {"judged": _read_judged, "docno": _read_docno,
-                  "samples": _read_samples, "items": _read_items,
-                  "item_groups": _read_item_groups, "exposure": _read_exposure}
+                  "positions": _read_positions, "samples": _read_samples,
+                  "items": _read_items, "item_groups": _read_item_groups,
+                  "exposure": _read_exposure}
 
 
 def _read_intent_weights(weights, checked):
@@ -212,11 +225,13 @@ COLUMN_READERS["intent_weights"] = _read_intent_weights
 
 def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=None,
                  score_name="y_score", probabilities=False, binary=False,
-                 pos_label=None, per_intent=False, **columns):
+                 pos_label=None, per_intent=False, true_name="y_true",
+                 **columns):
     """The checked :class:`RankingInput` of a ranking metric (see
     :func:`_check_arrays`); ``columns``: optional columns (``judged=``,
     ``docno=``; None where not given), each read by its reader of
-    :data:`COLUMN_READERS`.
+    :data:`COLUMN_READERS`; ``true_name``: the caller's name of ``y_true``
+    in the messages of the long layout (``"clicks"`` in a click log).
 
     ``per_intent``: a metric of the call reads grades per intent (the
     diversity metrics): then 2-D ``y_true`` of shape ``(n_rows, n_intents)``
@@ -235,7 +250,8 @@ def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=Non
     checked = _check_arrays(y_true, y_score, groups=groups,
                             sample_weight=sample_weight, labels=labels,
                             score_name=score_name, probabilities=probabilities,
-                            binary=binary, pos_label=pos_label)
+                            binary=binary, pos_label=pos_label,
+                            true_name=true_name)
     read = {name: COLUMN_READERS[name](value, checked)
             for name, value in columns.items() if value is not None}
     if grades is not None:
@@ -257,7 +273,7 @@ def _read_intent_grades(y_true, y_score, score_name):
 
 def _check_arrays(y_true, y_score, *, groups=None, sample_weight=None, labels=None,
                   score_name="y_score", probabilities=False, binary=False,
-                  pos_label=None):
+                  pos_label=None, true_name="y_true"):
     """The checked arrays of a ranking metric, before any ranking.
 
     Returns a :class:`RankingInput` ``(layout, y_true, y_score, groups, w)``:
@@ -338,7 +354,7 @@ def _check_arrays(y_true, y_score, *, groups=None, sample_weight=None, labels=No
         return RankingInput("multiclass", y_encoded, y_score, None, w)
 
     y_true = _check_long_y_true(validate_relevance(move(y_true, "y_true"), xp=xp),
-                                y_score, score_name)
+                                y_score, score_name, true_name)
     if binary:
         check_binary_labels(y_true, xp)
     n = y_score.shape[0]
@@ -450,16 +466,16 @@ def encode_classes(xp, y, n_classes, labels, device=None):
     return take(xp, order, idx)
 
 
-def _check_long_y_true(y_true, y_score, score_name="y_score"):
+def _check_long_y_true(y_true, y_score, score_name="y_score", true_name="y_true"):
     """``y_true`` of 1-D ``y_score``: 1-D, of the same length."""
     if y_true.ndim != 1:
         raise ValueError(
-            f"y_true must be 1-D when {score_name} is 1-D, got shape "
+            f"{true_name} must be 1-D when {score_name} is 1-D, got shape "
             f"{tuple(y_true.shape)}."
         )
     if y_true.shape[0] != y_score.shape[0]:
         raise ValueError(
-            f"y_true and {score_name} have inconsistent lengths: "
+            f"{true_name} and {score_name} have inconsistent lengths: "
             f"{y_true.shape[0]} and {y_score.shape[0]}."
         )
     return y_true

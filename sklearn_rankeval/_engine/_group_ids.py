@@ -76,19 +76,20 @@ def _is_missing(values):
     return np.asarray(nan, dtype=bool) | np.equal(values, None)
 
 
-def check_length(shape, n, name="groups"):
-    """``groups`` (or the argument ``name``): 1-D, one id per row of the
-    ``n`` rows -- the one rule of every door."""
+def check_length(shape, n, name="groups", what="id", rows="y_score"):
+    """``groups`` (or the argument ``name``): 1-D, one id (``what``) per row
+    of the ``n`` rows of ``rows`` -- the one rule of every door (the
+    optional columns' readers too: one rank per row of ``positions``)."""
     if len(shape) != 1 or shape[0] != n:
         hint = ""
-        if len(shape) == 2 and shape[0] == n:
+        if what == "id" and len(shape) == 2 and shape[0] == n:
             hint = (" Tuple ids (one (query, user) pair per row) are not a "
                     "group id: build one composite key per row, e.g. codes, _ "
                     "= pandas.factorize(pandas.MultiIndex.from_arrays([query, "
                     "user])), or the strings query + '|' + user.")
         raise InvalidArgumentError(
-            name, f"must be 1-D with one id per row of y_score ({n}), got shape "
-            f"{tuple(shape)}.{hint}")
+            name, f"must be 1-D with one {what} per row of {rows} ({n}), got "
+            f"shape {tuple(shape)}.{hint}")
 
 
 def _sorted_codes(uniques):

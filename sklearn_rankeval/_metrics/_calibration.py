@@ -338,9 +338,9 @@ def reliability_curves(y_true, y_prob, *, segments=None, sample_weight=None,
         curve["edges"] = edges[s]
         if confidence is not None:
             rows = np.flatnonzero(seg == s)
-            present, local = np.unique(group_codes[rows], return_inverse=True)
+            local, present = encode_rows(group_codes[rows], rows.shape[0])
             Wg, _, SYg = bin_sums(
-                bins[rows], local.reshape(-1), y[rows], p[rows],
+                bins[rows], local, y[rows], p[rows],
                 None if w is None else w[rows], n_bins=n_bins,
                 n_groups=len(present))
             dist = bootstrap_bin_means(Wg, SYg, n_resamples, rng)

@@ -33,6 +33,7 @@ from .._core import (
     namespace_of,
     validate_scores,
 )
+from .._engine import docno_codes, docno_order, encode_rows, tie_blocks
 
 __all__ = [
     "CONVENTIONS",
@@ -382,9 +383,7 @@ def _docno_key(docno, shape):
     if ids.shape != shape:
         raise ValueError(f"docno must have the shape of y_score {shape}, got "
                          f"{ids.shape}.")
-    _, codes = np.unique(ids.astype(str) if ids.dtype.kind == "O" else ids,
-                         return_inverse=True)
-    return codes.reshape(shape)
+    return docno_codes(ids)
 
 
 def tie_free_scores(y_score, ties, docno=None):
@@ -405,15 +404,17 @@ def tie_free_scores(y_score, ties, docno=None):
         raise ValueError(f"docno= is only used with ties='docno', not "
                          f"ties={ties!r}.")
     if s.ndim == 2:
-        if ties == "docno":
-            order = np.lexsort((-code, -s), axis=1)
+        if ties == "docno":  # one ranking per row: the rows are the groups
+            rows = np.repeat(np.arange(s.shape[0]), s.shape[1])
+            order = (docno_order(s.reshape(-1), code.reshape(-1), rows)
+                     % max(s.shape[1], 1)).reshape(s.shape)
         else:
             order = np.argsort(-s, axis=1, kind="stable")
         out = np.empty(s.shape)
         np.put_along_axis(out, order, np.arange(s.shape[1], 0, -1,
                                                 dtype=np.float64)[None, :], axis=1)
     else:
-        order = (np.lexsort((-code, -s)) if ties == "docno"
+        order = (docno_order(s, code) if ties == "docno"
                  else np.argsort(-s, kind="stable"))
         out = np.empty(s.shape[0])
         out[order] = np.arange(s.shape[0], 0, -1, dtype=np.float64)
@@ -449,19 +450,15 @@ class _TieBlocks:
                                        minlength=n_groups).astype(np.int64)
         self.group_n_non = np.bincount(idx, minlength=n_groups) - self.group_n_rel
         g, s, key = idx[keep], s[keep], key[keep]
-        order = np.lexsort((key, -s, g))  # group, best score first, key
-        g, s, key = g[order], s[order], key[order]
-        tied = (g[1:] == g[:-1]) & (s[1:] == s[:-1])
-        first = np.flatnonzero(np.r_[True, ~tied])
-        block = np.cumsum(np.r_[True, ~tied]) - 1
-        self.size = np.diff(np.r_[first, len(g)])
-        self.group = g[first]
-        group_start = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
-        self.start = first - group_start[np.searchsorted(group_start, first,
-                                                         side="right") - 1]
+        # group, best score first, key: the engine's rule of the blocks
+        blocks = tie_blocks(g, s, np.lexsort((key, -s, g)))
+        first, block = blocks.first, blocks.block
+        key = key[blocks.perm]
+        self.size, self.group, self.start = blocks.size, blocks.group, blocks.start
         self.n_rel = np.add.reduceat(key > 0, first).astype(np.int64) \
             if len(first) else np.zeros(0, dtype=np.int64)
         self.mixed = np.zeros(len(first), dtype=bool)
+        tied = block[1:] == block[:-1]
         self.mixed[block[1:][tied & (key[1:] != key[:-1])]] = True
         # relevant items of the group above each block
         cum = np.cumsum(self.n_rel) - self.n_rel
@@ -575,7 +572,7 @@ def check_ranx_ties(y_true, y_score, groups, metrics, labels=None):
     option sets the relevance.  Items scored ``-inf`` are not in ranx's run:
     they are not ranked and do not count in the query's size.
     """
-    from .._engine import check_inputs, encode_rows
+    from .._engine import check_inputs
 
     layout, rel, s, groups, _ = check_inputs(y_true, y_score, groups=groups,
                                              labels=labels)
@@ -630,8 +627,6 @@ def _group_mean_weights(sample_weight, groups, y_score):
     w = np.asarray(sample_weight, dtype=np.float64)
     if np.ndim(y_score) == 2 or groups is None:
         return w if np.ndim(y_score) == 2 else np.full_like(w, w.mean())
-    from .._engine import encode_rows
-
     idx, _ = encode_rows(groups, len(w))
     mean = np.bincount(idx, weights=w) / np.bincount(idx)
     return mean[idx]

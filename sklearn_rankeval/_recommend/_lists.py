@@ -12,6 +12,9 @@ are read in one pass, without a sort.
 
 import numpy as np
 
+from .._engine import TieBlocks
+from .._engine import tie_blocks as engine_tie_blocks
+
 __all__ = ["grouped_descending", "list_membership", "list_rank", "long_scores",
            "membership", "membership_from_rank", "row_rank", "tie_blocks"]
 
@@ -92,7 +95,7 @@ def membership(user, score, *, k):
     n = user.shape[0]
     if n == 0:
         return np.zeros(0)
-    perm, block, position, size = tie_blocks(user, score)
+    perm, block, _, position, size, _ = tie_blocks(user, score)
     if block is None:  # no tie: each row its own block, in the input order
         out = (position < k).astype(np.float64)
         out[score == -np.inf] = 0.0
@@ -105,17 +108,18 @@ def membership(user, score, *, k):
 
 
 def tie_blocks(user, score, no_tie_shortcut=True):
-    """The tie blocks of each user's ranking: ``(perm, block, start, size)``.
+    """The tie blocks of each user's ranking: the engine's
+    :class:`~sklearn_rankeval._engine.TieBlocks` (``perm``, ``block``,
+    ``first``, ``start``, ``size``, ``group``).
 
     ``perm`` orders the rows by user, then score descending (rows already
-    in that order stay: :func:`grouped_descending`); ``block[j]`` is the block
-    of sorted row ``j`` (equal user and score); ``start[b]`` the 0-based rank
-    of block ``b``'s first row within its user and ``size[b]`` its number of
-    rows.  The rule of ties at a cut, for :func:`membership` and for the
-    peers' tie checks.  Rows already in that order without any tie (no
-    block of two rows) give ``(arange(n), None, rank, None)``: each row's
-    rank within its user, in the input order (``no_tie_shortcut=False``
-    always gives the blocks).
+    in that order stay: :func:`grouped_descending`); the blocks are the
+    engine's one rule (:func:`~sklearn_rankeval._engine.tie_blocks`).  The
+    rule of ties at a cut, for :func:`membership` and for the peers' tie
+    checks.  Rows already in that order without any tie (no block of two
+    rows) give ``perm = arange(n)``, ``start`` each row's rank within its
+    user and the other fields None (``no_tie_shortcut=False`` always gives
+    the blocks).
     """
     n = user.shape[0]
     grouped = grouped_descending(user, score)
@@ -124,18 +128,10 @@ def tie_blocks(user, score, no_tie_shortcut=True):
         if not np.any((step == 0) & ~starts[1:]) and not np.any(
                 np.isnan(step) & ~starts[1:]):
             _, user_start = _starts(starts)
-            return np.arange(n), None, np.arange(n) - user_start, None
-    perm, u = _sort_by_user(user, score, grouped is not None)
-    s = score[perm]
-    new_user = np.empty(n, dtype=bool)
-    new_user[:1] = True
-    np.not_equal(u[1:], u[:-1], out=new_user[1:])
-    new_block = new_user.copy()
-    new_block[1:] |= s[1:] != s[:-1]
-    _, user_start = _starts(new_user)
-    bstarts = np.flatnonzero(new_block)
-    size = np.diff(bstarts, append=n)
-    return perm, np.cumsum(new_block) - 1, bstarts - user_start[bstarts], size
+            return TieBlocks(np.arange(n), None, None, np.arange(n) - user_start,
+                             None, None)
+    perm, _ = _sort_by_user(user, score, grouped is not None)
+    return engine_tie_blocks(user, score, perm)
 
 
 def row_rank(user):
@@ -194,7 +190,7 @@ def long_scores(user, score, rank):
 def list_rank(user, score):
     """Each row's 0-based position in its user's list ordered by ``score``
     (distinct scores: a tie-free order)."""
-    perm, block, start, _ = tie_blocks(user, score, no_tie_shortcut=False)
+    perm, block, _, start, _, _ = tie_blocks(user, score, no_tie_shortcut=False)
     rank = np.empty(user.shape[0], dtype=np.int64)
     rank[perm] = start[block]
     return rank

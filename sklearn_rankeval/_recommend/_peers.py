@@ -476,12 +476,13 @@ def _check_ties(peer, metrics, inp):
     ru = inp.rec_user
     if ru.shape[0] == 0:
         return
-    order, block, start, size = tie_blocks(ru, inp.rec_score, no_tie_shortcut=False)
+    order, block, first, start, size, _ = tie_blocks(ru, inp.rec_score,
+                                                    no_tie_shortcut=False)
     end = start + size
     rel = (inp.held_row >= 0)[order].astype(np.int64)
     n_blocks = start.shape[0]
     mixed = (np.bincount(block, weights=rel, minlength=n_blocks) % size) != 0
-    first_row = order[np.flatnonzero(np.r_[True, block[1:] != block[:-1]])]
+    first_row = order[first]
     for m in metrics:
         k = m.options["k"]
         across = (start < k) & (end > k)

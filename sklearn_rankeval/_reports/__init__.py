@@ -6,8 +6,9 @@
   designs, effect sizes and margins in :mod:`._designs`;
 * :mod:`._planning` -- ``topic_set_size``, ``achieved_power``;
 * :mod:`._risk` -- ``risk_report`` (URisk, TRisk, GeoRisk);
-* :mod:`._accumulate` -- ``RankingAccumulator`` (batches, windows, merges),
-  its state in :mod:`._accumulator_state`;
+* :mod:`._accumulate` -- ``RankingAccumulator`` (batches, windows, merges):
+  its batches read through the input door in :mod:`._batches`, its state
+  (ids seen, window, the partials it exchanges) in :mod:`._accumulator_state`;
 * :mod:`._format` -- the one place a report takes its shape (text, dict,
   frames; CSV is the tidy frame written by pandas), also for the
   recommendation and counterfactual reports.

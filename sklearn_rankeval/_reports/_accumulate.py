@@ -18,7 +18,6 @@ from .._core import (
     is_foreign_array,
     reject_host_options,
 )
-from .._engine import check_group_ids, check_inputs, check_length, group_ids_array
 from .._metrics import (
     check_convention,
     evaluate,
@@ -40,8 +39,17 @@ from ._accumulator_state import (
     check_window,
     finalize_totals,
     min_max,
-    on_host,
     table_inputs,
+)
+from ._batches import (
+    BATCHES,
+    LONG,
+    QUERIES,
+    batch_layout,
+    batch_rows,
+    concat_rows,
+    on_host,
+    take_rows,
 )
 from ._format import frame_columns, make_frame
 from ._report import metric_summaries
@@ -49,8 +57,6 @@ from ._report import metric_summaries
 __all__ = ["RankingAccumulator"]
 
 GROUP_ROWS = ("complete", "sorted", "any")
-#: the layout of 1-D batches without groups (pooled metrics only)
-_BATCHES = "1-D without groups (one group per batch)"
 
 
 @fill_doc
@@ -265,39 +271,6 @@ class RankingAccumulator:
                 f"groups that span batches)."
             )
 
-    def _rows(self, y_true, y_score, groups, sample_weight):
-        """Checked 1-D rows (as arrays) of a batch, before any state change:
-        the input door's one check (labels read, lengths, weights), then the
-        ids every batch must carry."""
-        if groups is None:
-            raise ValueError(
-                f"groups is required with group_rows={self.group_rows!r}: the "
-                f"rows of a group are matched across batches by their id."
-            )
-        layout, y_true, y_score, _, w = check_inputs(
-            y_true, y_score, groups=groups, sample_weight=sample_weight,
-            pos_label=self.pos_label)
-        if layout != "long":
-            raise ValueError(
-                f"y_score must be 1-D (one score per row) with groups, got shape "
-                f"{tuple(y_score.shape)}.")
-        ids = group_ids_array(groups)
-        check_length(ids.shape, y_score.shape[0])
-        check_group_ids(ids)
-        return {"y_true": np.asarray(y_true), "y_score": y_score, "groups": ids,
-                "sample_weight": w}
-
-    @staticmethod
-    def _concat(a, b):
-        if a is None:
-            return b
-        if (a["sample_weight"] is None) != (b["sample_weight"] is None):
-            for rows in (a, b):
-                if rows["sample_weight"] is None:
-                    rows["sample_weight"] = np.ones(rows["y_score"].shape[0])
-        return {key: None if a[key] is None else np.concatenate([a[key], b[key]])
-                for key in a}
-
     def _evaluate_rows(self, rows):
         return self._evaluate(rows["y_true"], rows["y_score"], groups=rows["groups"],
                               sample_weight=rows["sample_weight"])
@@ -330,41 +303,42 @@ class RankingAccumulator:
         """
         reject_host_options((y_score, y_true, groups, sample_weight),
                             convention=self.convention)
-        if np.ndim(y_score) == 2:
-            self._check_layout("2-D (one query per row)")
+        layout = batch_layout(y_true, y_score, labels, pooled=(
+            groups is None and self.group_rows == "complete" and self._pooled_only))
+        if layout == QUERIES:
+            self._check_layout(QUERIES)
             info, parts = on_host(self._evaluate(
                 y_true, y_score, groups=groups, sample_weight=sample_weight,
                 labels=labels))
             n_queries = len(info.labels)
             info = info._replace(labels=self.n_rows_ + np.arange(n_queries))
-            self._layout = "2-D (one query per row)"
+            self._layout = QUERIES
             self._add(info, parts)
             self.n_rows_ += n_queries
             return self
-        if not (groups is None and self.group_rows == "complete"
-                and self._pooled_only):
-            self._check_layout("1-D")
+        if layout == LONG:
+            self._check_layout(LONG)
         if np.shape(y_score)[:1] == (0,):
             if self._recent is not None:
                 self._recent.append(None)  # an update, without rows
             return self
-        if groups is None and self.group_rows == "complete" and self._pooled_only:
+        if layout == BATCHES:
             # no groups, pooled metrics only: the batch is a group of its own,
             # labelled by the offset of its first row, so that the pooled
             # average of the batches is the metric of all their rows (and
             # the window's, of the last updates' rows)
-            self._check_layout(_BATCHES)
+            self._check_layout(BATCHES)
             info, parts = on_host(self._evaluate(
                 y_true, y_score, groups=None, sample_weight=sample_weight))
             info = info._replace(labels=np.array([self.n_rows_]))
-            self._layout = _BATCHES
+            self._layout = BATCHES
             self._add(info, parts)
             self.n_rows_ += int(np.shape(y_score)[0])
             return self
         if self.group_rows == "complete":
             info, parts = on_host(self._evaluate(
                 y_true, y_score, groups=groups, sample_weight=sample_weight))
-            if groups is None and self._layout == "1-D":
+            if groups is None and self._layout == LONG:
                 names = [name for name, spec, _ in self._parse(self._names)
                          if not spec.grouping_free]
                 raise ValueError(
@@ -375,7 +349,7 @@ class RankingAccumulator:
                     f"pcoc, ece) alone accumulate batches without groups.")
             self._check_new_ids(info.labels)
             self._seen.add(info.labels)
-            self._layout = "1-D"
+            self._layout = LONG
             self._add(info, parts)
             self.n_rows_ += int(np.shape(y_score)[0])
             return self
@@ -386,7 +360,13 @@ class RankingAccumulator:
                 f"{type(y_score).__module__}) need group_rows='complete', "
                 f"whose batches are evaluated on their device."
             )
-        rows = self._rows(y_true, y_score, groups, sample_weight)
+        if groups is None:
+            raise ValueError(
+                f"groups is required with group_rows={self.group_rows!r}: the "
+                f"rows of a group are matched across batches by their id."
+            )
+        rows = batch_rows(y_true, y_score, groups, sample_weight,
+                          pos_label=self.pos_label)
         n = rows["y_score"].shape[0]
         if n == 0:
             return self
@@ -394,13 +374,9 @@ class RankingAccumulator:
             self._held.append(rows)  # concatenated once, in result()
         else:
             self._update_sorted(rows)
-        self._layout = "1-D"
+        self._layout = LONG
         self.n_rows_ += n
         return self
-
-    @staticmethod
-    def _take(rows, mask):
-        return {key: None if v is None else v[mask] for key, v in rows.items()}
 
     def _update_sorted(self, rows):
         ids = rows["groups"]
@@ -420,11 +396,11 @@ class RankingAccumulator:
         # the last group seen continues here if its id comes again
         ends = list(self._ends)
         last = ends.pop() if ends else None
-        rows = self._concat(last, rows)
+        rows = concat_rows(last, rows)
         first_id = lo if self._min_id is None else self._min_id
         ids = rows["groups"]
         is_end = (ids == first_id) | (ids == hi)
-        closed = self._take(rows, ~is_end)
+        closed = take_rows(rows, ~is_end)
         evaluated = (self._evaluate_rows(closed) if closed["y_score"].shape[0]
                      else None)
         # nothing can fail below this line
@@ -432,8 +408,8 @@ class RankingAccumulator:
             self._add(*evaluated)
             self._seen.add(evaluated[0].labels)
         if first_id != hi and not ends:
-            ends.append(self._take(rows, ids == first_id))
-        ends.append(self._take(rows, ids == hi))
+            ends.append(take_rows(rows, ids == first_id))
+        ends.append(take_rows(rows, ids == hi))
         self._ends = ends
         self._min_id, self._max_id = first_id, hi
 
@@ -464,7 +440,7 @@ class RankingAccumulator:
             return self
         self._check_layout(other._layout)
         infos = list(other._infos)
-        if other._layout != "1-D":  # queries and batches: ids are row offsets
+        if other._layout != LONG:  # queries and batches: ids are row offsets
             infos = [i._replace(labels=i.labels + self.n_rows_) for i in infos]
         for run in other._seen.runs:
             self._check_new_ids(run)
@@ -497,7 +473,7 @@ class RankingAccumulator:
         by_id = {}
         for rows in [*self._ends, *other._ends]:
             key = rows["groups"][0]
-            by_id[key] = self._concat(by_id.get(key), rows)
+            by_id[key] = concat_rows(by_id.get(key), rows)
         lo = min(b for b in (self._min_id, other._min_id) if b is not None)
         hi = max(b for b in (self._max_id, other._max_id) if b is not None)
         for key in by_id:
@@ -511,19 +487,13 @@ class RankingAccumulator:
         ends = [by_id[k] for k in sorted(by_id) if k in (lo, hi)]
         extra = [by_id[k] for k in sorted(by_id) if k not in (lo, hi)]
         if extra:
-            extra = [self._concat_all(extra)]
+            extra = [concat_rows(*extra)]
         return ends, extra, (lo, hi)
-
-    def _concat_all(self, parts):
-        out = None
-        for rows in parts:
-            out = self._concat(out, rows)
-        return out
 
     # -- output -----------------------------------------------------------------
     def _pending(self):
         """The partials of the rows held back, or None."""
-        pending = self._concat_all([*self._held, *self._ends])
+        pending = concat_rows(*self._held, *self._ends)
         if pending is not None and pending["y_score"].shape[0]:
             return self._evaluate_rows(pending)
         return None
@@ -742,7 +712,7 @@ class RankingAccumulator:
                 f"partials: group {plain_label(repeated)!r} appears twice.")
         acc._add(info, parts)
         acc._seen.add(labels)
-        acc._layout = "1-D"
+        acc._layout = LONG
         acc.n_rows_ = int(np.sum(info.n_items))
         return acc
 

@@ -21,15 +21,7 @@ from .._stats import (
 )
 
 __all__ = ["SeenIds", "check_metric_table", "check_partials", "check_window",
-           "finalize_totals", "min_max", "on_host", "table_inputs"]
-
-
-def on_host(evaluated):
-    """The accumulator's state lives on the host: the per-group partials of
-    an Array API batch (computed on its device) are copied there, never its
-    rows."""
-    info, parts = evaluated
-    return info.to_numpy(), {name: p.to_numpy() for name, p in parts.items()}
+           "finalize_totals", "min_max", "table_inputs"]
 
 
 def min_max(ids):

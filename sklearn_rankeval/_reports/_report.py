@@ -18,7 +18,7 @@ from .._core import (
     reject_host_options,
     to_numpy,
 )
-from .._engine import encode_rows
+from .._engine import check_length, encode_rows, layout_of
 from .._metrics import (
     DEFAULT_METRICS,
     evaluate,
@@ -53,19 +53,17 @@ def metric_summaries(info, parts, parsed):
     return out
 
 
-def _row_segments(segments, y_score):
-    """Each row's segment code (each query's, for 2-D input) and the labels."""
+def _row_segments(segments, y_score, layout):
+    """Each row's segment code (each query's in the 2-D and multiclass
+    layouts: ``layout``, the door's :func:`~sklearn_rankeval._engine.layout_of`)
+    and the labels."""
     if hasattr(segments, "to_numpy") and not isinstance(segments, np.ndarray):
         segments = segments.to_numpy()
     # segments are a host-side label per row: Array API ids are copied there
     seg = np.asarray(to_numpy(segments))
-    per_query = np.ndim(y_score) == 2
     n = int(np.shape(y_score)[0])
-    if seg.ndim != 1 or seg.shape[0] != n:
-        what = "query (row of y_score)" if per_query else "row"
-        raise ValueError(
-            f"segments must hold one label per {what} ({n}), got shape {seg.shape}."
-        )
+    check_length(seg.shape, n, "segments", what="label", rows="y_score" if
+                 layout == "long" else "y_score (one query per row)")
     return encode_rows(seg, n, name="segments")
 
 
@@ -271,8 +269,9 @@ default=None
     if segments is None:
         return format_report(summaries(info, parts), output, digits,
                              n_groups=int(info.n_items.shape[0]))
-    seg_index, seg_labels = _row_segments(segments, y_score)
-    if np.ndim(y_score) == 2:
+    layout = layout_of(y_true, y_score)
+    seg_index, seg_labels = _row_segments(segments, y_score, layout)
+    if layout != "long":
         seg_of_group = seg_index  # one segment per query
     else:
         seg_of_group, row_group = _segment_of_groups(seg_index, groups,

@@ -37,6 +37,24 @@ def test_the_error_is_both_kinds_and_sklearns():
     assert err.argument == "k"
 
 
+def test_the_error_survives_pickling_with_its_message():
+    # Dask and Spark workers raise it: the driver sees the same error
+    import pickle
+
+    err = None
+    try:
+        declared("k", Interval(Integral, 1, None), text="a positive integer")(0)
+    except InvalidParameterError as exc:
+        err = exc
+    back = pickle.loads(pickle.dumps(err))
+    assert type(back) is InvalidParameterError
+    assert str(back) == "k must be a positive integer, got 0."
+    assert (back.argument, back.problem, back.value) == (
+        "k", "must be a positive integer, got 0.", 0)
+    custom = InvalidParameterError("x", "is wrong.", message="x: said otherwise")
+    assert str(pickle.loads(pickle.dumps(custom))) == "x: said otherwise"
+
+
 @pytest.mark.parametrize("interval, inside, outside", [
     (Interval(Integral, 1, None), [1, 2, 10**12, np.int64(3)],
      [0, -1, 1.5, True, "2", None, math.nan]),
@@ -104,6 +122,9 @@ def test_declared_message_and_conversion():
                      convert=int)
     assert check(np.int32(4)) == 4 and type(check(np.int32(4))) is int
     assert check("auto") == "auto" and check(None) is None
+    # the check is named and worded for its parameter
+    assert check.__name__ == "check_x"
+    assert check.text == "an integer >= 2 or one of 'auto' or None"
     with pytest.raises(InvalidParameterError,
                        match=r"^x must be an integer >= 2 or one of 'auto' or "
                              r"None, got 1\.$"):

@@ -48,6 +48,41 @@ def test_optional_columns_are_read_by_their_reader():
         check_inputs([1, 0, 1], s, intents=np.ones((3, 2)))
 
 
+def test_judged_and_docno_refusals_name_the_column():
+    s = np.array([0.3, 0.2, 0.1])
+    ids = np.array(["d3", "d1", "d2"], dtype=object)
+    checked = check_inputs([1, 0, 1], s, docno=ids)
+    assert checked.columns["docno"].tolist() == ["d3", "d1", "d2"]
+    with pytest.raises(InvalidArgumentError,
+                       match=r"^docno must have the shape of y_score \(3,\), got "
+                             r"\(2,\)\.$"):
+        check_inputs([1, 0, 1], s, docno=["d1", "d2"])
+    # judged needs per-item labels: multiclass labels have another shape
+    with pytest.raises(InvalidArgumentError,
+                       match=r"^judged needs y_true of the shape of y_score "
+                             r"\(2, 2\) \(no multiclass input\), got \(2,\)\.$"):
+        check_inputs([0, 1], [[0.1, 0.2], [0.3, 0.4]],
+                     judged=np.ones((2, 2), dtype=bool))
+
+
+def test_positions_are_read_by_the_doors_reader():
+    # a click log's column: 1-based integer ranks, integral floats accepted
+    checked = check_inputs([1, 0, 1], [0.3, 0.2, 0.1],
+                           positions=np.array([1.0, 2.0, 3.0]))
+    ranks = checked.columns["positions"]
+    assert ranks.dtype == np.int64 and ranks.tolist() == [1, 2, 3]
+    for bad, match in [([0, 1, 2], "got 0"), ([1, 1.5, 2], "got 1.5"),
+                       ([1, 2], r"one rank per row of clicks \(3\), got shape "
+                                r"\(2,\)"),
+                       ([[1], [2], [3]], "be 1-D, got an array")]:
+        with pytest.raises(ValueError, match=f"^positions .*{match}"):
+            check_inputs([1, 0, 1], [0.3, 0.2, 0.1], positions=bad)
+    # the caller's name of y_true in the messages of the long layout
+    with pytest.raises(ValueError, match=r"^clicks and y_score have inconsistent "
+                                         r"lengths: 3 and 2\.$"):
+        check_inputs([1, 0, 1], [0.5, 0.2], true_name="clicks")
+
+
 def test_a_new_kind_of_judgment_is_one_reader(monkeypatch):
     # what the diversity issue needs: grades per intent, one reader here
     def read_intents(value, checked):
@@ -222,3 +257,85 @@ def test_array_api_classes_and_group_ids(strict):
     with pytest.raises(ValueError, match="2\\*\\*63 or more"):
         check_inputs(strict.asarray([1, 0]), strict.asarray([0.3, 0.2]),
                      groups=np.array([1, 2**63 + 5], dtype=np.uint64))
+
+
+def test_refusals_word_the_door_exactly():
+    # the door's messages, word for word (the argument's own name first)
+    with pytest.raises(ValueError, match=r"^y_true could not be converted to an "
+                                         r"array\.$"):
+        check_inputs([[1, 0], [1]], [[0.1, 0.2], [0.3, 0.4]])
+    with pytest.raises(InvalidArgumentError,
+                       match=r"^y_true holds class labels that are not numbers: "
+                             r"pass pos_label= to name the class that is "
+                             r"relevant \(positive\)\.$"):
+        check_inputs(["a", "b"], [0.1, 0.2])
+    with pytest.raises(InvalidArgumentError,
+                       match=r"^pos_label cannot be used with multiclass scores "
+                             r"\(2-D y_score and 1-D y_true\): each sample's "
+                             r"relevant item is its true class\.$"):
+        check_inputs([0, 2], np.full((2, 3), 1 / 3), pos_label=2)
+    # labels 0..C-1 (the columns themselves): a label outside them is refused
+    with pytest.raises(ValueError, match=r"^y_true contains labels that are not "
+                                         r"in labels\.$"):
+        check_inputs([0, 5], np.full((2, 3), 1 / 3), labels=[0, 1, 2])
+
+
+def test_float_labels_with_integer_classes_are_looked_up():
+    # y_true of floats and labels 0..C-1: each label must be one of them
+    # (1.5 is no class), and the classes found are the columns
+    checked = check_inputs([2.0, 0.0], np.full((2, 3), 1 / 3), labels=[0, 1, 2])
+    assert np.asarray(checked.y_true).tolist() == [2, 0]
+    with pytest.raises(ValueError, match="labels that are not in labels"):
+        check_inputs([0.0, 1.5], np.full((2, 3), 1 / 3), labels=[0, 1, 2])
+
+
+def test_two_d_weights_are_the_rows_weights():
+    w = np.array([2.0, 0.5])
+    checked = check_inputs([[1, 0], [0, 1]], [[0.5, 0.1], [0.2, 0.3]],
+                           sample_weight=w)
+    assert np.asarray(checked.sample_weight).tolist() == [2.0, 0.5]
+    many = check_inputs([0, 2], np.full((2, 3), 1 / 3), labels=[0, 1, 2],
+                        sample_weight=w)
+    assert np.asarray(many.sample_weight).tolist() == [2.0, 0.5]
+
+
+def test_array_api_group_ids_of_uint64(strict):
+    # uint64 ids below 2**63 are kept (0 included); above, int64 cannot hold
+    # them: factorize on the host
+    s = strict.asarray([0.3, 0.2, 0.1])
+    checked = check_inputs(strict.asarray([1, 0, 1]), s,
+                           groups=np.array([0, 0, 3], dtype=np.uint64))
+    assert np.asarray(checked.groups).tolist() == [0, 0, 3]
+    with pytest.raises(ValueError, match=r"^groups holds uint64 ids of 2\*\*63 or "
+                                         r"more, which int64 cannot hold: "
+                                         r"factorize them on the host \(codes, ids "
+                                         r"= pandas\.factorize\(groups\)\) and pass "
+                                         r"the codes\.$"):
+        check_inputs(strict.asarray([1, 0]), strict.asarray([0.3, 0.2]),
+                     groups=np.array([1, 2**63 + 5], dtype=np.uint64))
+
+
+def test_array_api_float_classes(strict):
+    # classes that are not integers keep their values (no cast to int64)
+    scores = strict.asarray(np.full((2, 2), 0.5))
+    checked = check_inputs(strict.asarray([1.5, 0.5]), scores, labels=[0.5, 1.5])
+    assert np.asarray(checked.y_true).tolist() == [1, 0]
+    with pytest.raises(ValueError, match="labels that are not in labels"):
+        check_inputs(strict.asarray([0.7, 0.5]), scores, labels=[0.5, 1.5])
+
+
+def test_array_api_namespace_and_device_of_every_array(strict):
+    # the namespace is that of any array given (weights included), and host
+    # arrays move to the device of the namespace's arrays
+    checked = check_inputs(np.array([1, 0, 1]), np.array([0.3, 0.2, 0.1]),
+                           sample_weight=strict.asarray([1.0, 2.0, 3.0]))
+    assert isinstance(checked.y_score, type(strict.asarray([0.0])))
+    device = strict.Device("device1")
+    on_device = check_inputs(strict.asarray([1, 0, 1], device=device),
+                             strict.asarray([0.3, 0.2, 0.1], device=device),
+                             groups=np.array([5, 5, 7]))
+    assert on_device.groups.device == device
+    # grades keep their dtype: an all-ones int8 column is not relabelled
+    ones = check_inputs(strict.asarray([1, 1], dtype=strict.int8),
+                        strict.asarray([0.3, 0.2]))
+    assert ones.y_true.dtype == strict.int8

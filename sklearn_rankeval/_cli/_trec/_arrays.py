@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..._engine import rank_groups
+from ..._engine import docno_codes, docno_order, rank_groups
 from ..._metrics import drop_unjudged
 
 __all__ = ["NONPOOL", "UNJUDGED", "TrecArrays", "TrecError", "build_arrays",
@@ -144,11 +144,37 @@ def trec_order(docs):
     """Document ids of ``{docno: score}`` in trec_eval's order.
 
     Score descending, ties by document id descending (``strcmp`` order,
-    which is Python's code point order on UTF-8 text).
+    which is Python's code point order on UTF-8 text): the engine's one
+    rule (:func:`~sklearn_rankeval._engine.docno_order`).
     """
-    order = sorted(docs, reverse=True)
-    order.sort(key=docs.__getitem__, reverse=True)  # stable: ties keep docno desc
-    return order
+    ids, scores = _flat(docs)
+    return ids[docno_order(scores, docno_codes(ids))].tolist()
+
+
+def _flat(docs):
+    """``{docno: value}`` -> (ids as text, values as float64)."""
+    ids = np.array(list(docs), dtype=str) if docs else np.zeros(0, dtype=str)
+    return ids, np.fromiter(docs.values(), dtype=np.float64, count=len(docs))
+
+
+def _flatten(nested, qids):
+    """``{query: {docno: value}}`` over ``qids`` -> (query index, ids,
+    values), query by query (reading the mappings: one pass over them)."""
+    per_query = [nested.get(q, {}) for q in qids]
+    sizes = np.fromiter(map(len, per_query), dtype=np.int64, count=len(qids))
+    ids = [d for docs in per_query for d in docs]
+    values = [v for docs in per_query for v in docs.values()]
+    return (np.repeat(np.arange(len(qids)), sizes),
+            np.array(ids, dtype=str) if ids else np.zeros(0, dtype=str),
+            np.asarray(values, dtype=np.float64))
+
+
+def _segment_rank(code):
+    """0-based position of each row within its run of equal ``code``
+    (sorted)."""
+    n = code.shape[0]
+    start = np.searchsorted(code, code, side="left")
+    return np.arange(n) - start
 
 
 def build_arrays(qrels, run, *, relevance_level=1, max_docs=None, complete=False,
@@ -188,28 +214,52 @@ def build_arrays(qrels, run, *, relevance_level=1, max_docs=None, complete=False
     if not qids:
         raise TrecError("no query of the run has judgments in the qrels: "
                         "nothing to evaluate")
-    rel, score, sizes = [], [], []
-    num_ret = np.empty(len(qids), dtype=np.int64)
-    for i, q in enumerate(qids):
-        judged = qrels[q]
-        ranked = trec_order(run.get(q, {}))[:max_docs]
-        if judged_only:
-            ranked = [d for d in ranked if judged.get(d, -1) >= 0]
-        n = len(ranked)
-        rel += [UNJUDGED if judged.get(d, 0) < 0 else judged.get(d, NONPOOL)
-                for d in ranked]
-        missing = sorted(judged.keys() - set(ranked))
-        rel += [judged[d] for d in missing]
-        score.append(np.arange(n, 0, -1, dtype=np.float64))
-        score.append(np.full(len(missing), -np.inf))
-        sizes.append(n + len(missing))
-        num_ret[i] = n
-    rel = np.asarray(rel, dtype=np.int64)
+    n_q = len(qids)
+    r_q, r_doc, r_score = _flatten(run, qids)
+    j_q, j_doc, j_rel = _flatten(qrels, qids)
+    j_rel = j_rel.astype(np.int64)
+    # one code per (query, document) pair, over both inputs
+    codes = docno_codes(np.concatenate([r_doc, j_doc]))
+    n_docs = int(codes.max()) + 1 if codes.shape[0] else 1
+    r_code, j_code = codes[:r_doc.shape[0]], codes[r_doc.shape[0]:]
+    # the retrieved documents in trec_eval's order, cut at max_docs
+    order = docno_order(r_score, r_code, r_q)
+    r_q, r_code = r_q[order], r_code[order]
+    keep = (_segment_rank(r_q) < max_docs if max_docs is not None
+            else np.ones(r_q.shape[0], dtype=bool))
+    r_q, r_code = r_q[keep], r_code[keep]
+    # each retrieved row's judgment (the qrels' pairs are distinct)
+    j_key = j_q * n_docs + j_code
+    j_sort = np.argsort(j_key, kind="stable")
+    r_key = r_q * n_docs + r_code
+    at = np.minimum(np.searchsorted(j_key[j_sort], r_key), max(len(j_key) - 1, 0))
+    found = (j_key[j_sort][at] == r_key) if len(j_key) else np.zeros(
+        r_key.shape[0], dtype=bool)
+    judged_value = np.where(found, j_rel[j_sort][at] if len(j_key) else 0, 0)
+    r_rel = np.where(found, np.where(judged_value < 0, UNJUDGED, judged_value),
+                     NONPOOL)
+    if judged_only:
+        judged = found & (judged_value >= 0)
+        r_q, r_rel, found, at = r_q[judged], r_rel[judged], found[judged], at[judged]
+    num_ret = np.bincount(r_q, minlength=n_q).astype(np.int64)
+    # the judged documents not retrieved (or cut), by document id
+    missing = np.ones(j_key.shape[0], dtype=bool)
+    missing[j_sort[at[found]]] = False
+    m_q, m_code, m_rel = j_q[missing], j_code[missing], j_rel[missing]
+    # a query's retrieved rows in rank order, then its missing ones
+    part = np.concatenate([np.zeros(r_q.shape[0], dtype=np.int64),
+                           np.ones(m_q.shape[0], dtype=np.int64)])
+    within = np.concatenate([np.arange(r_q.shape[0]), m_code])
+    q_all = np.concatenate([r_q, m_q])
+    rows = np.lexsort((within, part, q_all))
+    codes = q_all[rows]
+    rel = np.concatenate([r_rel, m_rel])[rows].astype(np.int64)
+    retrieved = part[rows] == 0
+    y_score = np.where(retrieved, (num_ret[codes] - _segment_rank(codes)).astype(
+        np.float64), -np.inf)
+    sizes = np.bincount(codes, minlength=n_q)
     offsets = np.concatenate([[0], np.cumsum(sizes)])
     y_bin = (rel >= relevance_level).astype(np.int64)
-    y_score = np.concatenate(score)
-    codes = np.repeat(np.arange(len(qids)), sizes)
-    retrieved = np.isfinite(y_score)
     return TrecArrays(
         qids=np.asarray(qids),
         groups=np.asarray(qids)[codes],

@@ -1,0 +1,86 @@
+"""Tie blocks: the one rule of which rows are tied.
+
+A *tie block* is a maximal run of rows of one group with equal scores, in
+rank order.  :func:`tie_blocks` finds them for every group at once, given
+the rows' order (each caller ranks by its own rule: the engine's sort, the
+recommender lists' one sort of ``(user, -score)``, ranx's order by
+relevance within a tie); :func:`block_starts` is the rule itself on rows
+already in that order.  ``-inf`` equals ``-inf`` (unretrieved rows tie with
+each other), as in every sort of the package.  :func:`docno_order` is
+trec_eval's order of tied rows (by document id, decreasing), for the
+``ties="docno"`` switch and the trec runs alike.  No Python loop: a few
+passes over the rows.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .._core import xpx
+from ._group_ids import encode_rows
+
+__all__ = ["TieBlocks", "block_starts", "docno_codes", "docno_order", "tie_blocks"]
+
+
+class TieBlocks(NamedTuple):
+    """The tie blocks of every group, rows in ``perm`` order.
+
+    ``perm``: the rows in rank order (group by group); ``block[j]``: the
+    block of sorted row ``j``; per block, ``first`` (the sorted row that
+    starts it), ``start`` (the rows of its group ranked above it, its
+    0-based rank), ``size`` (its rows) and ``group`` (its group's code).
+    """
+
+    perm: np.ndarray
+    block: np.ndarray
+    first: np.ndarray
+    start: np.ndarray
+    size: np.ndarray
+    group: np.ndarray
+
+
+def block_starts(score_sorted, new_group, xp=np):
+    """The rows (in rank order) that start a tie block, as a boolean mask:
+    a group's first row (``new_group``: the rows that start a group) or a
+    score unlike the previous row's.  Any Array API namespace ``xp``: the
+    rule the engine's rankers apply to their sorted rows."""
+    return xpx.starts(xp, score_sorted) | new_group
+
+
+def tie_blocks(group, score, perm):
+    """The :class:`TieBlocks` of rows ranked by ``perm``.
+
+    ``group``: one code per row (integers); ``score``: one number per row;
+    ``perm``: the rows in rank order, each group's rows together and by
+    score descending (ties in any order the caller chooses).
+    """
+    g = group[perm]
+    new_group = xpx.starts(np, g)
+    new_block = block_starts(score[perm], new_group)
+    first = np.flatnonzero(new_block)
+    group_first = np.flatnonzero(new_group)
+    # the start of each row's group: the last group start at or before it
+    own_group_start = group_first[np.cumsum(new_group) - 1]
+    return TieBlocks(perm, np.cumsum(new_block) - 1, first,
+                     first - own_group_start[first],
+                     np.diff(first, append=g.shape[0]), g[first])
+
+
+def docno_codes(docno, name="docno"):
+    """Each row's document id as a dense code in the sorted order of the ids
+    (the engine's one encoding; Python objects compared as text): ``strcmp``
+    order for ids read from UTF-8 text, as code points compare."""
+    ids = np.asarray(docno)
+    ids = (ids.astype(str) if ids.dtype.kind == "O" else ids).reshape(-1)
+    codes, _ = encode_rows(ids, ids.shape[0], name=name)
+    return codes.reshape(np.shape(docno))
+
+
+def docno_order(score, codes, group=None):
+    """The rows as trec_eval ranks them (``form_res_rels.c``): by ``group``
+    (codes, ascending; None: one ranking), then score descending, ties by
+    document id in *decreasing* order (``codes``: :func:`docno_codes`)."""
+    keys = [-np.asarray(codes), -np.asarray(score)]
+    if group is not None:
+        keys.append(group)
+    return np.lexsort(keys)

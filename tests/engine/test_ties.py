@@ -1,0 +1,93 @@
+"""The one rule of tied rows (_engine/_ties.py), against the definition
+written plainly: a tie block is a maximal run of one group's rows with equal
+scores, in rank order."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from sklearn_rankeval._engine import tie_blocks
+
+
+def _blocks_by_definition(group, score, perm):
+    """(block of each sorted row, first, start, size, group) by walking the
+    ranked rows group by group, run by run."""
+    rows = [(int(group[i]), float(score[i])) for i in perm]
+    block_of, first, start, size, owner = [], [], [], [], []
+    j = 0
+    for g, in_group in itertools.groupby(rows, key=lambda r: r[0]):
+        rank = 0
+        for _, run in itertools.groupby(in_group, key=lambda r: r[1]):
+            m = len(list(run))
+            first.append(j)
+            start.append(rank)
+            size.append(m)
+            owner.append(g)
+            block_of += [len(first) - 1] * m
+            j += m
+            rank += m
+    return block_of, first, start, size, owner
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_blocks_are_the_runs_of_equal_scores_of_each_group(seed):
+    rng = np.random.default_rng(seed)
+    n = 200
+    group = rng.integers(0, 12, n)
+    score = rng.integers(0, 5, n).astype(float)
+    score[rng.random(n) < 0.1] = -np.inf  # unretrieved rows tie with each other
+    perm = np.lexsort((-score, group))
+    got = tie_blocks(group, score, perm)
+    block, first, start, size, owner = _blocks_by_definition(group, score, perm)
+    assert got.perm is perm
+    assert got.block.tolist() == block
+    assert got.first.tolist() == first
+    assert got.start.tolist() == start
+    assert got.size.tolist() == size
+    assert got.group.tolist() == owner
+
+
+def test_no_rows_no_blocks():
+    empty = np.zeros(0, dtype=np.int64)
+    got = tie_blocks(empty, np.zeros(0), empty)
+    assert [len(x) for x in got] == [0] * 6
+
+
+def _trec_eval_order(scores, docs):
+    """trec_eval's order written plainly (form_res_rels.c): document ids in
+    decreasing strcmp order, then a stable sort by decreasing score."""
+    rows = sorted(range(len(docs)), key=lambda i: docs[i], reverse=True)
+    return sorted(rows, key=lambda i: -scores[i])
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_docno_order_is_trec_evals_order_in_each_group(seed):
+    from sklearn_rankeval._engine import docno_codes, docno_order
+
+    rng = np.random.default_rng(seed)
+    n = 120
+    group = np.sort(rng.integers(0, 6, n))
+    score = rng.integers(0, 4, n).astype(float)
+    docs = np.array([f"d{rng.integers(0, 40)}" for _ in range(n)])
+    order = docno_order(score, docno_codes(docs), group)
+    expected = []
+    for g in np.unique(group):
+        rows = np.flatnonzero(group == g)
+        expected += rows[_trec_eval_order(score[rows].tolist(),
+                                          docs[rows].tolist())].tolist()
+    assert order.tolist() == expected
+
+
+def test_docno_ties_of_2d_scores_rank_each_row_as_trec_eval():
+    from sklearn_rankeval._metrics import tie_free_scores
+
+    rng = np.random.default_rng(3)
+    score = rng.integers(0, 3, (7, 9)).astype(float)
+    docs = np.array([[f"x{rng.integers(0, 20)}" for _ in range(9)]
+                     for _ in range(7)])
+    out = tie_free_scores(score, "docno", docs)
+    for i in range(7):
+        order = _trec_eval_order(score[i].tolist(), docs[i].tolist())
+        # distinct decreasing scores in trec_eval's order
+        assert np.all(np.diff(out[i, order]) < 0)
