@@ -39,6 +39,7 @@ from ._group_ids import GroupSlots, group_slots
 from ._native import Natives, plan
 from ._ranked import CountedRows, RankedGroups
 from ._rows import UnrankedRows
+from ._ties import block_starts
 
 try:
     from . import _grouped
@@ -614,10 +615,7 @@ def _sorted(inp, slots, *, relabel):
     n = score.shape[0]
     gbrk = np.zeros(n, dtype=bool)
     gbrk[gstarts] = True
-    brk = gbrk.copy()
-    np.not_equal(score[1:], score[:-1], out=brk[1:])
-    brk |= gbrk
-    bstarts = np.flatnonzero(brk)
+    bstarts = np.flatnonzero(block_starts(score, gbrk))
     rg = from_rows(np, None, grade, weight, bstarts, gbrk, gstarts, labels,
                    score[bstarts] > -np.inf, query_weights=qw)
     rg.native = Natives({}, _again(inp, slots))

@@ -13,6 +13,7 @@ import numpy as np
 from .._core import flatnonzero, take, xpx
 from ._ranked import RankedGroups, SortedRows
 from ._rows import UnrankedRows
+from ._ties import block_starts
 
 __all__ = ["rank_generic"]
 
@@ -56,7 +57,7 @@ def rank_generic(y_true, y_score, groups, w, *, xp, device, relabel=None,
     if relabel is not None:
         labels = relabel(labels)
     score_sorted = take(xp, y_score, perm)
-    bstarts = flatnonzero(xp, xpx.starts(xp, score_sorted) | gbrk)
+    bstarts = flatnonzero(xp, block_starts(score_sorted, gbrk, xp))
     grades = take(xp, y_true, perm)
     weights = None if w is None else take(xp, w, perm)
     rg = from_rows(xp, device, grades, weights, bstarts, gbrk, gstarts, labels,
