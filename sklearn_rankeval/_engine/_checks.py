@@ -15,6 +15,7 @@ the namespace and device of ``y_score`` and must hold numbers (strings are a
 host concern: factorize them there and pass the codes).
 """
 
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -41,6 +42,9 @@ from ._group_ids import check_length, encode_rows, group_ids_array
 __all__ = ["COLUMN_READERS", "RankingInput", "check_inputs", "encode_classes",
            "layout_of"]
 
+#: What NumPy < 1.24 emits for ragged nested lists (later releases raise).
+_RAGGED_WARNING = getattr(getattr(np, "exceptions", np), "VisibleDeprecationWarning",
+                          DeprecationWarning)
 _HOST_ENCODE = ("encode them on the host (e.g. sklearn.preprocessing.LabelEncoder) "
                 "and pass the codes")
 _FACTORIZE = ("factorize other ids on the host (codes, ids = "
@@ -329,8 +333,12 @@ def _check_arrays(y_true, y_score, *, groups=None, sample_weight=None, labels=No
         y_true_arr = y_true
         if not hasattr(y_true, "ndim"):
             try:
-                y_true_arr = np.asarray(y_true)
-            except ValueError:
+                with warnings.catch_warnings():
+                    # ragged nested lists: NumPy < 1.24 warns (and makes an
+                    # object array) where later releases raise
+                    warnings.simplefilter("error", _RAGGED_WARNING)
+                    y_true_arr = np.asarray(y_true)
+            except (ValueError, _RAGGED_WARNING):
                 raise ValueError("y_true could not be converted to an array.") from None
         if y_true_arr.ndim == 2:
             y_true = validate_relevance(y_true, xp=xp)
