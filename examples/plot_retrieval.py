@@ -48,7 +48,8 @@ def retrieve(noise):
         docs = np.r_[[d for (qq, d) in grades if qq == q],
                      rng.choice(n_docs, 200, replace=False)]
         gain = np.array([grades.get((q, d), 0) for d in docs], dtype=float)
-        scores = gain[:, None] + noise * rng.standard_normal((len(docs), n_chunks))
+        jitter = rng.standard_normal((len(docs), n_chunks))
+        scores = gain[:, None] + noise * jitter
         best = np.argsort(-scores, axis=None)[:top]
         d, c = np.unravel_index(best, scores.shape)
         rows += [(f"q{q}", f"doc{docs[i]}#{j}", scores[i, j])
@@ -68,7 +69,8 @@ chunk_of = {f"doc{d}#{c}": f"doc{d}" for d in range(n_docs)
 # (``"sum"``).  Without ``doc_ids`` the chunks would simply never match a
 # judged document.
 for aggregate in ("max", "first", "sum"):
-    report = retrieval_report(runs["A"], qrels, metrics=["ndcg@10", "recall@10"],
+    report = retrieval_report(runs["A"], qrels,
+                              metrics=["ndcg@10", "recall@10"],
                               doc_ids=chunk_of, aggregate=aggregate)
     print(f"{aggregate:5s}", {k: round(v, 4) for k, v in report.items()})
 
@@ -87,7 +89,8 @@ for convention, metrics in [(None, ["ndcg@10", "mrr@10"]),
                             ("ragas", ["id_based_context_recall@10"])]:
     report = retrieval_report(runs["A"], qrels_int, metrics=metrics,
                               convention=convention, doc_ids=chunk_of)
-    print(f"{str(convention):10s}", {k: round(v, 4) for k, v in report.items()})
+    rounded = {k: round(v, 4) for k, v in report.items()}
+    print(f"{str(convention):10s}", rounded)
 
 # %%
 # The judges' uncertainty beside the queries'
