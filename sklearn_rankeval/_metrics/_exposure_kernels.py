@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy.special import gammaln
 
-from .._core import InvalidParameterError, asarray, to_numpy
+from .._core import InvalidParameterError, asarray, to_numpy, xpx
 from .._stats import Partials
 
 __all__ = ["FAIRRANKTUNE_DISTANCES", "ItemExposures", "awrf",
@@ -26,13 +26,11 @@ __all__ = ["FAIRRANKTUNE_DISTANCES", "ItemExposures", "awrf",
 
 
 def _starts(*keys):
-    """Mask of the rows where any of ``keys`` changes (row 0 included)."""
-    n = keys[0].shape[0]
-    flags = np.zeros(n, dtype=bool)
-    if n:
-        flags[0] = True
-        for key in keys:
-            flags[1:] |= key[1:] != key[:-1]
+    """Mask of the rows where any of ``keys`` changes (row 0 included): the
+    package's one rule, :func:`~sklearn_rankeval._core.xpx.starts`, on each."""
+    flags = xpx.starts(np, keys[0])
+    for key in keys[1:]:
+        flags |= xpx.starts(np, key)
     return flags
 
 
