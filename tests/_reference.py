@@ -1168,20 +1168,37 @@ def awrf_loop(y_score, groups, item_groups, samples=None, items=None,
     return np.array(out)
 
 
-def plackett_luce_exposure_loop(y_true, y_score, measure="loss", p=0.5):
-    """Expected exposure (rbp) of one query under the Plackett-Luce policy
-    of ``y_score`` (log-weights), exactly: every ranking enumerated with its
-    probability prod_i exp(s_(i)) / sum_(j >= i) exp(s_(j))."""
+def plackett_luce_exposure_loop(y_true, y_score, measure="loss", p=0.5,
+                                user_model="rbp", u=0.5, items=False):
+    """Expected exposure of one query under the Plackett-Luce policy of
+    ``y_score`` (log-weights), exactly: every ranking of the items with a
+    finite score enumerated with its probability
+    prod_i exp(s_(i)) / sum_(j >= i) exp(s_(j)); items scored -inf are not
+    ranked (exposure 0).  ``items=True``: the list of the items' exposures."""
     n = len(y_score)
-    w = [math.exp(s) for s in y_score]
+    ranked = [i for i in range(n) if y_score[i] > -math.inf]
+
+    def chance(r, left):  # exp(s_r) / sum of exp(s_j) over the items left
+        return 1.0 / sum(math.exp(min(y_score[j] - y_score[r], 700.0))
+                         for j in left)
+
+    def rank_exposure(i, above):
+        if user_model == "log":
+            return 1.0 / math.log2(i + 2)
+        e = p ** i
+        if user_model == "gerr":
+            e *= (1 - u) ** sum(1 for r in above if y_true[r] > 0)
+        return e
+
     e = [0.0] * n
-    for order in itertools.permutations(range(n)):
-        prob, left = 1.0, sum(w)
-        for r in order:
-            prob *= w[r] / left
-            left -= w[r]
+    for order in itertools.permutations(ranked):
+        prob = 1.0
         for i, r in enumerate(order):
-            e[r] += prob * p ** i
+            prob *= chance(r, order[i:])
+        for i, r in enumerate(order):
+            e[r] += prob * rank_exposure(i, order[:i])
+    if items:
+        return e
     grades = sorted(set(y_true), reverse=True)
     target, start = [0.0] * n, 0
     for g in grades:

@@ -9,7 +9,12 @@ import numpy as np
 from .._core import InvalidParameterError, check_option, check_positive_int
 from .._engine import check_inputs, encode_rows, ranked_chunks
 from ._docs import fill_doc
-from ._exposure_kernels import _starts, item_exposures, rank_exposure
+from ._exposure_kernels import (
+    _starts,
+    item_exposures,
+    plackett_luce_exact,
+    rank_exposure,
+)
 from ._options import AWRF_CONVENTIONS, check_persistence, check_stop
 from ._pipeline import compute
 from ._registry import METRICS, metric_function
@@ -101,16 +106,20 @@ default=None
         from ``y_score``).  ``"plackett_luce"``: the stochastic policy that
         draws each ranking of a query's items by the Plackett-Luce model
         with ``y_score`` as log-weights (an item is placed next with
-        probability proportional to ``exp(score)`` among those left).  Its
-        expected exposure is estimated by Monte Carlo: ``n_samples``
-        rankings per query drawn with the Gumbel trick (the order of
-        ``y_score`` plus independent Gumbel noise), in batches of bounded
-        memory, so the value has a sampling error of order
-        ``1 / sqrt(n_samples)``.
+        probability proportional to ``exp(score)`` among those left; a row
+        scored ``-inf`` is never placed).  Its expected exposure is exact for
+        a query of at most 10 ranked items (a sum over the ``2**m`` sets of
+        items that can sit above each rank, ``m 2**m`` terms); for a larger
+        query it is estimated by Monte Carlo: ``n_samples`` rankings of the
+        query drawn with the Gumbel trick (the order of ``y_score`` plus
+        independent Gumbel noise), in batches of bounded memory, so the
+        value has a sampling error of order ``1 / sqrt(n_samples)``.
     n_samples : int, default=1000
-        Rankings drawn per query under ``policy="plackett_luce"``.
+        Rankings drawn per query of more than 10 ranked items under
+        ``policy="plackett_luce"``.
     random_state : int, RandomState instance or None, default=None
-        The draws of ``policy="plackett_luce"``.
+        The draws of ``policy="plackett_luce"`` (queries of more than 10
+        ranked items).
     %(sample_weight_query)s
     %(average_query)s
     %(undefined)s
@@ -341,17 +350,23 @@ def _target_shares(target, labels):
     return tuple(shares[label] / total for label in labels)
 
 
-#: Rows (draws x rows of the input) of one batch of Plackett-Luce draws.
+#: Rows (draws x rows of the input) of one batch of Plackett-Luce draws, and
+#: of the sets of one batch of queries of the exact expectation.
 PL_BATCH_ROWS = 1 << 21
+#: Queries of at most this many ranked items get the exact Plackett-Luce
+#: expectation (``m 2**m`` terms each); larger ones Monte Carlo.
+PL_EXACT_ITEMS = 10
 
 
 def _plackett_luce_exposure(policy, n_samples, random_state, y_true, y_score,
                             groups, samples, items, user_model, p, u):
     """Each row's expected exposure under the Plackett-Luce policy of
-    ``y_score`` (log-weights), from ``n_samples`` rankings of each group
-    drawn with the Gumbel trick (the scores plus independent Gumbel noise
-    rank the items as the model draws them: no ties), in batches of draws
-    (memory bounded by :data:`PL_BATCH_ROWS` rows)."""
+    ``y_score`` (log-weights): exact for the queries of at most
+    :data:`PL_EXACT_ITEMS` ranked items (:func:`plackett_luce_exact`, batched
+    by query size), else from ``n_samples`` rankings of the query drawn with
+    the Gumbel trick (the scores plus independent Gumbel noise rank the items
+    as the model draws them: no ties), in batches of draws (memory bounded by
+    :data:`PL_BATCH_ROWS` rows).  A row with score ``-inf`` is not ranked."""
     from sklearn.utils import check_random_state
 
     check_option(policy, "policy", ("plackett_luce",))
@@ -369,7 +384,31 @@ def _plackett_luce_exposure(policy, n_samples, random_state, y_true, y_score,
     code = (np.zeros(n, dtype=np.int64) if groups is None
             else encode_rows(checked.groups, n)[0])
     relevant = np.asarray(checked.y_true, dtype=np.float64) > 0
-    rng = check_random_state(random_state)
+    exposure = np.zeros(n)
+    ranked = score > -np.inf
+    n_ranked = np.bincount(code[ranked], minlength=code.max(initial=-1) + 1)[code]
+    exact = ranked & (n_ranked <= PL_EXACT_ITEMS)
+    rows = np.flatnonzero(exact)
+    rows = rows[np.lexsort((rows, n_ranked[rows], code[rows]))]
+    for m in np.unique(n_ranked[rows]):  # (query sizes, at most PL_EXACT_ITEMS)
+        same = rows[n_ranked[rows] == m].reshape(-1, m)
+        step = max(1, PL_BATCH_ROWS >> int(m))
+        for start in range(0, same.shape[0], step):  # (batches of queries)
+            block = same[start:start + step]
+            exposure[block] = plackett_luce_exact(
+                score[block], relevant[block], user_model, p, u)
+    drawn_rows = np.flatnonzero(n_ranked > PL_EXACT_ITEMS)
+    if drawn_rows.shape[0]:
+        rng = check_random_state(random_state)
+        exposure[drawn_rows] = _plackett_luce_draws(
+            rng, n_samples, score[drawn_rows], code[drawn_rows],
+            relevant[drawn_rows], user_model, p, u)
+    return exposure
+
+
+def _plackett_luce_draws(rng, n_samples, score, code, relevant, user_model, p, u):
+    """Monte Carlo of :func:`_plackett_luce_exposure` (rows of any order)."""
+    n = score.shape[0]
     batch = max(1, min(n_samples, PL_BATCH_ROWS // max(n, 1)))
     exposure = np.zeros(n)
     row = np.arange(n)

@@ -22,7 +22,7 @@ from .._stats import Partials
 
 __all__ = ["FAIRRANKTUNE_DISTANCES", "ItemExposures", "awrf",
            "expected_exposure", "ideal_exposure", "item_exposures",
-           "rank_exposure"]
+           "plackett_luce_exact", "rank_exposure"]
 
 
 def _starts(*keys):
@@ -131,6 +131,60 @@ def rank_exposure(ranking, score, relevant, user_model, p, u):
     return np.where(score > -np.inf, exposure, 0.0)
 
 
+def plackett_luce_exact(score, relevant, user_model, p, u):
+    """The exact expected exposure of the items of ``G`` queries of ``m``
+    items each (``score`` and ``relevant`` of shape ``(G, m)``, finite
+    scores) under the Plackett-Luce policy of the scores (log-weights).
+
+    The exposure of rank ``c`` depends on the set ``S`` of the items above it
+    alone (``rbp``, ``log``: its size; ``gerr``: its size and its relevant
+    items), so the expectation runs over the ``2**m`` sets, not the ``m!``
+    rankings: the chance ``P(S)`` that the first ``|S|`` items are ``S``
+    follows ``P(S) = sum_j P(S - j) w_j / W(not (S - j))``, and item ``i``'s
+    exposure is ``sum_(S not holding i) P(S) f(S) w_i / W(not S)``, ``W`` the
+    weights' sum (``m 2**m`` terms a query).  Ratios of weights are taken in
+    log space (``w_j / W(T) = exp(s_j - logsumexp(s over T))`` with ``j`` in
+    ``T``: an exponent <= 0), so scores far apart neither overflow nor leave
+    ``0 / 0``.
+    """
+    score = np.asarray(score, dtype=np.float64)
+    n_groups, m = score.shape
+    s = score - score.max(axis=1, keepdims=True)
+    rel = np.asarray(relevant, dtype=np.int64)
+    n_sets = 1 << m
+    full = n_sets - 1
+    lse = np.full((n_groups, n_sets), -np.inf)  # logsumexp of each set's scores
+    n_rel = np.zeros((n_groups, n_sets), dtype=np.int64)
+    size = np.zeros(n_sets, dtype=np.int64)
+    for j in range(m):  # the sets holding item j as their last: by doubling
+        lo, hi = 1 << j, 1 << (j + 1)
+        lse[:, lo:hi] = np.logaddexp(lse[:, :lo], s[:, j:j + 1])
+        n_rel[:, lo:hi] = n_rel[:, :lo] + rel[:, j:j + 1]
+        size[lo:hi] = size[:lo] + 1
+    sets = np.arange(n_sets)
+    rest = lse[:, full ^ sets]  # logsumexp of the items not in each set
+    prob = np.zeros((n_groups, n_sets))
+    prob[:, 0] = 1.0
+    for c in range(1, m + 1):  # sets of c items from those of c - 1
+        layer = np.flatnonzero(size == c)
+        acc = np.zeros((n_groups, layer.shape[0]))
+        for j in range(m):
+            holds = (layer >> j) & 1 == 1
+            before = layer[holds] ^ (1 << j)
+            acc[:, holds] += prob[:, before] * np.exp(s[:, j:j + 1] - rest[:, before])
+        prob[:, layer] = acc
+    weight = _position_weight(size, user_model, p) * prob
+    if user_model == "gerr":
+        weight *= (1.0 - u) ** n_rel
+    weight[:, full] = 0.0  # no item left to place
+    exposure = np.empty((n_groups, m))
+    for i in range(m):
+        without = np.flatnonzero((sets >> i) & 1 == 0)
+        exposure[:, i] = (weight[:, without]
+                          * np.exp(s[:, i:i + 1] - rest[:, without])).sum(axis=1)
+    return exposure
+
+
 def ideal_exposure(group, grade, user_model, p, u):
     """The target exposure ``e*`` of items (rows of one group together, one
     row per item): the mean exposure of the ranks its grade holds when the
@@ -165,9 +219,10 @@ def _given(columns, name):
 
 
 def _item_rows(rg):
-    """``(group, ranking, score, grade, item)`` of the rows, the rows of one
-    sampled ranking together in rank order, and the item of each row as
-    codes unique within a group (the row itself without ``items``)."""
+    """``(group, ranking, score, grade, item, item_groups, rows, per_item)``:
+    the rows of one sampled ranking together in rank order, the item of each
+    row (the row itself without ``items``), the input rows they are, and
+    :func:`_per_item` of them (``items`` checked there)."""
     if "y_score" not in rg.columns:
         raise ValueError("expected exposure needs one row per item (the long or "
                          "2-D layout), not multiclass scores.")
@@ -188,48 +243,41 @@ def _item_rows(rg):
     else:
         sample = np.zeros(group.shape[0], dtype=np.int64)
         order = np.arange(group.shape[0])
-    item = (to_numpy(rg.column("items")) if _given(columns, "items")
-            else np.arange(group.shape[0]))
     groups_of_items = (to_numpy(rg.column("item_groups"))
                        if _given(columns, "item_groups") else None)
     ranking = np.cumsum(_starts(group[order], sample[order])) - 1
-    group, item = group[order], item[order]
+    group = group[order]
     if groups_of_items is not None:
         groups_of_items = groups_of_items[order]
     if _given(columns, "items"):
-        _check_items(group, ranking, item, groups_of_items)
+        item = to_numpy(rg.column("items"))[order]
+        per_item = _per_item(group, item, ranking, groups_of_items)
+    else:  # each row its own item: rows by (group, item) are rank order
+        item = np.arange(group.shape[0])
+        per_item = (item, item, item)
     return (group, ranking, score[order], grade[order], item, groups_of_items,
-            order)
+            order, per_item)
 
 
-def _check_items(group, ranking, item, groups_of_items):
-    """An item shows once in each ranking, and belongs to one item group
-    (per dimension) wherever it shows."""
-    by_ranking = np.lexsort((item, ranking))
-    same = ((ranking[by_ranking][1:] == ranking[by_ranking][:-1])
-            & (item[by_ranking][1:] == item[by_ranking][:-1]))
-    if same.any():
+def _per_item(group, item, ranking, groups_of_items):
+    """Each row's item index (items in (group, item) order), the first row
+    of each item in ``order``, and ``order`` (the rows by group, item and
+    ranking); checks on the way that an item shows once in each ranking,
+    and belongs to one item group (per dimension) wherever it shows."""
+    order = np.lexsort((ranking, item, group))
+    flags = _starts(group[order], item[order])
+    by_item = ranking[order]
+    if np.any(~flags[1:] & (by_item[1:] == by_item[:-1])):
         raise InvalidParameterError(
             "items", "must show an item at most once in each ranking of a group "
             "(each sampled ranking, with samples=); found an item twice in one "
             "ranking.")
-    if groups_of_items is None:
-        return
-    by_item = np.lexsort((item, group))
-    same = ((group[by_item][1:] == group[by_item][:-1])
-            & (item[by_item][1:] == item[by_item][:-1]))
-    codes = groups_of_items[by_item]
-    if np.any(same[:, None] & (codes[1:] != codes[:-1])):
-        raise InvalidParameterError(
-            "item_groups", "must give an item one group (per dimension) in every "
-            "row that shows it; found an item in two groups.")
-
-
-def _per_item(group, item):
-    """Each row's item index (items in (group, item) order), the first row
-    of each item in ``order``, and ``order`` (the rows by group and item)."""
-    order = np.lexsort((item, group))
-    flags = _starts(group[order], item[order])
+    if groups_of_items is not None:
+        codes = groups_of_items[order]
+        if np.any(~flags[1:, None] & (codes[1:] != codes[:-1])):
+            raise InvalidParameterError(
+                "item_groups", "must give an item one group (per dimension) in "
+                "every row that shows it; found an item in two groups.")
     run = np.empty(group.shape[0], dtype=np.int64)
     run[order] = np.cumsum(flags) - 1
     return run, np.flatnonzero(flags), order
@@ -264,7 +312,7 @@ def item_exposures(rg, user_model="rbp", p=0.5, u=0.5):
 
 
 def _item_exposures(rg, user_model, p, u):
-    group, ranking, score, grade, item, item_groups, rows = _item_rows(rg)
+    group, ranking, score, grade, item, item_groups, rows, per_item = _item_rows(rg)
     n_groups = rg.n_groups
     if _given(rg.columns, "exposure"):  # each row's exposure, already expected
         exposure = to_numpy(rg.column("exposure"))[rows]
@@ -273,7 +321,7 @@ def _item_exposures(rg, user_model, p, u):
     # the number of sampled rankings of each group
     first_of_ranking = _starts(ranking)
     n_rankings = np.bincount(group[first_of_ranking], minlength=n_groups)
-    run, firsts, order = _per_item(group, item)
+    run, firsts, order = per_item
     n_items = firsts.shape[0]
     item_group = group[order][firsts]
     e = np.bincount(run, weights=exposure, minlength=n_items) / n_rankings[item_group]
@@ -432,7 +480,7 @@ def _awrf(rg, variant, p, distance, target):
     if "y_score" not in rg.columns:
         raise ValueError("AWRF needs one row per item (the long or 2-D layout), "
                          "not multiclass scores.")
-    group, ranking, score, _, item, item_groups, _ = _item_rows(rg)
+    group, ranking, score, _, item, item_groups, _, per_item = _item_rows(rg)
     if target is not None and item_groups is None:
         raise InvalidParameterError(
             "target", "needs item_groups= (the target shares of item groups).")
@@ -464,7 +512,7 @@ def _awrf(rg, variant, p, distance, target):
     total = np.bincount(pair, weights=att, minlength=n_pairs)
     if convention == "fairranktune":
         # each item once per pair
-        _, firsts, by_item = _per_item(group, item)
+        _, firsts, by_item = per_item
         n_items = np.bincount(pair[by_item][firsts], minlength=n_pairs)
         return _combined(total / n_items, owner, n_groups, distance)
     group_total = np.bincount(owner, weights=total, minlength=n_groups)

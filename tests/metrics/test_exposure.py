@@ -206,11 +206,70 @@ def test_multiclass_scores_are_refused():
         expected_exposure_score([0, 1, 2], np.eye(3))
 
 
-@pytest.mark.parametrize("measure", MEASURES)
-def test_plackett_luce_policy_estimates_the_exact_expectation(measure):
-    """Monte Carlo against the exact expectation over every ranking of a
-    query (5 items): within 4 standard errors of its draws."""
+@pytest.mark.parametrize("user_model", ["rbp", "gerr", "log"])
+def test_plackett_luce_exact_kernel_against_every_ranking(user_model):
+    """The sets' recursion against the enumeration of every ranking, item by
+    item, on queries of 1-6 items with ties and scores far apart."""
+    from sklearn_rankeval._metrics._exposure_kernels import plackett_luce_exact
+
     from .._reference import plackett_luce_exposure_loop
+
+    rng = np.random.default_rng(7)
+    for m in range(1, 7):
+        s = np.round(rng.normal(0, 2, size=(5, m)), 1)
+        s[0] = 0.0  # all tied
+        if m > 2:
+            s[1, 0] = 900.0  # exp() of the others underflows beside it
+        rel = rng.integers(0, 2, size=(5, m))
+        got = plackett_luce_exact(s, rel > 0, user_model, 0.7, 0.4)
+        for q in range(5):
+            expected = plackett_luce_exposure_loop(
+                rel[q].tolist(), s[q].tolist(), p=0.7, u=0.4,
+                user_model=user_model, items=True)
+            assert_allclose(got[q], expected, rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("measure", MEASURES)
+def test_plackett_luce_policy_is_exact_for_small_queries(measure):
+    """Queries of at most PL_EXACT_ITEMS ranked items: the exact expectation
+    (any random_state, no draws), -inf rows not ranked; a query of 12
+    items beside them is drawn."""
+    from .._reference import plackett_luce_exposure_loop
+
+    rng = np.random.default_rng(3)
+    sizes = [1, 3, 6, 5, 12]
+    g = np.repeat(np.arange(len(sizes)), sizes)
+    y = rng.integers(0, 3, size=g.shape[0])
+    s = rng.normal(size=g.shape[0])
+    s[4] = -np.inf  # a row of the 6-item query not ranked
+    got = [expected_exposure_score(y, s, groups=g, measure=measure,
+                                   policy="plackett_luce", n_samples=50,
+                                   random_state=seed, average=None)
+           for seed in (0, 1)]
+    for q in range(4):
+        rows = g == q
+        yq, sq = y[rows].tolist(), s[rows].tolist()
+        if -np.inf in sq:  # its exposure is 0; the target still counts it
+            ranked = [i for i in range(len(sq)) if sq[i] > -np.inf]
+            e = plackett_luce_exposure_loop(yq, sq, items=True)
+            assert [e[i] for i in range(len(sq)) if i not in ranked] == [0.0]
+        expected = plackett_luce_exposure_loop(yq, sq, measure=measure)
+        if q == 0 and measure != "disparity":
+            continue  # one item: loss and relevance are undefined
+        assert got[0][q] == pytest.approx(expected, rel=1e-12, abs=1e-15)
+        assert got[1][q] == got[0][q]
+    assert got[0][4] != got[1][4]  # drawn: the draws differ
+
+
+@pytest.mark.parametrize("measure", MEASURES)
+def test_plackett_luce_policy_estimates_the_exact_expectation(measure, monkeypatch):
+    """Monte Carlo (forced on a query of 5 items) against the exact
+    expectation over every ranking: within 4 standard errors of its draws."""
+    from sklearn_rankeval._metrics import _exposure
+
+    from .._reference import plackett_luce_exposure_loop
+
+    monkeypatch.setattr(_exposure, "PL_EXACT_ITEMS", 0)
 
     y = np.array([2, 1, 1, 0, 0])
     s = np.array([1.0, 0.5, 0.5, 0.0, -1.0])
@@ -285,7 +344,8 @@ def test_exposure_frame_by_item_group_sums_the_items():
         atol=1e-14)
     relevant = by_item[by_item["grade"] > 0]
     sums = relevant.groupby(["group", "item_group"])[["exposure", "target"]].sum()
-    merged = by_group.set_index(["group", "item_group"]).join(sums, rsuffix="_r")
+    merged = by_group.merge(sums.add_suffix("_r"), how="left",
+                            left_on=["group", "item_group"], right_index=True)
     assert_allclose(merged["exposure"], merged["exposure_r"].fillna(0.0),
                     rtol=1e-13)
     # a hand-worked ranking: ranks 0, 1, 2 of p = 0.5 are 1, 0.5, 0.25
@@ -336,6 +396,7 @@ def test_plackett_luce_draws_in_batches_of_bounded_memory(monkeypatch):
 
     y, s, g = _deterministic(1)
     s = np.where(np.isfinite(s), s, -np.inf)
+    monkeypatch.setattr(_exposure, "PL_EXACT_ITEMS", 0)
     whole = expected_exposure_score(y, s, groups=g, policy="plackett_luce",
                                     n_samples=50, random_state=3,
                                     user_model="gerr", average=None)
