@@ -41,6 +41,18 @@ def _run_index(flags):
     return run, first
 
 
+def _pair_order(major, minor):
+    """The rows ordered by ``(major, minor)`` (non-negative int codes), tied
+    rows in row order: ``np.lexsort((minor, major))``, as one stable sort of
+    the pair's int64 key (3-5x faster than the two passes of ``lexsort``)."""
+    if major.shape[0] == 0:
+        return np.arange(0)
+    span = int(minor.max()) + 1
+    if (int(major.max()) + 1) * span >= 1 << 62:  # (the key would overflow)
+        return np.lexsort((minor, major))
+    return np.argsort(major.astype(np.int64) * span + minor, kind="stable")
+
+
 def _tie_factor(m, r, p, u):
     """``E[p**J (1-u)**H]`` for an item of a tie block of ``m`` items with
     ``r`` relevant others, its place uniform: ``J`` items of the block above
@@ -239,7 +251,7 @@ def _item_rows(rg):
                 "rankings of its group.")
         sample = to_numpy(rg.column("samples"))
         # the rows of one sampled ranking together, each in rank order
-        order = np.lexsort((sample, group))
+        order = _pair_order(group, sample)
     else:
         sample = np.zeros(group.shape[0], dtype=np.int64)
         order = np.arange(group.shape[0])
@@ -263,8 +275,9 @@ def _per_item(group, item, ranking, groups_of_items):
     """Each row's item index (items in (group, item) order), the first row
     of each item in ``order``, and ``order`` (the rows by group, item and
     ranking); checks on the way that an item shows once in each ranking,
-    and belongs to one item group (per dimension) wherever it shows."""
-    order = np.lexsort((ranking, item, group))
+    and belongs to one item group (per dimension) wherever it shows (the
+    rows in ``ranking`` order: a stable sort by (group, item) keeps it)."""
+    order = _pair_order(group, item)
     flags = _starts(group[order], item[order])
     by_item = ranking[order]
     if np.any(~flags[1:] & (by_item[1:] == by_item[:-1])):
@@ -375,7 +388,7 @@ def _group_measure(run, firsts, order, item_group, item_grade, item_groups, e,
     key = dims.reshape(-1)
     weight_e = np.repeat(np.where(relevant, e, 0.0), n_dims)
     weight_t = np.repeat(np.where(relevant, target, 0.0), n_dims)
-    pair = np.lexsort((key, key_group))
+    pair = _pair_order(key_group, key)
     flags = _starts(key_group[pair], key[pair])
     index = np.empty(key.shape[0], dtype=np.int64)
     index[pair] = np.cumsum(flags) - 1
@@ -502,7 +515,7 @@ def _awrf(rg, variant, p, distance, target):
         cell = item_groups[:, 0]
     else:  # several dimensions (a report's column): their intersections
         cell = np.unique(item_groups, axis=0, return_inverse=True)[1].reshape(-1)
-    order = np.lexsort((cell, group))
+    order = _pair_order(group, cell)
     starts = _starts(group[order], cell[order])
     pair = np.empty(n, dtype=np.int64)
     pair[order] = np.cumsum(starts) - 1

@@ -433,3 +433,16 @@ def test_report_and_frame_read_the_exposure_columns():
                          samples=smp, items=item, item_groups=two)["awrf"]
     assert got == pytest.approx(awrf_score(y, s, groups=q, samples=smp,
                                            items=item, item_groups=two), rel=1e-12)
+
+
+@pytest.mark.parametrize("scale", [1, 1 << 40])
+def test_pair_order_is_lexsort(scale):
+    """The rows by (major, minor) with ties in row order, on both sides of
+    the int64 key's overflow guard."""
+    from sklearn_rankeval._metrics._exposure_kernels import _pair_order
+
+    rng = np.random.default_rng(0)
+    major = rng.integers(0, 30, 2000) * scale
+    minor = rng.integers(0, 40, 2000) * scale
+    assert np.array_equal(_pair_order(major, minor), np.lexsort((minor, major)))
+    assert _pair_order(major[:0], minor[:0]).shape == (0,)
