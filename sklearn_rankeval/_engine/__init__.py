@@ -52,8 +52,8 @@ from ._group_ids import (
     group_ids_array,
 )
 from ._native import Statistic
-from ._ranked import RankedGroups, discount_cumsum, discounts
-from ._ties import TieBlocks, docno_codes, docno_order, tie_blocks
+from ._ranked import RankedGroups, discount_cumsum
+from ._ties import TieBlocks, docno_codes, docno_order, known_distinct, tie_blocks
 
 __all__ = [
     "RankedGroups",
@@ -63,13 +63,13 @@ __all__ = [
     "check_inputs",
     "chunk_rows",
     "discount_cumsum",
-    "discounts",
     "docno_codes",
     "docno_order",
     "encode_classes",
     "encode_groups",
     "encode_rows",
     "group_ids_array",
+    "known_distinct",
     "layout_of",
     "rank",
     "rank_groups",

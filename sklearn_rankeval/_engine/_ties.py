@@ -19,7 +19,8 @@ import numpy as np
 from .._core import xpx
 from ._group_ids import encode_rows
 
-__all__ = ["TieBlocks", "block_starts", "docno_codes", "docno_order", "tie_blocks"]
+__all__ = ["TieBlocks", "block_starts", "docno_codes", "docno_order",
+           "known_distinct", "tie_blocks"]
 
 
 class TieBlocks(NamedTuple):
@@ -45,6 +46,59 @@ def block_starts(score_sorted, new_group, xp=np):
     score unlike the previous row's.  Any Array API namespace ``xp``: the
     rule the engine's rankers apply to their sorted rows."""
     return xpx.starts(xp, score_sorted) | new_group
+
+
+def known_distinct(score, groups=None):
+    """Whether the retrieved scores (all but ``-inf``) are known to hold no
+    tie within a group, from a few passes and no sort over the rows.
+
+    Without ``groups`` (one ranking, or the rows of 2-D scores): True where
+    the scores are integers in a range of at most four times their number
+    (ranks; the scores ``tie_free_scores`` gives) and no value repeats.
+    With ``groups`` (1-D): True where each group's retrieved rows are
+    together and strictly monotone in score (lists given in rank order:
+    scores or minus their ranks), or where the test without groups holds.
+    False where these tests cannot tell (other scores need a sort to say).
+    """
+    s = np.asarray(score)
+    if s.dtype.kind not in "iuf":
+        return False
+    s = s.reshape(-1)
+    keep = s > -np.inf if s.dtype.kind == "f" else None
+    if keep is not None and not keep.all():
+        s = s[keep]
+    if s.size == 0:
+        return True
+    if groups is not None and _monotone_runs(s, groups, keep):
+        return True
+    if s.dtype.kind == "f" and (not np.isfinite(s).all()
+                                or not (s == np.floor(s)).all()):
+        return False  # (+inf ties +inf; NaN is refused by the door)
+    lo, hi = s.min(), s.max()
+    if float(hi) - float(lo) + 1 > 4 * s.shape[0]:
+        return False
+    return int(np.bincount((s - lo).astype(np.int64)).max()) <= 1
+
+
+def _monotone_runs(s, groups, keep):
+    """Each group's rows together and strictly decreasing (or each strictly
+    increasing) in ``s`` (the retrieved rows; ``keep`` their mask)."""
+    g = np.asarray(groups).reshape(-1)
+    if g.shape[0] != (s.shape[0] if keep is None else keep.shape[0]):
+        return False  # (the door words the mismatch)
+    if keep is not None and not keep.all():
+        g = g[keep]
+    same = g[1:] == g[:-1]
+    step = s[1:][same] - s[:-1][same]
+    if not ((step < 0).all() or (step > 0).all()):
+        return False
+    first = g[np.concatenate([[True], ~same])]
+    if first.dtype.kind in "iu" and (first[1:] > first[:-1]).all():
+        return True  # (groups in increasing order: distinct)
+    try:
+        return np.unique(first).shape[0] == first.shape[0]
+    except TypeError:  # (ids of mixed types: the door words them)
+        return False
 
 
 def tie_blocks(group, score, perm):

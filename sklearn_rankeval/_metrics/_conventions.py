@@ -33,7 +33,13 @@ from .._core import (
     namespace_of,
     validate_scores,
 )
-from .._engine import docno_codes, docno_order, encode_rows, tie_blocks
+from .._engine import (
+    docno_codes,
+    docno_order,
+    encode_rows,
+    known_distinct,
+    tie_blocks,
+)
 
 __all__ = [
     "CONVENTIONS",
@@ -386,13 +392,15 @@ def _docno_key(docno, shape):
     return docno_codes(ids)
 
 
-def tie_free_scores(y_score, ties, docno=None):
+def tie_free_scores(y_score, ties, docno=None, groups=None):
     """Scores without ties that rank the items as ``ties`` orders them.
 
     ``"input"``: tied items in the order of the input (row order; column
     order for 2-D input), as a stable sort leaves them.  ``"docno"``: tied
     items by ``docno`` in decreasing order, as trec_eval sorts them.  Scores
-    of ``-inf`` (not retrieved) stay ``-inf``.
+    of ``-inf`` (not retrieved) stay ``-inf``.  ``groups`` (optional, 1-D):
+    the rows' groups, which let scores without a tie inside any group
+    (lists in rank order) come back as they are, with no sort.
     """
     s = validate_scores(y_score)
     if ties == "docno":
@@ -403,6 +411,9 @@ def tie_free_scores(y_score, ties, docno=None):
     elif docno is not None:
         raise ValueError(f"docno= is only used with ties='docno', not "
                          f"ties={ties!r}.")
+    if known_distinct(s, None if s.ndim == 2 else groups):
+        # no tie to break (ranks, lists in order, scores already tie-free)
+        return np.array(s, dtype=np.float64)
     if s.ndim == 2:
         if ties == "docno":  # one ranking per row: the rows are the groups
             rows = np.repeat(np.arange(s.shape[0]), s.shape[1])
@@ -574,6 +585,9 @@ def check_ranx_ties(y_true, y_score, groups, metrics, labels=None):
     """
     from .._engine import check_inputs
 
+    if known_distinct(y_score, None if np.ndim(y_score) == 2 else groups):
+        # no tie for ranx to reorder
+        return
     layout, rel, s, groups, _ = check_inputs(y_true, y_score, groups=groups,
                                              labels=labels)
     if layout == "multiclass":  # the true class is the one relevant item
@@ -644,7 +658,7 @@ def prepare(y_score, groups, sample_weight, *, ties=None, docno=None,
     if ties in ("input", "docno"):
         if convention == "ranx" and ties == "input":
             check_ranx_ties(y_true, y_score, groups, metrics, labels)
-        y_score = tie_free_scores(y_score, ties, docno)
+        y_score = tie_free_scores(y_score, ties, docno, groups)
     elif docno is not None:
         raise ValueError("docno= is only used with ties='docno'.")
     if query_weight == "mean" and sample_weight is not None:

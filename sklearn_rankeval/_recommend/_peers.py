@@ -460,7 +460,8 @@ def apply(peer, metrics, inp, sets):
                     f"held-out item: {peer.need_held_out_note}")
     _check_relevance(peer, metrics, inp)
     if inp.rec_score is not None and inp.rec_score.shape[0]:
-        inp = inp._replace(rec_score=tie_free_scores(inp.rec_score, "input"))
+        inp = inp._replace(rec_score=tie_free_scores(inp.rec_score, "input",
+                                                     groups=inp.rec_user))
     _check_train_users(peer, metrics, inp, sets)
     return inp
 

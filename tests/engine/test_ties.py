@@ -91,3 +91,55 @@ def test_docno_ties_of_2d_scores_rank_each_row_as_trec_eval():
         order = _trec_eval_order(score[i].tolist(), docs[i].tolist())
         # distinct decreasing scores in trec_eval's order
         assert np.all(np.diff(out[i, order]) < 0)
+
+
+def _has_tie_by_definition(score, groups):
+    """Whether two retrieved rows (score > -inf) of one group share a score,
+    by a dictionary of the (group, score) pairs seen."""
+    seen = set()
+    for i, s in enumerate(np.asarray(score, dtype=float).reshape(-1)):
+        if s == -np.inf:
+            continue
+        key = (None if groups is None else groups[i], s)
+        if key in seen:
+            return True
+        seen.add(key)
+    return False
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_known_distinct_never_misses_a_tie(seed):
+    """True only where no group holds a tie (and True for the cases it
+    promises: ranks, lists in rank order), on random scores of every kind."""
+    from sklearn_rankeval._engine import known_distinct
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 40))
+    kind = seed % 6
+    groups = np.sort(rng.integers(0, 5, n)) if seed % 2 else rng.integers(0, 5, n)
+    if kind == 0:  # ranks of one ranking
+        score = rng.permutation(n).astype(float) - 3
+    elif kind == 1:  # integers with repeats possible
+        score = rng.integers(0, n + 2, n).astype(np.int64)
+    elif kind == 2:  # lists in order: minus the rank within the group
+        order = np.argsort(groups, kind="stable")
+        groups = groups[order]
+        score = -(np.arange(n) - np.searchsorted(groups, groups)).astype(float)
+    elif kind == 3:  # floats, some -inf, some +inf
+        score = rng.normal(size=n)
+        score[rng.random(n) < 0.2] = -np.inf
+        score[rng.random(n) < 0.1] = np.inf
+    elif kind == 4:  # half-integers
+        score = rng.integers(0, 2 * n + 1, n) / 2
+    else:  # a tie planted in one group of lists in order
+        groups = np.sort(groups)
+        score = -(np.arange(n) - np.searchsorted(groups, groups)).astype(float)
+        if n > 3:
+            score[1] = score[0] if groups[1] == groups[0] else score[1]
+    for g in (None, groups):
+        tie = _has_tie_by_definition(score, g)
+        got = known_distinct(score, g)
+        if tie:
+            assert got is False or got == np.False_
+        if kind == 0 or (kind in (2, 5) and g is not None and not tie):
+            assert got, (kind, g is None)
