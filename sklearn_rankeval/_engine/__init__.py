@@ -53,7 +53,14 @@ from ._group_ids import (
 )
 from ._native import Statistic
 from ._ranked import RankedGroups, discount_cumsum
-from ._ties import TieBlocks, docno_codes, docno_order, known_distinct, tie_blocks
+from ._ties import (
+    TieBlocks,
+    docno_codes,
+    docno_order,
+    grouped_descending,
+    known_distinct,
+    tie_blocks,
+)
 
 __all__ = [
     "RankedGroups",
@@ -69,6 +76,7 @@ __all__ = [
     "encode_groups",
     "encode_rows",
     "group_ids_array",
+    "grouped_descending",
     "known_distinct",
     "layout_of",
     "rank",

@@ -20,7 +20,7 @@ from .._core import xpx
 from ._group_ids import encode_rows
 
 __all__ = ["TieBlocks", "block_starts", "docno_codes", "docno_order",
-           "known_distinct", "tie_blocks"]
+           "grouped_descending", "known_distinct", "tie_blocks"]
 
 
 class TieBlocks(NamedTuple):
@@ -48,17 +48,48 @@ def block_starts(score_sorted, new_group, xp=np):
     return xpx.starts(xp, score_sorted) | new_group
 
 
+def grouped_descending(group, score):
+    """``(starts, step)`` if each group's rows are together and their scores
+    non-increasing (lists in rank order, as ``top_k_items`` gives them),
+    else None: a few passes, no sort of the rows.  ``group``: one id per row
+    (integer codes, or labels of one type); ``starts``: True at the first
+    row of each group's run; ``step``: ``score[1:] - score[:-1]`` (NaN
+    between two ``-inf``: a tie)."""
+    n = group.shape[0]
+    if n == 0:
+        return None
+    starts = np.empty(n, dtype=bool)
+    starts[0] = True
+    np.not_equal(group[1:], group[:-1], out=starts[1:])
+    runs = group[starts]
+    if runs.dtype.kind in "iu" and (runs[1:] > runs[:-1]).all():
+        distinct = runs.shape[0]  # (groups in increasing order)
+    elif runs.dtype.kind in "iu" and runs.min() >= 0 and int(runs.max()) < 4 * n:
+        distinct = np.count_nonzero(np.bincount(runs))
+    else:
+        try:
+            distinct = np.unique(runs).shape[0]
+        except TypeError:  # (ids of mixed types: the door words them)
+            return None
+    if distinct != runs.shape[0]:
+        return None  # a group's rows are not together
+    with np.errstate(invalid="ignore"):  # -inf - -inf: NaN, a tie
+        step = score[1:] - score[:-1]
+    if np.any((step > 0) & ~starts[1:]):
+        return None  # a score above the previous one of the same group
+    return starts, step
+
+
 def known_distinct(score, groups=None):
     """Whether the retrieved scores (all but ``-inf``) are known to hold no
-    tie within a group, from a few passes and no sort over the rows.
+    tie within a group, from a few passes and no sort of the rows.
 
-    Without ``groups`` (one ranking, or the rows of 2-D scores): True where
-    the scores are integers in a range of at most four times their number
-    (ranks; the scores ``tie_free_scores`` gives) and no value repeats.
-    With ``groups`` (1-D): True where each group's retrieved rows are
-    together and strictly monotone in score (lists given in rank order:
-    scores or minus their ranks), or where the test without groups holds.
-    False where these tests cannot tell (other scores need a sort to say).
+    True where the scores are integers in a range of at most four times
+    their number with no value repeated (ranks; the scores
+    ``tie_free_scores`` gives), or, with ``groups`` (1-D), where each
+    group's retrieved rows are together and strictly decreasing
+    (:func:`grouped_descending`: lists in rank order).  False where these
+    tests cannot tell (other scores need a sort to say).
     """
     s = np.asarray(score)
     if s.dtype.kind not in "iuf":
@@ -69,8 +100,16 @@ def known_distinct(score, groups=None):
         s = s[keep]
     if s.size == 0:
         return True
-    if groups is not None and _monotone_runs(s, groups, keep):
-        return True
+    if groups is not None:
+        g = np.asarray(groups).reshape(-1)
+        if g.shape[0] == (s.shape[0] if keep is None else keep.shape[0]):
+            grouped = grouped_descending(g if keep is None or keep.all()
+                                         else g[keep], s)
+            if grouped is not None:
+                starts, step = grouped
+                within = ~starts[1:]
+                if (step[within] < 0).all():  # (NaN steps: not < 0)
+                    return True
     if s.dtype.kind == "f" and (not np.isfinite(s).all()
                                 or not (s == np.floor(s)).all()):
         return False  # (+inf ties +inf; NaN is refused by the door)
@@ -78,27 +117,6 @@ def known_distinct(score, groups=None):
     if float(hi) - float(lo) + 1 > 4 * s.shape[0]:
         return False
     return int(np.bincount((s - lo).astype(np.int64)).max()) <= 1
-
-
-def _monotone_runs(s, groups, keep):
-    """Each group's rows together and strictly decreasing (or each strictly
-    increasing) in ``s`` (the retrieved rows; ``keep`` their mask)."""
-    g = np.asarray(groups).reshape(-1)
-    if g.shape[0] != (s.shape[0] if keep is None else keep.shape[0]):
-        return False  # (the door words the mismatch)
-    if keep is not None and not keep.all():
-        g = g[keep]
-    same = g[1:] == g[:-1]
-    step = s[1:][same] - s[:-1][same]
-    if not ((step < 0).all() or (step > 0).all()):
-        return False
-    first = g[np.concatenate([[True], ~same])]
-    if first.dtype.kind in "iu" and (first[1:] > first[:-1]).all():
-        return True  # (groups in increasing order: distinct)
-    try:
-        return np.unique(first).shape[0] == first.shape[0]
-    except TypeError:  # (ids of mixed types: the door words them)
-        return False
 
 
 def tie_blocks(group, score, perm):

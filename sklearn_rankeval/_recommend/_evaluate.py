@@ -141,6 +141,34 @@ def _accuracy(plan, metrics, inp, keep_r, keep_h, evaluated, y_score_r):
     return info, out
 
 
+def _shared_accuracy(plan, inp, sets, rank):
+    """``(info, {label: (Partials, spec)})`` of every accuracy metric of the
+    plan over the union of their user sets, in one pass: a user's value
+    depends on its own rows only, so each set's table is a selection of
+    these users (:func:`_of_users`), not another pass.  None without one."""
+    accuracy = [m for m in plan.metrics if not m.on_lists]
+    if not accuracy:
+        return None
+    evaluated = np.zeros(inp.n_users, dtype=bool)
+    for users in {m.users for m in accuracy}:
+        evaluated |= sets[users]
+    if not evaluated.any():
+        return None
+    keep_r = evaluated[inp.rec_user]
+    keep_r = None if keep_r.all() else keep_r
+    return _accuracy(plan, accuracy, inp, keep_r, evaluated[inp.held_user],
+                     evaluated, long_scores(inp.rec_user, inp.rec_score, rank))
+
+
+def _of_users(shared, codes, metrics):
+    """The users ``codes`` (sorted user codes) of :func:`_shared_accuracy`'s
+    result, for ``metrics``."""
+    info, values = shared
+    at = np.searchsorted(info.labels, codes)
+    return info.take(at), {m.label: (values[m.label][0].take(at), values[m.label][1])
+                           for m in metrics}
+
+
 def _kept(x, keep):
     """``x[keep]``, without a copy when every row is kept."""
     return x if keep is None else x[keep]
@@ -160,8 +188,8 @@ def chunk_partials(plan, inp, popularity=None, features=None, tail=None):
     rank = inp.rec_rank
     if inp.rec_score is None and rank is None:  # columns without a score
         rank = row_rank(ru)
-    y_score_r = None
     tables, items = {}, {}
+    shared = _shared_accuracy(plan, inp, sets, rank)
     for users in plan.user_sets:
         evaluated = sets[users]
         codes = np.flatnonzero(evaluated)
@@ -172,11 +200,7 @@ def chunk_partials(plan, inp, popularity=None, features=None, tail=None):
         info, values = None, {}
         accuracy = [m for m in metrics if not m.on_lists]
         if accuracy and codes.shape[0]:
-            if y_score_r is None:
-                y_score_r = long_scores(ru, inp.rec_score, rank)
-            info, values = _accuracy(plan, accuracy, inp, keep_r,
-                                     evaluated[inp.held_user], evaluated,
-                                     y_score_r)
+            info, values = _of_users(shared, codes, accuracy)
         su, si = _kept(ru, keep_r), _kept(ri, keep_r)
         score = None if inp.rec_score is None else _kept(inp.rec_score, keep_r)
         srank = None if rank is None else _kept(rank, keep_r)

@@ -12,37 +12,11 @@ are read in one pass, without a sort.
 
 import numpy as np
 
-from .._engine import TieBlocks
+from .._engine import TieBlocks, grouped_descending
 from .._engine import tie_blocks as engine_tie_blocks
 
-__all__ = ["grouped_descending", "list_membership", "list_rank", "long_scores",
+__all__ = ["list_membership", "list_rank", "long_scores",
            "membership", "membership_from_rank", "row_rank", "tie_blocks"]
-
-
-def grouped_descending(user, score):
-    """``(starts, step)`` if each user's rows are contiguous and their scores
-    non-increasing (lists in rank order, as :func:`~._top_k.top_k_items`
-    gives them), else None: one pass, no sort.  ``starts``: True at the first
-    row of each user's run; ``step``: ``score[1:] - score[:-1]``."""
-    n = user.shape[0]
-    if n == 0:
-        return None
-    starts = np.empty(n, dtype=bool)
-    starts[0] = True
-    np.not_equal(user[1:], user[:-1], out=starts[1:])
-    runs = user[starts]
-    if int(runs.max()) < 4 * n:
-        distinct = np.count_nonzero(np.bincount(runs))
-    else:
-        ordered = np.sort(runs)
-        distinct = 1 + np.count_nonzero(ordered[1:] != ordered[:-1])
-    if distinct != runs.shape[0]:
-        return None  # a user's rows are not contiguous
-    with np.errstate(invalid="ignore"):  # -inf - -inf: NaN, a tie
-        step = score[1:] - score[:-1]
-    if np.any((step > 0) & ~starts[1:]):
-        return None  # a score above the previous one of the same user
-    return starts, step
 
 
 def _sort_by_user(user, score, grouped=None):

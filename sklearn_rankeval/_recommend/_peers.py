@@ -30,6 +30,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._core import InvalidArgumentError, check_option
+from .._engine import known_distinct
 from .._metrics import (
     LIST_METRICS,
     distinct_pairs,
@@ -475,7 +476,7 @@ def _check_ties(peer, metrics, inp):
     ``K``: any tie across the cut.
     """
     ru = inp.rec_user
-    if ru.shape[0] == 0:
+    if ru.shape[0] == 0 or known_distinct(inp.rec_score, ru):
         return
     order, block, first, start, size, _ = tie_blocks(ru, inp.rec_score,
                                                     no_tie_shortcut=False)

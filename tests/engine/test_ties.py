@@ -136,7 +136,7 @@ def test_known_distinct_never_misses_a_tie(seed):
         score = -(np.arange(n) - np.searchsorted(groups, groups)).astype(float)
         if n > 3:
             score[1] = score[0] if groups[1] == groups[0] else score[1]
-    for g in (None, groups):
+    for g in (None, groups, np.char.add("u", groups.astype(str))):
         tie = _has_tie_by_definition(score, g)
         got = known_distinct(score, g)
         if tie:

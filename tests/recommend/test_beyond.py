@@ -22,6 +22,7 @@ from scipy import sparse
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.metrics.pairwise import cosine_distances
 
+from sklearn_rankeval._engine import grouped_descending
 from sklearn_rankeval._metrics import _beyond_kernels as bk
 from sklearn_rankeval._metrics._registry import LIST_METRICS
 from sklearn_rankeval._recommend import _lists
@@ -38,7 +39,7 @@ class bd:  # noqa: N801 - the module these tests were written for
     merge = staticmethod(bk.merge)
     popularity = staticmethod(bk.popularity)
     short_head = staticmethod(bk.short_head)
-    grouped_descending = staticmethod(_lists.grouped_descending)
+    grouped_descending = staticmethod(grouped_descending)
 
     @staticmethod
     def membership(user, score, *, k):
