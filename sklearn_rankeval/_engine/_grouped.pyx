@@ -23,7 +23,9 @@
 
 :func:`sort_pass` sorts every row of each group instead (the unmerged tie
 blocks of curves), :func:`block_stats` computes the statistics from blocks
-already built, :func:`multiclass_counts` ranks the true class of each sample.
+already built, :func:`multiclass_counts` ranks the true class of each sample,
+:func:`intent_pass` computes the diversity metrics' values and ideals of
+rows in rank order (``_intent_kernels.pxd``).
 
 Typed memoryviews only (no NumPy C-API).
 """
@@ -36,6 +38,9 @@ from ._group_kernels cimport (
     K_AP, K_AUC, K_ECE, K_HITS, K_LOGLOSS, K_NDCG, K_NE, K_PCOC, K_RR,
     K_SUCCESS, Block, Group, Request, Row, Scratch, ctr_stats, merged_blocks,
     ranked_stat, sort_rows,
+)
+from ._intent_kernels cimport (
+    cascade, exact, greedy, intent_bound, intent_weights, useful_rows,
 )
 
 cdef extern from *:
@@ -656,3 +661,86 @@ def multiclass_counts(const score_t[:, ::1] P, const int64_t[::1] y,
                 e += P[i, j] == t
             above[i] = a
             tied[i] = e
+
+
+def intent_pass(const double[:, ::1] G, const double[::1] s,
+                const int64_t[::1] starts, const double[:, ::1] raw_w,
+                const int64_t[::1] prio, const double[::1] disc, double q,
+                int64_t k, int ideal, int64_t budget, double[::1] value,
+                double[::1] ideal_out, uint8_t[::1] proven, double[:, ::1] w_out,
+                uint8_t[:, ::1] present_out, int n_threads):
+    """The diversity metrics of rows in rank order, group by group
+    (``_intent_kernels.pxd``): each group's intent weights and present
+    intents (``w_out``, ``present_out``), its cascade value (``value``) and,
+    ``ideal`` 1 or 2, its greedy or exact ideal (``ideal_out``; ``proven``:
+    0 where the exact search stopped at ``budget`` nodes).
+
+    ``G`` (n, m): grades per intent; ``s``: scores; group g holds rows
+    ``starts[g] .. starts[g + 1]``; ``raw_w`` (n_groups, m): the intent
+    weights (no rows: equal); ``prio``: which row a greedy tie goes to (no
+    rows: the larger grade vector); ``disc``: the discount of each 0-based
+    rank, at least the largest group's size; ``k`` < 0: no cutoff.  Each
+    group writes its own slots only: any number of threads gives the same
+    bits.  Returns the number of groups not proven.
+    """
+    cdef Py_ssize_t n_groups = starts.shape[0] - 1, g, m = G.shape[1]
+    cdef Py_ssize_t lo, n, nu, i
+    cdef int64_t depth
+    cdef bint weighted = raw_w.shape[0] > 0, given = prio.shape[0] > 0
+    cdef double* buf
+    cdef double* wgt
+    cdef int64_t* ibuf
+    cdef uint8_t* taken
+    cdef double greedy_value, bound
+    cdef int found
+    cdef int unproven = 0
+    if n_groups <= 0:
+        return 0
+    with nogil, parallel(num_threads=n_threads):
+        for g in prange(n_groups, schedule="dynamic", chunksize=64):
+            lo = starts[g]
+            n = starts[g + 1] - lo
+            # scratch: 6 m + 4 (n + 1) + n m doubles, m + n int64, n bytes
+            buf = <double*>malloc((6 * m + 4 * (n + 1) + n * m) * sizeof(double))
+            ibuf = <int64_t*>malloc((m + n + 1) * sizeof(int64_t))
+            taken = <uint8_t*>malloc((n + 1) * sizeof(uint8_t))
+            if buf == NULL or ibuf == NULL or taken == NULL:
+                free(buf)
+                free(ibuf)
+                free(taken)
+                value[g] = 0.0
+                ideal_out[g] = 0.0
+                proven[g] = 0
+                unproven += 1
+                continue
+            wgt = buf + 6 * m + 4 * (n + 1)
+            intent_weights(&G[lo, 0], n, m, &raw_w[g, 0] if weighted else NULL,
+                           &w_out[g, 0], &present_out[g, 0])
+            value[g] = cascade(&G[lo, 0], &s[lo], n, m, &w_out[g, 0], q,
+                               &disc[0], k, ibuf, buf, buf + m, buf + 2 * m,
+                               buf + 6 * m, buf + 6 * m + (n + 1),
+                               buf + 6 * m + 2 * (n + 1))
+            proven[g] = 1
+            ideal_out[g] = 0.0
+            if ideal > 0:
+                nu = useful_rows(&G[lo, 0], n, m, &w_out[g, 0], ibuf + m, wgt)
+                depth = nu if k < 0 else min(<int64_t>nu, k)
+                greedy_value = greedy(&G[lo, 0], m, &prio[lo] if given else NULL,
+                                      ibuf + m, wgt, nu, depth, q, &disc[0],
+                                      buf + 3 * m, taken, buf + 4 * m)
+                ideal_out[g] = greedy_value
+                if ideal > 1:
+                    bound = intent_bound(wgt, nu, m, depth, q, &disc[0],
+                                         buf + 6 * m)
+                    if bound > greedy_value * (1 + 1e-12) + 1e-15:
+                        found = exact(wgt, nu, m, depth, q, &disc[0],
+                                      greedy_value, budget, &ideal_out[g])
+                        if ideal_out[g] < greedy_value:
+                            ideal_out[g] = greedy_value
+                        if found != 1:
+                            proven[g] = 0
+                            unproven += 1
+            free(buf)
+            free(ibuf)
+            free(taken)
+    return unproven
