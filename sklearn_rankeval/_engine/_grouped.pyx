@@ -744,3 +744,70 @@ def intent_pass(const double[:, ::1] G, const double[::1] s,
             free(ibuf)
             free(taken)
     return unproven
+
+
+cdef inline void _rank_sort(index_t* a, index_t* tmp, Py_ssize_t n,
+                            const score_t* s) noexcept nogil:
+    """Row indices ``a`` by score descending, stable (a merge sort; an
+    insertion sort for short runs)."""
+    cdef Py_ssize_t i, j, mid, p, q, o
+    cdef index_t v
+    if n <= 24:
+        for i in range(1, n):
+            v = a[i]
+            j = i - 1
+            while j >= 0 and s[a[j]] < s[v]:
+                a[j + 1] = a[j]
+                j -= 1
+            a[j + 1] = v
+        return
+    mid = n // 2
+    _rank_sort(a, tmp, mid, s)
+    _rank_sort(a + mid, tmp, n - mid, s)
+    if not s[a[mid - 1]] < s[a[mid]]:
+        return  # already in order
+    for i in range(mid):
+        tmp[i] = a[i]
+    p, q, o = 0, mid, 0
+    while p < mid and q < n:
+        if s[a[q]] > s[tmp[p]]:
+            a[o] = a[q]
+            q += 1
+        else:
+            a[o] = tmp[p]
+            p += 1
+        o += 1
+    while p < mid:
+        a[o] = tmp[p]
+        p += 1
+        o += 1
+
+
+def rank_rows(index_t[::1] index, const int64_t[::1] starts,
+              const score_t[::1] s, int n_threads):
+    """Each group's row indices (``index``: group after group, group g at
+    ``starts[g] .. starts[g + 1]``) sorted in place by score descending,
+    tied rows in the order given: what ``np.lexsort((-s[index], group))``
+    gives, in one pass.  Each group sorts its own rows: any number of
+    threads, the same order."""
+    cdef Py_ssize_t n_groups = starts.shape[0] - 1, g
+    cdef index_t* tmp
+    cdef int64_t n
+    cdef int bad = 0
+    if n_groups <= 0 or index.shape[0] == 0:
+        return 0
+    with nogil, parallel(num_threads=n_threads):
+        for g in prange(n_groups, schedule="dynamic", chunksize=256):
+            n = starts[g + 1] - starts[g]
+            if n <= 24:
+                _rank_sort(&index[starts[g]], NULL, n, &s[0])
+                continue
+            tmp = <index_t*>malloc((n // 2 + 1) * sizeof(index_t))
+            if tmp == NULL:
+                bad += 1
+                continue
+            _rank_sort(&index[starts[g]], tmp, n, &s[0])
+            free(tmp)
+    if bad:
+        raise MemoryError("the compiled engine's per-group buffers")
+    return 0
