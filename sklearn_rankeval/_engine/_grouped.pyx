@@ -31,7 +31,8 @@ Typed memoryviews only (no NumPy C-API).
 """
 
 from cython.parallel cimport parallel, prange, threadid
-from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.math cimport pow
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 from ._group_kernels cimport (
@@ -694,15 +695,23 @@ def intent_pass(const double[:, ::1] G, const double[::1] s,
     cdef double greedy_value, bound
     cdef int found
     cdef int unproven = 0
+    cdef double* qpow
     if n_groups <= 0:
         return 0
+    # pow(q, c) for c = 0 .. the largest group's size, once
+    qpow = <double*>malloc((disc.shape[0] + 1) * sizeof(double))
+    if qpow == NULL:
+        raise MemoryError()
+    for i in range(disc.shape[0] + 1):
+        qpow[i] = pow(q, <double>i)
     with nogil, parallel(num_threads=n_threads):
         for g in prange(n_groups, schedule="dynamic", chunksize=64):
             lo = starts[g]
             n = starts[g + 1] - lo
-            # scratch: 6 m + 4 (n + 1) + n m doubles, m + n int64, n bytes
-            buf = <double*>malloc((6 * m + 4 * (n + 1) + n * m) * sizeof(double))
-            ibuf = <int64_t*>malloc((m + n + 1) * sizeof(int64_t))
+            # scratch: 6 m + 5 (n + 1) + n m doubles, m + 2 (n + 1) int64,
+            # n + 1 bytes
+            buf = <double*>malloc((6 * m + 5 * (n + 1) + n * m) * sizeof(double))
+            ibuf = <int64_t*>malloc((m + 2 * (n + 1)) * sizeof(int64_t))
             taken = <uint8_t*>malloc((n + 1) * sizeof(uint8_t))
             if buf == NULL or ibuf == NULL or taken == NULL:
                 free(buf)
@@ -713,10 +722,10 @@ def intent_pass(const double[:, ::1] G, const double[::1] s,
                 proven[g] = 0
                 unproven += 1
                 continue
-            wgt = buf + 6 * m + 4 * (n + 1)
+            wgt = buf + 6 * m + 5 * (n + 1)
             intent_weights(&G[lo, 0], n, m, &raw_w[g, 0] if weighted else NULL,
                            &w_out[g, 0], &present_out[g, 0])
-            value[g] = cascade(&G[lo, 0], &s[lo], n, m, &w_out[g, 0], q,
+            value[g] = cascade(&G[lo, 0], &s[lo], n, m, &w_out[g, 0], qpow,
                                &disc[0], k, ibuf, buf, buf + m, buf + 2 * m,
                                buf + 6 * m, buf + 6 * m + (n + 1),
                                buf + 6 * m + 2 * (n + 1))
@@ -727,13 +736,15 @@ def intent_pass(const double[:, ::1] G, const double[::1] s,
                 depth = nu if k < 0 else min(<int64_t>nu, k)
                 greedy_value = greedy(&G[lo, 0], m, &prio[lo] if given else NULL,
                                       ibuf + m, wgt, nu, depth, q, &disc[0],
-                                      buf + 3 * m, taken, buf + 4 * m)
+                                      buf + 3 * m, taken, buf + 4 * m,
+                                      buf + 6 * m + 4 * (n + 1),
+                                      <uint64_t*>(ibuf + m + (n + 1)))
                 ideal_out[g] = greedy_value
                 if ideal > 1:
-                    bound = intent_bound(wgt, nu, m, depth, q, &disc[0],
+                    bound = intent_bound(wgt, nu, m, depth, qpow, &disc[0],
                                          buf + 6 * m)
                     if bound > greedy_value * (1 + 1e-12) + 1e-15:
-                        found = exact(wgt, nu, m, depth, q, &disc[0],
+                        found = exact(wgt, nu, m, depth, q, qpow, &disc[0],
                                       greedy_value, budget, &ideal_out[g])
                         if ideal_out[g] < greedy_value:
                             ideal_out[g] = greedy_value
@@ -743,6 +754,7 @@ def intent_pass(const double[:, ::1] G, const double[::1] s,
             free(buf)
             free(ibuf)
             free(taken)
+    free(qpow)
     return unproven
 
 

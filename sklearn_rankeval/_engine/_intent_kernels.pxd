@@ -27,6 +27,17 @@ from libc.string cimport memset
 
 cdef inline double pw_sum(const double* a, Py_ssize_t n) noexcept nogil:
     """NumPy's pairwise sum (``np.add.reduce`` along a contiguous axis)."""
+    cdef double res
+    cdef Py_ssize_t i
+    if n < 8:  # (the usual number of intents: a loop the compiler inlines)
+        res = 0.0
+        for i in range(n):
+            res = res + a[i]
+        return res
+    return _pw_long(a, n)
+
+
+cdef inline double _pw_long(const double* a, Py_ssize_t n) noexcept nogil:
     cdef double res, r0, r1, r2, r3, r4, r5, r6, r7
     cdef Py_ssize_t i, n2
     if n < 8:
@@ -50,7 +61,7 @@ cdef inline double pw_sum(const double* a, Py_ssize_t n) noexcept nogil:
         return res
     n2 = n // 2
     n2 -= n2 % 8
-    return pw_sum(a, n2) + pw_sum(a + n2, n - n2)
+    return _pw_long(a, n2) + _pw_long(a + n2, n - n2)
 
 
 cdef inline bint intent_weights(const double* G, Py_ssize_t n, Py_ssize_t m,
@@ -66,8 +77,7 @@ cdef inline bint intent_weights(const double* G, Py_ssize_t n, Py_ssize_t m,
         present[i] = 0
     for r in range(n):
         for i in range(m):
-            if G[r * m + i] > 0:
-                present[i] = 1
+            present[i] |= G[r * m + i] > 0
     for i in range(m):
         if present[i]:
             any_present = True
@@ -81,14 +91,15 @@ cdef inline bint intent_weights(const double* G, Py_ssize_t n, Py_ssize_t m,
 
 
 cdef inline double cascade(const double* G, const double* s, Py_ssize_t n,
-                           Py_ssize_t m, const double* w, double q,
+                           Py_ssize_t m, const double* w, const double* qpow,
                            const double* disc, int64_t k,
                            int64_t* c0, double* wg, double* tmp,
                            double* H, double* pmf, double* moved,
                            double* powers) noexcept nogil:
     """The expected ``sum_{r <= k} D(r) G(r)`` over the orders of the tie
-    blocks (``_diversity_kernels.cascade_value``).  Scratch: ``c0``, ``wg``,
-    ``tmp``, ``H`` (m each), ``pmf``, ``moved``, ``powers`` (n + 1 each)."""
+    blocks (``_diversity_kernels.cascade_value``); ``qpow[c]``: ``pow(q, c)``
+    (``q = 1 - alpha``).  Scratch: ``c0``, ``wg``, ``tmp``, ``H`` (m each),
+    ``pmf``, ``moved``, ``powers`` (n + 1 each)."""
     cdef Py_ssize_t a = 0, e, r, i, j, x, R, kk, L
     cdef double total = 0.0, h, left, p, acc
     cdef double size_f
@@ -102,7 +113,7 @@ cdef inline double cascade(const double* G, const double* s, Py_ssize_t n,
             break  # not retrieved, or beyond the cutoff: nothing more adds
         if e - a == 1:
             for i in range(m):
-                tmp[i] = (w[i] * G[a * m + i]) * pow(q, <double>c0[i]) * disc[a]
+                tmp[i] = (w[i] * G[a * m + i]) * qpow[c0[i]] * disc[a]
             total = total + pw_sum(tmp, m)
         else:
             size_f = <double>(e - a)
@@ -118,7 +129,7 @@ cdef inline double cascade(const double* G, const double* s, Py_ssize_t n,
                 kk = R - 1  # the other relevant items of the block
                 for x in range(kk + 1):
                     pmf[x] = 0.0
-                    powers[x] = pow(q, <double>x)
+                    powers[x] = qpow[x]
                 pmf[0] = 1.0
                 h = 0.0
                 for j in range(L):
@@ -142,7 +153,7 @@ cdef inline double cascade(const double* G, const double* s, Py_ssize_t n,
                 H[i] = h / size_f
             for r in range(a, e):
                 for i in range(m):
-                    wg[i] = (w[i] * G[r * m + i]) * pow(q, <double>c0[i])
+                    wg[i] = (w[i] * G[r * m + i]) * qpow[c0[i]]
                     tmp[i] = wg[i] * H[i]
                 total = total + pw_sum(tmp, m)
         for r in range(a, e):
@@ -187,42 +198,54 @@ cdef inline double greedy(const double* G, Py_ssize_t m, const int64_t* prio,
                           const int64_t* useful, const double* wgt,
                           Py_ssize_t nu, int64_t depth, double q,
                           const double* disc, double* factor, uint8_t* taken,
-                          double* tmp) noexcept nogil:
+                          double* tmp, double* gains,
+                          uint64_t* mask) noexcept nogil:
     """ndeval's greedy ideal of the useful rows (``wgt``), to ``depth``
     ranks: ties of the gain to the larger priority (``prio`` of the row, or
     the lexicographically larger grade vector when NULL), then the earlier
-    row."""
+    row.  A row's gain is recomputed (the same sum, the same bits) only
+    when an intent it is relevant to was just covered.  Scratch: ``gains``,
+    ``mask`` (nu each)."""
     cdef Py_ssize_t r, j, i, best
-    cdef double value = 0.0, gain, best_gain
-    cdef int c
+    cdef double value = 0.0, best_gain
+    cdef uint64_t hit
+    cdef bint few = m <= 64
     for i in range(m):
         factor[i] = 1.0
     for j in range(nu):
         taken[j] = 0
+        mask[j] = 0
+        if few:
+            for i in range(m):
+                if G[useful[j] * m + i] > 0:
+                    mask[j] |= (<uint64_t>1) << i
+        for i in range(m):
+            tmp[i] = wgt[j * m + i]
+        gains[j] = pw_sum(tmp, m)
     for r in range(depth):
         best = -1
         best_gain = -1.0
         for j in range(nu):
             if taken[j]:
                 continue
-            for i in range(m):
-                tmp[i] = wgt[j * m + i] * factor[i]
-            gain = pw_sum(tmp, m)
-            if best < 0 or gain > best_gain:
-                best, best_gain = j, gain
-            elif gain == best_gain:
-                if prio != NULL:
-                    c = (prio[useful[j]] > prio[useful[best]]) - (
-                        prio[useful[j]] < prio[useful[best]])
-                else:
-                    c = lex_cmp(G + useful[j] * m, G + useful[best] * m, m)
-                if c > 0:
-                    best = j
+            if best < 0 or gains[j] > best_gain:
+                best, best_gain = j, gains[j]
+            elif gains[j] == best_gain and (
+                    prio[useful[j]] > prio[useful[best]] if prio != NULL
+                    else lex_cmp(G + useful[j] * m, G + useful[best] * m, m) > 0):
+                best = j
         value = value + disc[r] * best_gain
         taken[best] = 1
+        hit = mask[best]
         for i in range(m):
             if G[useful[best] * m + i] > 0:
                 factor[i] = factor[i] * q
+        for j in range(nu):
+            if taken[j] or (few and not (mask[j] & hit)):
+                continue
+            for i in range(m):
+                tmp[i] = wgt[j * m + i] * factor[i]
+            gains[j] = pw_sum(tmp, m)
     return value
 
 
@@ -240,7 +263,8 @@ cdef inline void sort_desc(double* x, Py_ssize_t n) noexcept nogil:
 
 
 cdef inline double intent_bound(const double* wgt, Py_ssize_t nu, Py_ssize_t m,
-                                int64_t depth, double q, const double* disc,
+                                int64_t depth, const double* qpow,
+                                const double* disc,
                                 double* tmp) noexcept nogil:
     """Each intent alone: its gains largest first at ranks ``0 .. depth``
     (no order does better for that intent), summed over the intents."""
@@ -255,7 +279,7 @@ cdef inline double intent_bound(const double* wgt, Py_ssize_t nu, Py_ssize_t m,
         sort_desc(tmp, cnt)
         part = 0.0
         for u in range(min(<int64_t>cnt, depth)):
-            part = part + (tmp[u] * disc[u]) * pow(q, <double>u)
+            part = part + (tmp[u] * disc[u]) * qpow[u]
         bound = bound + part
     return bound
 
@@ -268,6 +292,7 @@ cdef struct Search:
     Py_ssize_t m
     int64_t depth
     double q
+    const double* qpow      # pow(q, c), c = 0 .. depth
     const double* disc
     double* types           # (T, m), lexicographically ascending
     int64_t* counts         # (T,)
@@ -375,7 +400,7 @@ cdef inline double _bound(Search* S, const int64_t* c, int64_t t0) noexcept nogi
     cdef Py_ssize_t i, jj, j
     cdef double total = 0.0, ci, g
     for i in range(S.m):
-        ci = pow(S.q, <double>c[i])
+        ci = S.qpow[c[i]]
         u = 0
         for jj in range(S.n_by_intent[i]):
             if u >= left:
@@ -420,7 +445,7 @@ cdef inline int _search(Search* S, int64_t t0, double value) noexcept nogil:
             gain = 0.0
             for i in range(S.m):
                 if S.types[j * S.m + i] > 0:
-                    gain = gain + S.types[j * S.m + i] * pow(S.q, <double>c[i])
+                    gain = gain + S.types[j * S.m + i] * S.qpow[c[i]]
             # insert, largest gain first, then the larger type
             a = n_child
             while a > 0 and (gains[a - 1] < gain or (
@@ -460,7 +485,8 @@ cdef inline int _search(Search* S, int64_t t0, double value) noexcept nogil:
 
 
 cdef inline int exact(const double* wgt, Py_ssize_t nu, Py_ssize_t m,
-                      int64_t depth, double q, const double* disc,
+                      int64_t depth, double q, const double* qpow,
+                      const double* disc,
                       double incumbent, int64_t budget,
                       double* best) noexcept nogil:
     """The largest ``sum_{r < depth} D(r) G(r)`` over the orders of the
@@ -516,7 +542,7 @@ cdef inline int exact(const double* wgt, Py_ssize_t nu, Py_ssize_t m,
                 S.types[T * m + i] = wgt[order[a] * m + i]
             S.counts[T] = 1
             T += 1
-        S.T, S.m, S.depth, S.q, S.disc = T, m, depth, q, disc
+        S.T, S.m, S.depth, S.q, S.qpow, S.disc = T, m, depth, q, qpow, disc
         S.budget, S.best = budget, incumbent
         for j in range(T):
             S.used[j] = 0
