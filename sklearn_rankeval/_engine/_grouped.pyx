@@ -41,7 +41,8 @@ from ._group_kernels cimport (
     ranked_stat, sort_rows,
 )
 from ._intent_kernels cimport (
-    cascade, exact, greedy, intent_bound, intent_weights, useful_rows,
+    cascade, coverage, exact, greedy, intent_bound, intent_weights, largest,
+    useful_rows,
 )
 
 cdef extern from *:
@@ -669,12 +670,16 @@ def intent_pass(const double[:, ::1] G, const double[::1] s,
                 const int64_t[::1] prio, const double[::1] disc, double q,
                 int64_t k, int ideal, int64_t budget, double[::1] value,
                 double[::1] ideal_out, uint8_t[::1] proven, double[:, ::1] w_out,
-                uint8_t[:, ::1] present_out, int n_threads):
+                uint8_t[:, ::1] present_out, int64_t cover_k,
+                double[:, ::1] covered, double[:, ::1] top, int n_threads):
     """The diversity metrics of rows in rank order, group by group
     (``_intent_kernels.pxd``): each group's intent weights and present
     intents (``w_out``, ``present_out``), its cascade value (``value``) and,
     ``ideal`` 1 or 2, its greedy or exact ideal (``ideal_out``; ``proven``:
-    0 where the exact search stopped at ``budget`` nodes).
+    0 where the exact search stopped at ``budget`` nodes); when ``covered``
+    has rows, each intent's probability of a relevant item in the top
+    ``cover_k`` (< 0: no cutoff) over the orders of the tie blocks; when
+    ``top`` has rows, each intent's largest grade.
 
     ``G`` (n, m): grades per intent; ``s``: scores; group g holds rows
     ``starts[g] .. starts[g + 1]``; ``raw_w`` (n_groups, m): the intent
@@ -688,6 +693,7 @@ def intent_pass(const double[:, ::1] G, const double[::1] s,
     cdef Py_ssize_t lo, n, nu, i
     cdef int64_t depth
     cdef bint weighted = raw_w.shape[0] > 0, given = prio.shape[0] > 0
+    cdef bint cover = covered.shape[0] > 0, tops = top.shape[0] > 0
     cdef double* buf
     cdef double* wgt
     cdef int64_t* ibuf
@@ -731,6 +737,11 @@ def intent_pass(const double[:, ::1] G, const double[::1] s,
                                buf + 6 * m + 2 * (n + 1))
             proven[g] = 1
             ideal_out[g] = 0.0
+            if cover:
+                coverage(&G[lo, 0], &s[lo], n, m, &present_out[g, 0], cover_k,
+                         &covered[g, 0])
+            if tops and n > 0:
+                largest(&G[lo, 0], n, m, &top[g, 0])
             if ideal > 0:
                 nu = useful_rows(&G[lo, 0], n, m, &w_out[g, 0], ibuf + m, wgt)
                 depth = nu if k < 0 else min(<int64_t>nu, k)

@@ -11,6 +11,9 @@ over intents are NumPy's pairwise sums, :func:`pw_sum`):
   present intents (those with a relevant item), summing to 1;
 * :func:`cascade` -- ``sum_{r <= k} D(r) G(r)``, the expected value over the
   orders of each tie block (exactly, without enumerating them);
+* :func:`coverage` -- the probability that each intent has a relevant item
+  in the top ``k`` over those orders, and :func:`largest` -- each intent's
+  largest grade (ndeval's "ideal ideal");
 * :func:`greedy` -- ndeval's ideal: at each rank the item of largest gain
   (ties to the larger priority, then the earlier row);
 * :func:`intent_bound` and :func:`exact` -- an upper bound of the ideal
@@ -19,7 +22,7 @@ over intents are NumPy's pairwise sums, :func:`pw_sum`):
   past it, the best order found).
 """
 
-from libc.math cimport INFINITY, pow
+from libc.math cimport INFINITY, exp, lgamma, pow
 from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memset
@@ -162,6 +165,58 @@ cdef inline double cascade(const double* G, const double* s, Py_ssize_t n,
                     c0[i] += 1
         a = e
     return total
+
+
+cdef inline void coverage(const double* G, const double* s, Py_ssize_t n,
+                          Py_ssize_t m, const uint8_t* present, int64_t k,
+                          double* covered) noexcept nogil:
+    """``covered`` (m): the probability, over the orders of the tie blocks,
+    that intent i has a relevant item in the top ``k`` (``k`` < 0: every
+    retrieved row); 0 for an intent not present.  A tie block of ``size``
+    rows, ``R`` relevant to i, ``t`` of its positions within the cutoff
+    misses i with probability ``C(size - R, t) / C(size, t)``; the logs
+    are summed block by block, as ``_diversity_kernels.coverage`` sums them."""
+    cdef Py_ssize_t a = 0, e, r, i, R
+    cdef int64_t t, size, mr
+    for i in range(m):
+        covered[i] = 0.0  # (the log of the probability of a miss)
+    while a < n:
+        e = a + 1
+        while e < n and s[e] == s[a]:
+            e += 1
+        if s[a] == -INFINITY or (k >= 0 and a >= k):
+            break  # no position within the cutoff: nothing more is missed
+        size = e - a
+        t = size if k < 0 else min(size, k - a)
+        for i in range(m):
+            R = 0
+            for r in range(a, e):
+                if G[r * m + i] > 0:
+                    R += 1
+            if R == 0:
+                continue
+            mr = size - R
+            if mr >= t:
+                covered[i] = covered[i] + (
+                    lgamma(mr + 1.0) - lgamma(mr - t + 1.0) - lgamma(size + 1.0)
+                    + lgamma(size - t + 1.0))
+            else:
+                covered[i] = -INFINITY
+        a = e
+    for i in range(m):
+        covered[i] = 1.0 - exp(covered[i]) if present[i] else 0.0
+
+
+cdef inline void largest(const double* G, Py_ssize_t n, Py_ssize_t m,
+                         double* top) noexcept nogil:
+    """``top`` (m): each intent's largest grade in the group."""
+    cdef Py_ssize_t r, i
+    for i in range(m):
+        top[i] = G[i]
+    for r in range(1, n):
+        for i in range(m):
+            if G[r * m + i] > top[i]:
+                top[i] = G[r * m + i]
 
 
 cdef inline int lex_cmp(const double* a, const double* b,

@@ -20,9 +20,9 @@ __all__ = ["IDEALS", "IntentPass", "MIN_PARALLEL_ROWS", "intent_pass"]
 
 #: The ideals the pass computes, by name (the kernel's code).
 IDEALS = {None: 0, "greedy": 1, "exact": 2}
-#: Rows from which the pass runs on the threads OpenMP allows (below, one):
-#: its work per row (a greedy ideal, a search) is far above the ranking
-#: pass's, so threads pay off on smaller inputs than there
+#: Rows from which the pass runs on the threads OpenMP allows (below, one;
+#: the exact ideal's search always runs on them): its work per row is far
+#: above the ranking pass's, so threads pay off on smaller inputs than there
 #: (benchmarks/README.md, "Diversity").
 MIN_PARALLEL_ROWS = 200_000
 
@@ -36,6 +36,10 @@ class IntentPass(NamedTuple):
         budget (its ideal: the best order found, never below greedy's)
     weights : (n_groups, n_intents) the intent weights over the present intents
     present : (n_groups, n_intents) bool, the intent has a relevant item
+    covered : (n_groups, n_intents) or None, the probability (over the orders
+        of the tie blocks) that the intent has a relevant item in the top
+        ``cover_k`` (0 for an intent not present)
+    top : (n_groups, n_intents) or None, each intent's largest grade
     """
 
     value: np.ndarray
@@ -43,11 +47,13 @@ class IntentPass(NamedTuple):
     proven: np.ndarray
     weights: np.ndarray
     present: np.ndarray
+    covered: object = None
+    top: object = None
 
 
 def intent_pass(grades, scores, sizes, discounts, *, alpha, k=None,
                 weights=None, priority=None, ideal=None, budget=0,
-                n_threads=None):
+                cover=False, cover_k=None, top=False, n_threads=None):
     """Each group's diversity statistics (:class:`IntentPass`).
 
     Parameters
@@ -65,7 +71,10 @@ def intent_pass(grades, scores, sizes, discounts, *, alpha, k=None,
         larger; None: the larger grade vector, lexicographically)
     ideal : None, "greedy" or "exact"
     budget : int, the exact search's nodes per group
-    n_threads : int or None (by the number of rows)
+    cover : bool, whether to compute ``covered`` (at cutoff ``cover_k``)
+    cover_k : int or None, the coverage's cutoff
+    top : bool, whether to compute ``top``
+    n_threads : int or None (by the number of rows and the ideal)
     """
     grades = np.ascontiguousarray(grades, dtype=np.float64)
     n_rows, n_intents = grades.shape
@@ -80,17 +89,23 @@ def intent_pass(grades, scores, sizes, discounts, *, alpha, k=None,
     disc = np.ascontiguousarray(discounts, dtype=np.float64)
     if disc.shape[0] < max(int(sizes.max()) if n_groups else 0, 1):
         raise ValueError("discounts: one per rank of the largest group needed")
-    if n_threads is None:
-        n_threads = (1 if n_rows < MIN_PARALLEL_ROWS
+    if n_threads is None:  # (the exact search: work enough on any input)
+        n_threads = (1 if n_rows < MIN_PARALLEL_ROWS and ideal != "exact"
                      else max(int(_grouped.max_threads()), 1))
+    none = np.zeros((0, n_intents))
     out = IntentPass(np.zeros(n_groups), np.zeros(n_groups),
                      np.ones(n_groups, dtype=np.uint8),
                      np.zeros((n_groups, n_intents)),
-                     np.zeros((n_groups, n_intents), dtype=np.uint8))
+                     np.zeros((n_groups, n_intents), dtype=np.uint8),
+                     np.zeros((n_groups, n_intents)) if cover else none,
+                     np.zeros((n_groups, n_intents)) if top else none)
     _grouped.intent_pass(grades, np.ascontiguousarray(scores, dtype=np.float64),
                          starts, raw, prio, disc, 1.0 - alpha,
                          -1 if k is None else int(k), IDEALS[ideal], int(budget),
                          out.value, out.ideal, out.proven, out.weights,
-                         out.present, int(n_threads))
+                         out.present, -1 if cover_k is None else int(cover_k),
+                         out.covered, out.top, int(n_threads))
     return out._replace(proven=out.proven.astype(bool),
-                        present=out.present.astype(bool))
+                        present=out.present.astype(bool),
+                        covered=out.covered if cover else None,
+                        top=out.top if top else None)

@@ -27,17 +27,17 @@ over every order of the group's items (retrieved or not), by an exact search
 (:func:`greedy_ideal`), or ndeval's "ideal ideal" (every rank holds an item
 relevant to every intent at the group's largest grade).
 
-The cascade value and the greedy and exact ideals are computed by the
-engine's compiled pass (:func:`~.._engine.intent_pass`,
+The cascade value, the greedy and exact ideals, the coverage of each
+intent and each intent's largest grade are computed by the engine's
+compiled pass (:func:`~.._engine.intent_pass`,
 ``_engine/_intent_kernels.pxd``): one pass over the groups, on OpenMP
-threads, with no Python loop over groups or rows.  Coverage and the ideal
-ideal are NumPy: their loops run over tie blocks at once, or over intents.
+threads, with no Python loop over groups or rows.  The intent-aware metrics
+rank each intent's grades by the engine (one ranking per intent).
 """
 
 from typing import NamedTuple
 
 import numpy as np
-from scipy.special import gammaln
 
 from .._core import InvalidArgumentError, to_numpy, warn, xpx
 from .._engine import intent_pass, rank_groups
@@ -56,6 +56,7 @@ __all__ = [
     "IntentRows",
     "cascade_value",
     "coverage",
+    "covered_share",
     "discount_vector",
     "exact_ideal",
     "greedy_ideal",
@@ -161,15 +162,16 @@ def discount_vector(rows, discount, beta=None):
 
 
 def intent_stats(rows, *, alpha, discount, k=None, beta=None, ideal=None,
-                 budget=0):
+                 budget=0, cover=False, cover_k=None, top=False):
     """The compiled pass over the rows (:func:`~.._engine.intent_pass`):
-    each group's cascade value, its ``ideal`` (None, ``"greedy"`` or
-    ``"exact"``), whether that is proven, its intent weights and present
-    intents."""
+    each group's cascade value (to ``k``; ``k=0``: none), its ``ideal``
+    (None, ``"greedy"`` or ``"exact"``), whether that is proven, its intent
+    weights and present intents, and when asked the coverage of each intent
+    at ``cover_k`` and each intent's largest grade (``top``)."""
     return intent_pass(rows.grades, rows.scores, rows.sizes,
                        discount_vector(rows, discount, beta), alpha=alpha, k=k,
                        weights=rows.weights, priority=rows.priority, ideal=ideal,
-                       budget=budget)
+                       budget=budget, cover=cover, cover_k=cover_k, top=top)
 
 
 def cascade_value(rows, *, alpha, discount, k=None, beta=None):
@@ -193,64 +195,43 @@ def cascade_value(rows, *, alpha, discount, k=None, beta=None):
                         beta=beta).value
 
 
-def coverage(rows, *, k, layout=None, weights=None, present=None):
+def coverage(rows, *, k, weighted=True):
     """Per group, the expected weighted share of intents with a relevant item
-    in the top ``k`` (subtopic recall, I-rec), over the orders of tied items.
+    in the top ``k`` (subtopic recall, I-rec), over the orders of tied items
+    (``weighted=False``: every present intent alike).
 
     An intent is missed when none of its ``R`` relevant items of a tie
     block of ``m`` crossing the cutoff (``t`` of its positions within it)
-    lands there: probability ``C(m - R, t) / C(m, t)``.
+    lands there: probability ``C(m - R, t) / C(m, t)``.  Computed by the
+    compiled pass (``_engine/_intent_kernels.pxd``).
     """
-    lay = row_layout(rows) if layout is None else layout
-    n_groups = rows.sizes.shape[0]
-    if present is None:
-        present = _present(rows, lay.gid, n_groups)
-    if weights is None:
-        weights = intent_weights(rows, present)
-    rel = (np.asarray(rows.grades) > 0).astype(np.int64)
-    firsts = np.flatnonzero(np.arange(lay.pos.shape[0]) == lay.bfirst)
-    size = lay.bsize[firsts]
-    start = lay.pos[firsts]
-    ok = lay.retrieved[firsts]
-    t = np.clip((size if k is None else np.minimum(size, k - start)), 0, None)
-    t = np.where(ok, t, 0)
-    csum = np.concatenate([np.zeros((1, rel.shape[1]), np.int64),
-                           np.cumsum(rel, axis=0)])
-    r_block = csum[firsts + size] - csum[firsts]
-    lgam = gammaln
-    # log C(m - R, t) - log C(m, t); -inf where m - R < t (surely covered)
-    mr = size[:, None] - r_block
-    tt = t[:, None]
-    feasible = mr >= tt
-    with np.errstate(invalid="ignore"):
-        log_miss = np.where(
-            feasible,
-            lgam(np.maximum(mr, 0) + 1.0) - lgam(np.maximum(mr - tt, 0) + 1.0)
-            - lgam(size[:, None] + 1.0) + lgam(size[:, None] - tt + 1.0),
-            -np.inf)
-    log_miss = np.where(r_block > 0, log_miss, 0.0)
-    # blocks are group after group: the sum of each group's blocks
-    group_first_block = np.searchsorted(firsts, lay.starts)
-    per_group = np.add.reduceat(log_miss, group_first_block, axis=0)
-    covered = 1.0 - np.exp(per_group)
-    return (weights * np.where(present, covered, 0.0)).sum(axis=1)
+    out = intent_stats(rows, alpha=0.0, discount="log2", k=0, cover=True,
+                       cover_k=k)  # (k=0: no cascade value)
+    return covered_share(rows, out, weighted)
+
+
+def covered_share(rows, out, weighted):
+    """The weighted share of the covered intents, from the pass's output."""
+    weights = (out.weights if weighted
+               else intent_weights(rows._replace(weights=None), out.present))
+    return (weights * out.covered).sum(axis=1)
 
 
 # ---------------------------------------------------------------------------
 # ideals
 # ---------------------------------------------------------------------------
 def ideal_ideal(rows, *, alpha, discount, k=None, beta=None, weights=None,
-                layout=None):
+                top=None):
     """ndeval's "ideal ideal": every rank ``r <= k`` holds an item relevant to
     every intent at the group's largest grade of that intent.  ``k=None``:
     the group's size (NRBP: the infinite sum, ``1 / (1 - q beta)`` times the
-    weighted largest grade)."""
-    lay = row_layout(rows) if layout is None else layout
+    weighted largest grade).  ``weights`` and ``top`` (each intent's largest
+    grade): the pass's, computed here when not given."""
     n_groups = rows.sizes.shape[0]
-    G = np.asarray(rows.grades, dtype=np.float64)
-    if weights is None:
-        weights = intent_weights(rows, _present(rows, lay.gid, n_groups))
-    gmax = np.maximum.reduceat(G, lay.starts, axis=0)
+    if weights is None or top is None:
+        out = intent_stats(rows, alpha=alpha, discount=discount, k=0, top=True)
+        weights, top = out.weights, out.top
+    gmax = top
     top = (weights * gmax).sum(axis=1)
     q = 1.0 - alpha
     if discount == "geometric" and k is None:
@@ -377,7 +358,8 @@ def _normalised(rg, discount, *, k, alpha, beta, normalization, grades, factor):
     rows = intent_rows(rg, binary=grades == "binary")
     out = intent_stats(rows, alpha=alpha, discount=discount, k=k, beta=beta,
                        ideal=normalization if normalization in ("exact", "greedy")
-                       else None, budget=EXACT_NODE_BUDGET)
+                       else None, budget=EXACT_NODE_BUDGET,
+                       top=normalization == "ideal-ideal")
     value, defined = out.value, out.present.any(axis=1)
     if normalization == "none":
         return _partials(rg, factor * value, defined)
@@ -394,7 +376,7 @@ def _normalised(rg, discount, *, k, alpha, beta, normalization, grades, factor):
         ideal = out.ideal
     else:
         ideal = ideal_ideal(rows, alpha=alpha, discount=discount, k=k, beta=beta,
-                            weights=out.weights)
+                            weights=out.weights, top=out.top)
     defined = defined & (ideal > 0)
     return _partials(rg, value / np.where(ideal > 0, ideal, 1.0), defined)
 
@@ -421,22 +403,15 @@ def nrbp(rg, k=None, alpha=0.5, beta=0.5, normalization="exact", grades="graded"
                        factor=1.0 - (1.0 - alpha) * beta)
 
 
-def _coverage_partials(rg, k, grades, weighted):
-    rows = intent_rows(rg, binary=grades == "binary")
-    lay = row_layout(rows)
-    present = _present(rows, lay.gid, rows.sizes.shape[0])
-    weights = intent_weights(rows if weighted else rows._replace(weights=None),
-                             present)
-    return rows, lay, present, coverage(rows, k=k, layout=lay, weights=weights,
-                                        present=present)
-
-
 def subtopic_recall(rg, k=10, grades="graded"):
     """Subtopic (intent) recall at ``k`` (Zhai et al. 2003): the share of the
     group's intents with a relevant item in the top ``k``, weighted by the
     intent weights (equal by default)."""
-    _, _, present, value = _coverage_partials(rg, k, grades, weighted=True)
-    return _partials(rg, value, present.any(axis=1))
+    rows = intent_rows(rg, binary=grades == "binary")
+    out = intent_stats(rows, alpha=0.0, discount="log2", k=0, cover=True,
+                       cover_k=k)
+    return _partials(rg, covered_share(rows, out, weighted=True),
+                     out.present.any(axis=1))
 
 
 def d_sharp_ndcg(rg, k=None, gamma=0.5):
@@ -445,10 +420,13 @@ def d_sharp_ndcg(rg, k=None, gamma=0.5):
     NTCIREVAL); D-nDCG: the nDCG of the global gain ``sum_i P(i|q) g_i``
     (the cascade gain with ``alpha = 0``, whose greedy ideal, the items by
     global gain, is the ideal)."""
-    rows, _, present, irec = _coverage_partials(rg, k, "graded", weighted=False)
-    out = intent_stats(rows, alpha=0.0, discount="log2", k=k, ideal="greedy")
+    rows = intent_rows(rg)
+    out = intent_stats(rows, alpha=0.0, discount="log2", k=k, ideal="greedy",
+                       cover=True, cover_k=k)
+    irec = covered_share(rows, out, weighted=False)
     dndcg = out.value / np.where(out.ideal > 0, out.ideal, 1.0)
-    return _partials(rg, gamma * irec + (1.0 - gamma) * dndcg, present.any(axis=1))
+    return _partials(rg, gamma * irec + (1.0 - gamma) * dndcg,
+                     out.present.any(axis=1))
 
 
 def intent_aware(rg, k=10, metric=None):

@@ -136,3 +136,18 @@ def test_discounts_must_cover_the_largest_group():
     rows = dk.IntentRows(np.ones((3, 2)), np.zeros(3), np.array([3]))
     with pytest.raises(ValueError, match="discounts"):
         intent_pass(rows.grades, rows.scores, rows.sizes, np.ones(2), alpha=0.5)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_coverage_and_largest_grades_equal_the_numpy_kernels(seed):
+    rng = np.random.default_rng(8000 + seed)
+    rows, _ = _instance(rng, 300, 30, int(rng.integers(1, 9)), 3, density=0.2,
+                        n_levels=int(rng.integers(2, 6)), weighted=seed % 2 == 0)
+    for k in (None, 1, 3, 10, 40):
+        np.testing.assert_allclose(dk.coverage(rows, k=k),
+                                   old.coverage(rows, k=k), rtol=0, atol=1e-12)
+    out = dk.intent_stats(rows, alpha=0.5, discount="log2", k=0, top=True)
+    starts = np.cumsum(rows.sizes) - rows.sizes
+    np.testing.assert_array_equal(out.top,
+                                  np.maximum.reduceat(rows.grades, starts, axis=0))
+    assert not out.value.any()  # (k=0: no cascade value)
