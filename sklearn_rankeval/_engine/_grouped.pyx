@@ -769,31 +769,35 @@ def intent_pass(const double[:, ::1] G, const double[::1] s,
     return unproven
 
 
-cdef inline void _rank_sort(index_t* a, index_t* tmp, Py_ssize_t n,
-                            const score_t* s) noexcept nogil:
-    """Row indices ``a`` by score descending, stable (a merge sort; an
-    insertion sort for short runs)."""
+cdef struct Keyed:
+    double s        # score (higher first)
+    int64_t i       # row index
+
+
+cdef inline void _rank_sort(Keyed* a, Keyed* tmp, Py_ssize_t n) noexcept nogil:
+    """Rows by score descending, stable (a merge sort; an insertion sort for
+    short runs)."""
     cdef Py_ssize_t i, j, mid, p, q, o
-    cdef index_t v
+    cdef Keyed v
     if n <= 24:
         for i in range(1, n):
             v = a[i]
             j = i - 1
-            while j >= 0 and s[a[j]] < s[v]:
+            while j >= 0 and a[j].s < v.s:
                 a[j + 1] = a[j]
                 j -= 1
             a[j + 1] = v
         return
     mid = n // 2
-    _rank_sort(a, tmp, mid, s)
-    _rank_sort(a + mid, tmp, n - mid, s)
-    if not s[a[mid - 1]] < s[a[mid]]:
+    _rank_sort(a, tmp, mid)
+    _rank_sort(a + mid, tmp, n - mid)
+    if not a[mid - 1].s < a[mid].s:
         return  # already in order
     for i in range(mid):
         tmp[i] = a[i]
     p, q, o = 0, mid, 0
     while p < mid and q < n:
-        if s[a[q]] > s[tmp[p]]:
+        if a[q].s > tmp[p].s:
             a[o] = a[q]
             q += 1
         else:
@@ -811,26 +815,32 @@ def rank_rows(index_t[::1] index, const int64_t[::1] starts,
     """Each group's row indices (``index``: group after group, group g at
     ``starts[g] .. starts[g + 1]``) sorted in place by score descending,
     tied rows in the order given: what ``np.lexsort((-s[index], group))``
-    gives, in one pass.  Each group sorts its own rows: any number of
-    threads, the same order."""
-    cdef Py_ssize_t n_groups = starts.shape[0] - 1, g
-    cdef index_t* tmp
-    cdef int64_t n
+    gives, in one pass.  Each group's scores are gathered first (one read
+    each), then sorted with their indices in the cache.  Each group sorts
+    its own rows: any number of threads, the same order."""
+    cdef Py_ssize_t n_groups = starts.shape[0] - 1, g, r
+    cdef Keyed* buf
+    cdef int64_t n, lo
     cdef int bad = 0
     if n_groups <= 0 or index.shape[0] == 0:
         return 0
     with nogil, parallel(num_threads=n_threads):
         for g in prange(n_groups, schedule="dynamic", chunksize=256):
-            n = starts[g + 1] - starts[g]
-            if n <= 24:
-                _rank_sort(&index[starts[g]], NULL, n, &s[0])
+            lo = starts[g]
+            n = starts[g + 1] - lo
+            if n <= 1:
                 continue
-            tmp = <index_t*>malloc((n // 2 + 1) * sizeof(index_t))
-            if tmp == NULL:
+            buf = <Keyed*>malloc((n + n // 2 + 1) * sizeof(Keyed))
+            if buf == NULL:
                 bad += 1
                 continue
-            _rank_sort(&index[starts[g]], tmp, n, &s[0])
-            free(tmp)
+            for r in range(n):
+                buf[r].i = index[lo + r]
+                buf[r].s = s[buf[r].i]
+            _rank_sort(buf, buf + n, n)
+            for r in range(n):
+                index[lo + r] = <index_t>buf[r].i
+            free(buf)
     if bad:
         raise MemoryError("the compiled engine's per-group buffers")
     return 0
