@@ -47,6 +47,8 @@ def main(argv=None):
     parser.add_argument("--exact", action="store_true",
                         help="also the exact ideal (a search in each group "
                              "that greedy does not settle)")
+    parser.add_argument("--only", default="",
+                        help="only the cases whose name contains this")
     args = parser.parse_args(argv)
     print(machine())
     y, s, g = make_intent_run(int(args.rows), args.intents, args.group_size,
@@ -74,6 +76,7 @@ def main(argv=None):
     }
     if not args.exact:
         cases = {name: fn for name, fn in cases.items() if "exact" not in name}
+    cases = {name: fn for name, fn in cases.items() if args.only in name}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for name, fn in cases.items():
