@@ -194,9 +194,12 @@ def test_no_module_over_800_lines(path):
 #: The number of names each subpackage's face exports, today: a face
 #: exports what the other subpackages need of it; a face that grows past its
 #: number is a decision to make here, in the open.  (_metrics: 67 + the six
-#: public diversity functions, which the package's face re-exports.)
+#: public diversity functions, which the package's face re-exports;
+#: _engine: 20 + the compiled pass of the diversity metrics + the tie rule
+#: that needs no sort, known_distinct and grouped_descending, less the unused
+#: discounts.)
 FACE_EXPORTS = {"_cli": 1, "_core": 47, "_counterfactual": 13, "_distributed": 25,
-                "_engine": 21, "_metrics": 76, "_plot": 10, "_recommend": 0,
+                "_engine": 22, "_metrics": 76, "_plot": 10, "_recommend": 0,
                 "_reports": 10, "_retrieval": 4, "_stats": 40}
 #: Names a face still exports that no other subpackage imports (to go).
 FACE_UNUSED = {"_engine": {"RankedGroups", "encode_classes", "rank"}}

@@ -223,7 +223,12 @@ def full(xp, n, value, device, dtype=None):
 
 def take(xp, x, index):
     """``x[index]`` along the first axis (``index`` a 1-D integer array:
-    integer array indexing, in the standard since its 2024.12 revision)."""
+    integer array indexing, in the standard since its 2024.12 revision;
+    NumPy's ``np.take``, the same values, is several times faster on 2-D
+    ``x``)."""
+    if (isinstance(x, np.ndarray) and isinstance(index, np.ndarray)
+            and index.dtype.kind in "iu"):
+        return np.take(x, index, axis=0)
     return x[index]
 
 

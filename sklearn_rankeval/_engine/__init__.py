@@ -30,7 +30,9 @@
 * :mod:`._rows` -- ``UnrankedRows``, that second view (read by the CTR
   metrics), from the same pass and the same encoding of the groups;
 * :mod:`._native` -- :class:`Statistic`, a statistic for the compiled pass
-  as a metric's registry entry declares it.
+  as a metric's registry entry declares it;
+* :mod:`._intents` -- :func:`intent_pass`, the compiled pass of the
+  diversity metrics over rows already in rank order (grades per intent).
 
 Any of the four input layouts (grouped rows with ``groups``, one row per
 query, multiclass probabilities, one ranking) becomes one
@@ -51,6 +53,7 @@ from ._group_ids import (
     encode_rows,
     group_ids_array,
 )
+from ._intents import intent_pass
 from ._native import Statistic
 from ._ranked import RankedGroups, discount_cumsum
 from ._ties import (
@@ -77,6 +80,7 @@ __all__ = [
     "encode_rows",
     "group_ids_array",
     "grouped_descending",
+    "intent_pass",
     "known_distinct",
     "layout_of",
     "rank",

@@ -338,10 +338,13 @@ class _Input:
                 return np.zeros(0, dtype=np.int64)
             last = slots[-1]
             index = self.order()[self.row_start[slots[0]]:
-                                 self.row_start[last] + self.cnt[last]]
-            group = np.repeat(np.arange(slots.shape[0]), self.cnt[slots])
-            # (one stable sort: by group, then score descending)
-            return index[np.lexsort((-self.source[1][index], group))]
+                                 self.row_start[last] + self.cnt[last]].copy()
+            starts = np.zeros(slots.shape[0] + 1, dtype=np.int64)
+            np.cumsum(self.cnt[slots], out=starts[1:])
+            # each group's rows by score descending, stably (in place)
+            _grouped.rank_rows(index, starts, self.source[1],
+                               n_threads(index.shape[0]))
+            return index
 
         return order
 

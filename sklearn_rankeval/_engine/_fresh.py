@@ -23,7 +23,7 @@ __all__ = ["SOURCES", "check_fresh", "source_hash"]
 #: file, a backup, a copy -- never makes the module look stale.  A new
 #: ``.pxd`` is added here (tests/engine/test_compiled.py checks that every
 #: local module a source cimports is listed).
-SOURCES = ("_grouped.pyx", "_group_kernels.pxd")
+SOURCES = ("_grouped.pyx", "_group_kernels.pxd", "_intent_kernels.pxd")
 
 
 def _sources(folder):

@@ -23,19 +23,26 @@
 
 :func:`sort_pass` sorts every row of each group instead (the unmerged tie
 blocks of curves), :func:`block_stats` computes the statistics from blocks
-already built, :func:`multiclass_counts` ranks the true class of each sample.
+already built, :func:`multiclass_counts` ranks the true class of each sample,
+:func:`intent_pass` computes the diversity metrics' values and ideals of
+rows in rank order (``_intent_kernels.pxd``).
 
 Typed memoryviews only (no NumPy C-API).
 """
 
 from cython.parallel cimport parallel, prange, threadid
-from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.math cimport pow
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 from ._group_kernels cimport (
     K_AP, K_AUC, K_ECE, K_HITS, K_LOGLOSS, K_NDCG, K_NE, K_PCOC, K_RR,
     K_SUCCESS, Block, Group, Request, Row, Scratch, ctr_stats, merged_blocks,
     ranked_stat, sort_rows,
+)
+from ._intent_kernels cimport (
+    cascade, coverage, exact, greedy, intent_bound, intent_weights, largest,
+    useful_rows,
 )
 
 cdef extern from *:
@@ -656,3 +663,184 @@ def multiclass_counts(const score_t[:, ::1] P, const int64_t[::1] y,
                 e += P[i, j] == t
             above[i] = a
             tied[i] = e
+
+
+def intent_pass(const double[:, ::1] G, const double[::1] s,
+                const int64_t[::1] starts, const double[:, ::1] raw_w,
+                const int64_t[::1] prio, const double[::1] disc, double q,
+                int64_t k, int ideal, int64_t budget, double[::1] value,
+                double[::1] ideal_out, uint8_t[::1] proven, double[:, ::1] w_out,
+                uint8_t[:, ::1] present_out, int64_t cover_k,
+                double[:, ::1] covered, double[:, ::1] top, int n_threads):
+    """The diversity metrics of rows in rank order, group by group
+    (``_intent_kernels.pxd``): each group's intent weights and present
+    intents (``w_out``, ``present_out``), its cascade value (``value``) and,
+    ``ideal`` 1 or 2, its greedy or exact ideal (``ideal_out``; ``proven``:
+    0 where the exact search stopped at ``budget`` nodes); when ``covered``
+    has rows, each intent's probability of a relevant item in the top
+    ``cover_k`` (< 0: no cutoff) over the orders of the tie blocks; when
+    ``top`` has rows, each intent's largest grade.
+
+    ``G`` (n, m): grades per intent; ``s``: scores; group g holds rows
+    ``starts[g] .. starts[g + 1]``; ``raw_w`` (n_groups, m): the intent
+    weights (no rows: equal); ``prio``: which row a greedy tie goes to (no
+    rows: the larger grade vector); ``disc``: the discount of each 0-based
+    rank, at least the largest group's size; ``k`` < 0: no cutoff.  Each
+    group writes its own slots only: any number of threads gives the same
+    bits.  Returns the number of groups not proven.
+    """
+    cdef Py_ssize_t n_groups = starts.shape[0] - 1, g, m = G.shape[1]
+    cdef Py_ssize_t lo, n, nu, i
+    cdef int64_t depth
+    cdef bint weighted = raw_w.shape[0] > 0, given = prio.shape[0] > 0
+    cdef bint cover = covered.shape[0] > 0, tops = top.shape[0] > 0
+    cdef double* buf
+    cdef double* wgt
+    cdef int64_t* ibuf
+    cdef uint8_t* taken
+    cdef double greedy_value, bound
+    cdef int found
+    cdef int unproven = 0
+    cdef double* qpow
+    if n_groups <= 0:
+        return 0
+    # pow(q, c) for c = 0 .. the largest group's size, once
+    qpow = <double*>malloc((disc.shape[0] + 1) * sizeof(double))
+    if qpow == NULL:
+        raise MemoryError()
+    for i in range(disc.shape[0] + 1):
+        qpow[i] = pow(q, <double>i)
+    with nogil, parallel(num_threads=n_threads):
+        for g in prange(n_groups, schedule="dynamic", chunksize=64):
+            lo = starts[g]
+            n = starts[g + 1] - lo
+            # scratch: 6 m + 5 (n + 1) + n m doubles, m + 2 (n + 1) int64,
+            # n + 1 bytes
+            buf = <double*>malloc((6 * m + 5 * (n + 1) + n * m) * sizeof(double))
+            ibuf = <int64_t*>malloc((m + 2 * (n + 1)) * sizeof(int64_t))
+            taken = <uint8_t*>malloc((n + 1) * sizeof(uint8_t))
+            if buf == NULL or ibuf == NULL or taken == NULL:
+                free(buf)
+                free(ibuf)
+                free(taken)
+                value[g] = 0.0
+                ideal_out[g] = 0.0
+                proven[g] = 0
+                unproven += 1
+                continue
+            wgt = buf + 6 * m + 5 * (n + 1)
+            intent_weights(&G[lo, 0], n, m, &raw_w[g, 0] if weighted else NULL,
+                           &w_out[g, 0], &present_out[g, 0])
+            value[g] = cascade(&G[lo, 0], &s[lo], n, m, &w_out[g, 0], qpow,
+                               &disc[0], k, ibuf, buf, buf + m, buf + 2 * m,
+                               buf + 6 * m, buf + 6 * m + (n + 1),
+                               buf + 6 * m + 2 * (n + 1))
+            proven[g] = 1
+            ideal_out[g] = 0.0
+            if cover:
+                coverage(&G[lo, 0], &s[lo], n, m, &present_out[g, 0], cover_k,
+                         &covered[g, 0])
+            if tops and n > 0:
+                largest(&G[lo, 0], n, m, &top[g, 0])
+            if ideal > 0:
+                nu = useful_rows(&G[lo, 0], n, m, &w_out[g, 0], ibuf + m, wgt)
+                depth = nu if k < 0 else min(<int64_t>nu, k)
+                greedy_value = greedy(&G[lo, 0], m, &prio[lo] if given else NULL,
+                                      ibuf + m, wgt, nu, depth, q, &disc[0],
+                                      buf + 3 * m, taken, buf + 4 * m,
+                                      buf + 6 * m + 4 * (n + 1),
+                                      <uint64_t*>(ibuf + m + (n + 1)))
+                ideal_out[g] = greedy_value
+                if ideal > 1:
+                    bound = intent_bound(wgt, nu, m, depth, qpow, &disc[0],
+                                         buf + 6 * m)
+                    if bound > greedy_value * (1 + 1e-12) + 1e-15:
+                        found = exact(wgt, nu, m, depth, q, qpow, &disc[0],
+                                      greedy_value, budget, &ideal_out[g])
+                        if ideal_out[g] < greedy_value:
+                            ideal_out[g] = greedy_value
+                        if found != 1:
+                            proven[g] = 0
+                            unproven += 1
+            free(buf)
+            free(ibuf)
+            free(taken)
+    free(qpow)
+    return unproven
+
+
+cdef struct Keyed:
+    double s        # score (higher first)
+    int64_t i       # row index
+
+
+cdef inline void _rank_sort(Keyed* a, Keyed* tmp, Py_ssize_t n) noexcept nogil:
+    """Rows by score descending, stable (a merge sort; an insertion sort for
+    short runs)."""
+    cdef Py_ssize_t i, j, mid, p, q, o
+    cdef Keyed v
+    if n <= 24:
+        for i in range(1, n):
+            v = a[i]
+            j = i - 1
+            while j >= 0 and a[j].s < v.s:
+                a[j + 1] = a[j]
+                j -= 1
+            a[j + 1] = v
+        return
+    mid = n // 2
+    _rank_sort(a, tmp, mid)
+    _rank_sort(a + mid, tmp, n - mid)
+    if not a[mid - 1].s < a[mid].s:
+        return  # already in order
+    for i in range(mid):
+        tmp[i] = a[i]
+    p, q, o = 0, mid, 0
+    while p < mid and q < n:
+        if a[q].s > tmp[p].s:
+            a[o] = a[q]
+            q += 1
+        else:
+            a[o] = tmp[p]
+            p += 1
+        o += 1
+    while p < mid:
+        a[o] = tmp[p]
+        p += 1
+        o += 1
+
+
+def rank_rows(index_t[::1] index, const int64_t[::1] starts,
+              const score_t[::1] s, int n_threads):
+    """Each group's row indices (``index``: group after group, group g at
+    ``starts[g] .. starts[g + 1]``) sorted in place by score descending,
+    tied rows in the order given: what ``np.lexsort((-s[index], group))``
+    gives, in one pass.  Each group's scores are gathered first (one read
+    each), then sorted with their indices in the cache.  Each group sorts
+    its own rows: any number of threads, the same order."""
+    cdef Py_ssize_t n_groups = starts.shape[0] - 1, g, r
+    cdef Keyed* buf
+    cdef int64_t n, lo
+    cdef int bad = 0
+    if n_groups <= 0 or index.shape[0] == 0:
+        return 0
+    with nogil, parallel(num_threads=n_threads):
+        for g in prange(n_groups, schedule="dynamic", chunksize=256):
+            lo = starts[g]
+            n = starts[g + 1] - lo
+            if n <= 1:
+                continue
+            buf = <Keyed*>malloc((n + n // 2 + 1) * sizeof(Keyed))
+            if buf == NULL:
+                bad += 1
+                continue
+            for r in range(n):
+                buf[r].i = index[lo + r]
+                buf[r].s = s[buf[r].i]
+            _rank_sort(buf, buf + n, n)
+            for r in range(n):
+                index[lo + r] = <index_t>buf[r].i
+            free(buf)
+    if bad:
+        raise MemoryError("the compiled engine's per-group buffers")
+    return 0

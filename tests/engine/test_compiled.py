@@ -334,3 +334,18 @@ def test_one_pass_computes_every_statistic_asked_for(monkeypatch):
                                             "P(rel=2)@5"])
     # one pass for the metrics of y_true, one for those of y_true >= 2
     assert len(calls) == 2
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_rank_order_is_the_stable_sort_by_group_then_score(dtype):
+    # groups long enough for the merge sort (> 24 rows) and short ones, many
+    # ties, -inf and signed zeros: the order np.lexsort gives
+    rng = np.random.default_rng(4)
+    n = 20_000
+    groups = rng.integers(0, 150, n) * 7 + (rng.random(n) < 0.2) * 3
+    s = rng.integers(-3, 4, n).astype(dtype) * rng.choice([1.0, -1.0, 0.5], n)
+    s[rng.random(n) < 0.05] = -np.inf
+    y = (rng.random(n) < 0.3).astype(float)
+    rg = rank_groups(y, s, groups=groups)
+    _, code = np.unique(groups, return_inverse=True)
+    np.testing.assert_array_equal(rg.rank_order(), np.lexsort((-s, code)))

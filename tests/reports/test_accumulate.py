@@ -439,3 +439,29 @@ def test_batches_without_groups_of_ranking_metrics_say_what_to_do():
     with pytest.raises(ValueError, match=r"groups: without groups a batch is one "
                                          r"ranking.*batches of gauc; the pooled"):
         acc.update([1, 0], [0.4, 0.1])
+
+
+def test_sorted_accumulators_merged_at_a_cut_query_keep_its_columns():
+    """Two workers' sorted streams that cut one query between them: the
+    merge joins the query's rows with their samples and items."""
+    from tests._logs import exposure_expected, make_exposure_log
+
+    frame = _sorted_by(make_exposure_log(seed=13), "query")
+    cut = int(np.searchsorted(frame["query"].to_numpy(), "q5")) + 2  # inside q5
+    accs = []
+    for part in (frame.iloc[:cut], frame.iloc[cut:]):
+        acc = RankingAccumulator(["expected_exposure", "awrf"], group_rows="sorted")
+        acc.update(part["relevance"], part["score"], groups=part["query"],
+                   samples=part["sample"], items=part["item"],
+                   item_groups=part["provider"])
+        accs.append(acc)
+    got = accs[0].merge(accs[1]).result()
+    want = exposure_expected(frame, ["expected_exposure", "awrf"])
+    for name, value in want.items():
+        assert got[name] == pytest.approx(value, abs=1e-12), name
+    frame_per = per_group_scores(
+        frame["relevance"], frame["score"], groups=frame["query"],
+        samples=frame["sample"], items=frame["item"],
+        item_groups=frame["provider"], metrics=["expected_exposure"])
+    assert_allclose(accs[0].per_group()["expected_exposure"].to_numpy(float),
+                    frame_per["expected_exposure"].to_numpy(float), atol=1e-12)
