@@ -1614,3 +1614,29 @@ def d_sharp_ndcg(grades, y_score, k, gamma, weights=None):
     value = alpha_value_expected(grades, y_score, 0.0, "log2", k, None, weights)
     ideal = alpha_ideal_exact(grades, 0.0, "log2", k, None, weights)
     return gamma * irec + (1 - gamma) * value / ideal
+
+
+# --------------------------------------------------------------------------
+# TREC runs against qrels, query by query (``rankeval compare``)
+# --------------------------------------------------------------------------
+def trec_runs_by_query(qrels, runs, qids):
+    """``rankeval compare``'s TREC arrays by the previous rule, query by
+    query: ``(groups, relevance, [scores of each run])``.  A query's rows are
+    the sorted union of its judged and retrieved documents; relevance the
+    qrels grade clipped at 0; a run's score its place in trec_eval's order
+    (score descending, document id descending), counted down from the number
+    it retrieved, ``-inf`` where it retrieved nothing."""
+    groups, rel, columns = [], [], [[] for _ in runs]
+    for q in qids:
+        judged = qrels[q]
+        docs = sorted(set(judged).union(*(run.get(q, {}) for run in runs)))
+        groups += [q] * len(docs)
+        rel += [max(judged.get(d, 0), 0) for d in docs]
+        for column, run in zip(columns, runs):
+            ranked = run.get(q, {})
+            order = sorted(ranked, reverse=True)  # docno descending, then
+            order.sort(key=ranked.__getitem__, reverse=True)  # score (stable)
+            position = {d: len(order) - i for i, d in enumerate(order)}
+            column += [position.get(d, NEG_INF) for d in docs]
+    return (np.asarray(groups), np.asarray(rel, dtype=np.float64),
+            [np.asarray(c, dtype=np.float64) for c in columns])
