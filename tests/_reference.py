@@ -1640,3 +1640,33 @@ def trec_runs_by_query(qrels, runs, qids):
             column += [position.get(d, NEG_INF) for d in docs]
     return (np.asarray(groups), np.asarray(rel, dtype=np.float64),
             [np.asarray(c, dtype=np.float64) for c in columns])
+
+
+def trec_arrays_by_query(qrels, run, *, max_docs=None, complete=False,
+                         judged_only=False):
+    """A run against qrels as trec_eval reads it (``form_res_rels.c``),
+    query by query: ``(qids, relevance, scores, sizes, n_retrieved)`` of the
+    rows of each query, its retrieved documents in trec_eval's order (score
+    descending, document id descending; the first ``max_docs``; with
+    ``judged_only`` those judged >= 0), scored by their place counted down,
+    then its judged documents not among them by document id, scored
+    ``-inf``.  Relevance: the qrels value; -1 for a retrieved document not
+    in the qrels, -2 for one judged negative (trec_eval's NONPOOL and
+    UNJUDGED)."""
+    qids = sorted(qrels) if complete else sorted(set(qrels) & set(run))
+    rel, score, sizes, n_retrieved = [], [], [], []
+    for q in qids:
+        judged, docs = qrels[q], run.get(q, {})
+        ranked = sorted(docs, reverse=True)
+        ranked.sort(key=docs.__getitem__, reverse=True)
+        ranked = ranked[:max_docs]
+        if judged_only:
+            ranked = [d for d in ranked if judged.get(d, -1) >= 0]
+        rel += [-2 if judged.get(d, 0) < 0 else judged.get(d, -1) for d in ranked]
+        missing = sorted(set(judged) - set(ranked))
+        rel += [judged[d] for d in missing]
+        score += [float(len(ranked) - i) for i in range(len(ranked))]
+        score += [NEG_INF] * len(missing)
+        sizes.append(len(ranked) + len(missing))
+        n_retrieved.append(len(ranked))
+    return qids, rel, score, sizes, n_retrieved

@@ -226,23 +226,26 @@ def build_arrays(qrels, run, *, relevance_level=1, max_docs=None, complete=False
         judged = found & (judged_value >= 0)
         r_q, r_rel, found, at = r_q[judged], r_rel[judged], found[judged], at[judged]
     num_ret = np.bincount(r_q, minlength=n_q).astype(np.int64)
-    # the judged documents not retrieved (or cut), by document id
+    # the judged documents not retrieved (or cut): in j_sort's order, by
+    # query then document id
     missing = np.ones(j_key.shape[0], dtype=bool)
     missing[j_sort[at[found]]] = False
-    m_q, m_code, m_rel = j_q[missing], j_code[missing], j_rel[missing]
-    # a query's retrieved rows in rank order, then its missing ones
-    part = np.concatenate([np.zeros(r_q.shape[0], dtype=np.int64),
-                           np.ones(m_q.shape[0], dtype=np.int64)])
-    within = np.concatenate([np.arange(r_q.shape[0]), m_code])
-    q_all = np.concatenate([r_q, m_q])
-    rows = np.lexsort((within, part, q_all))
-    codes = q_all[rows]
-    rel = np.concatenate([r_rel, m_rel])[rows].astype(np.int64)
-    retrieved = part[rows] == 0
-    y_score = np.where(retrieved, (num_ret[codes] - _segment_rank(codes)).astype(
-        np.float64), -np.inf)
-    sizes = np.bincount(codes, minlength=n_q)
+    m_rows = j_sort[missing[j_sort]]
+    m_q, m_rel = j_q[m_rows], j_rel[m_rows]
+    # a query's retrieved rows in rank order, then its missing ones: each
+    # row's place from its query's offset (no sort)
+    sizes = num_ret + np.bincount(m_q, minlength=n_q)
     offsets = np.concatenate([[0], np.cumsum(sizes)])
+    r_rank = _segment_rank(r_q)
+    r_at = offsets[r_q] + r_rank
+    m_at = offsets[m_q] + num_ret[m_q] + _segment_rank(m_q)
+    rel = np.empty(offsets[-1], dtype=np.int64)
+    rel[r_at], rel[m_at] = r_rel, m_rel
+    retrieved = np.zeros(offsets[-1], dtype=bool)
+    retrieved[r_at] = True
+    y_score = np.full(offsets[-1], -np.inf)
+    y_score[r_at] = num_ret[r_q] - r_rank
+    codes = np.repeat(np.arange(n_q), sizes)
     y_bin = (rel >= relevance_level).astype(np.int64)
     return TrecArrays(
         qids=np.asarray(qids),
