@@ -35,7 +35,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _timing  # noqa: E402
-from _data import click_log, retrieval_run  # noqa: E402
+from _data import click_log, retrieval_run, trec_dicts  # noqa: E402
 
 import sklearn_rankeval as rk  # noqa: E402
 
@@ -144,23 +144,6 @@ def bench_compare(args):
               f"ranx {pairs[frozenset('AB')][ranx_name]['p_value']:.4f}{flag}")
 
 
-def _trec_dicts(n_queries, n_docs=100, n_runs=3, seed=0):
-    """qrels and runs as ``read_qrels`` / ``read_run`` give them."""
-    rng = np.random.default_rng(seed)
-    qrels, runs = {}, [{} for _ in range(n_runs)]
-    for q in range(n_queries):
-        docs = [f"doc{d}" for d in rng.choice(100_000, n_docs + 10,
-                                              replace=False)]
-        qid = f"q{q}"
-        judged = rng.choice(n_docs + 10, 30, replace=False)
-        qrels[qid] = {docs[i]: int(rng.integers(0, 3)) for i in judged}
-        for run in runs:
-            retrieved = docs[:n_docs]
-            run[qid] = dict(zip(retrieved, np.round(rng.normal(size=n_docs),
-                                                    2).tolist()))
-    return qrels, runs
-
-
 def bench_trec_align(args):
     from sklearn_rankeval._cli._trec import align_runs
 
@@ -168,7 +151,7 @@ def bench_trec_align(args):
     from tests._reference import trec_runs_by_query  # the previous rule
 
     n_queries = max(int(2000 * args.scale), 1)
-    qrels, runs = _trec_dicts(n_queries)
+    qrels, runs = trec_dicts(n_queries)
     qids = sorted(q for q in qrels if q in set().union(*runs))
     old = trec_runs_by_query(qrels, runs, qids)
     new = align_runs(qrels, runs, qids)
