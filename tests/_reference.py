@@ -1619,6 +1619,15 @@ def d_sharp_ndcg(grades, y_score, k, gamma, weights=None):
 # --------------------------------------------------------------------------
 # TREC runs against qrels, query by query (``rankeval compare``)
 # --------------------------------------------------------------------------
+def trec_eval_order(docs):
+    """The documents of ``{docno: score}`` as trec_eval ranks them
+    (``form_res_rels.c``): document ids in decreasing ``strcmp`` order, then
+    a stable sort by decreasing score."""
+    order = sorted(docs, reverse=True)
+    order.sort(key=docs.__getitem__, reverse=True)
+    return order
+
+
 def trec_runs_by_query(qrels, runs, qids):
     """``rankeval compare``'s TREC arrays by the previous rule, query by
     query: ``(groups, relevance, [scores of each run])``.  A query's rows are
@@ -1633,9 +1642,7 @@ def trec_runs_by_query(qrels, runs, qids):
         groups += [q] * len(docs)
         rel += [max(judged.get(d, 0), 0) for d in docs]
         for column, run in zip(columns, runs):
-            ranked = run.get(q, {})
-            order = sorted(ranked, reverse=True)  # docno descending, then
-            order.sort(key=ranked.__getitem__, reverse=True)  # score (stable)
+            order = trec_eval_order(run.get(q, {}))
             position = {d: len(order) - i for i, d in enumerate(order)}
             column += [position.get(d, NEG_INF) for d in docs]
     return (np.asarray(groups), np.asarray(rel, dtype=np.float64),
@@ -1656,10 +1663,8 @@ def trec_arrays_by_query(qrels, run, *, max_docs=None, complete=False,
     qids = sorted(qrels) if complete else sorted(set(qrels) & set(run))
     rel, score, sizes, n_retrieved = [], [], [], []
     for q in qids:
-        judged, docs = qrels[q], run.get(q, {})
-        ranked = sorted(docs, reverse=True)
-        ranked.sort(key=docs.__getitem__, reverse=True)
-        ranked = ranked[:max_docs]
+        judged = qrels[q]
+        ranked = trec_eval_order(run.get(q, {}))[:max_docs]
         if judged_only:
             ranked = [d for d in ranked if judged.get(d, -1) >= 0]
         rel += [-2 if judged.get(d, 0) < 0 else judged.get(d, -1) for d in ranked]
