@@ -7,13 +7,15 @@
 * :func:`multiclass` -- W3: softmax probabilities, the true class boosted;
 * :func:`w2_pytrec` -- W2 of 20,000 x 100 with pytrec_eval's dicts and
   evaluator of the five metrics;
-* :func:`string_ids` -- 2M rows of 200k users with int and object-string ids.
+* :func:`string_ids` -- 2M rows of 200k users with int and object-string ids;
+* :func:`trec_dicts` -- qrels and TREC runs as ``read_qrels`` / ``read_run``
+  give them (``{query: {document: value}}``).
 """
 
 import numpy as np
 
 __all__ = ["W2_METRICS", "CTR_METRICS", "click_log", "multiclass", "retrieval_run",
-           "string_ids", "w2_pytrec"]
+           "string_ids", "trec_dicts", "w2_pytrec"]
 
 #: The five metrics of W2 (beside pytrec_eval's).
 W2_METRICS = ["map", "mrr", "ndcg@10", "precision@10", "recall@10"]
@@ -106,3 +108,21 @@ def click_log_lean(n_rows, seed=0, block=4_000_000):
         y_score[a:a + block] = np.round(1 / (1 + np.exp(-logit)), 4)
         y_true[a:a + block] = rng.random(g.shape[0]) < 0.2 * y_score[a:a + block]
     return y_true, y_score, groups
+
+
+def trec_dicts(n_queries, n_docs=100, n_runs=3, seed=0):
+    """``(qrels, runs)``: each query retrieves ``n_docs`` documents (ids
+    ``doc<N>`` drawn from 100,000; scores rounded to 2 decimals: ties), 30
+    judged documents per query (grades 0-2), 10 of them retrieved by no run."""
+    rng = np.random.default_rng(seed)
+    qrels, runs = {}, [{} for _ in range(n_runs)]
+    for q in range(n_queries):
+        docs = [f"doc{d}" for d in rng.choice(100_000, n_docs + 10,
+                                              replace=False)]
+        qid = f"q{q}"
+        judged = rng.choice(n_docs + 10, 30, replace=False)
+        qrels[qid] = {docs[i]: int(rng.integers(0, 3)) for i in judged}
+        for run in runs:
+            run[qid] = dict(zip(docs[:n_docs], np.round(
+                rng.normal(size=n_docs), 2).tolist()))
+    return qrels, runs

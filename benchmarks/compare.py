@@ -19,6 +19,11 @@ Every figure is a ratio to a reference timed in the same run::
   (3 pairs) and reports no interval; ``compare_rankings`` compares 2 models
   with the baseline and adds a paired bootstrap interval (``n_resamples``
   draws) to each of the 10 differences.
+* ``trec_align``: ``rankeval compare QRELS RUN...``'s arrays (``align_runs``:
+  one grouped pass on the engine's trec_eval order) beside the previous rule,
+  query by query in Python (``tests/_reference.py``), on 2,000 queries x 100
+  retrieved documents, 3 runs, 30 judged documents per query (10 of them
+  retrieved by no run); the two are checked equal first.  Ratio old / new.
 """
 
 import argparse
@@ -30,7 +35,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _timing  # noqa: E402
-from _data import click_log, retrieval_run  # noqa: E402
+from _data import click_log, retrieval_run, trec_dicts  # noqa: E402
 
 import sklearn_rankeval as rk  # noqa: E402
 
@@ -139,11 +144,33 @@ def bench_compare(args):
               f"ranx {pairs[frozenset('AB')][ranx_name]['p_value']:.4f}{flag}")
 
 
+def bench_trec_align(args):
+    from sklearn_rankeval._cli._trec import align_runs
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests._reference import trec_runs_by_query  # the previous rule
+
+    n_queries = max(int(2000 * args.scale), 1)
+    qrels, runs = trec_dicts(n_queries)
+    qids = sorted(q for q in qrels if q in set().union(*runs))
+    old = trec_runs_by_query(qrels, runs, qids)
+    new = align_runs(qrels, runs, qids)
+    assert all(np.array_equal(a, b) for a, b in zip(old[:2], new[:2]))
+    assert all(np.array_equal(a, b) for a, b in zip(old[2], new[2]))
+    print(f"# rankeval compare's TREC arrays: {n_queries:,} queries x 100 "
+          f"documents, {len(runs)} runs ({new[0].shape[0]:,} rows)")
+    t_old = timed(lambda: trec_runs_by_query(qrels, runs, qids), args.repeat)
+    line("previous rule, query by query in Python", t_old)
+    t_new = timed(lambda: align_runs(qrels, runs, qids), args.repeat)
+    line("align_runs, one grouped pass", t_new, t_old)
+    print(f"  old / new: {t_old[0] / t_new[0]:.2f}x (medians)")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--only", choices=("bootstrap", "compare"), default=None)
+    parser.add_argument("--only", choices=("bootstrap", "compare", "trec_align"), default=None)
     parser.add_argument("--skip-ranx", action="store_true",
                         help="leave out ranx (its Run objects take minutes)")
     args = parser.parse_args(argv)
@@ -153,6 +180,8 @@ def main(argv=None):
         bench_bootstrap(args)
     if args.only in (None, "compare"):
         bench_compare(args)
+    if args.only in (None, "trec_align"):
+        bench_trec_align(args)
     print(f"# load average {os.getloadavg()[0]:.1f} at the end")
 
 

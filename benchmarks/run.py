@@ -49,7 +49,10 @@ WORKLOADS = {
     "recommend": "recommendation_report beside Microsoft Recommenders and RecTools",
     "top_k": "top_k_items beside np.argpartition",
     "xauc": "the xAUC core beside a sort and scipy's kendalltau",
-    "compare": "the group bootstrap and compare_rankings beside ranx",
+    "compare": "the group bootstrap and compare_rankings beside ranx, and "
+               "`rankeval compare`'s TREC arrays beside the per-query rule",
+    "trec_arrays": "a TREC run as arrays (`rankeval trec`) beside the per-query "
+                   "loop, and where its time goes",
     "stats_cost": "the cost of compare_rankings' designs (all pairs, maxT, runs)",
     "stats_simulation": "type I error and power of every test of compare_rankings "
                         "(a simulation, not a timing)",

@@ -1631,3 +1631,64 @@ def d_sharp_ndcg(grades, y_score, k, gamma, weights=None):
     value = alpha_value_expected(grades, y_score, 0.0, "log2", k, None, weights)
     ideal = alpha_ideal_exact(grades, 0.0, "log2", k, None, weights)
     return gamma * irec + (1 - gamma) * value / ideal
+
+
+# --------------------------------------------------------------------------
+# TREC runs against qrels, query by query (``rankeval compare``)
+# --------------------------------------------------------------------------
+def trec_eval_order(docs):
+    """The documents of ``{docno: score}`` as trec_eval ranks them
+    (``form_res_rels.c``): document ids in decreasing ``strcmp`` order, then
+    a stable sort by decreasing score."""
+    order = sorted(docs, reverse=True)
+    order.sort(key=docs.__getitem__, reverse=True)
+    return order
+
+
+def trec_runs_by_query(qrels, runs, qids):
+    """``rankeval compare``'s TREC arrays by the previous rule, query by
+    query: ``(groups, relevance, [scores of each run])``.  A query's rows are
+    the sorted union of its judged and retrieved documents; relevance the
+    qrels grade clipped at 0; a run's score its place in trec_eval's order
+    (score descending, document id descending), counted down from the number
+    it retrieved, ``-inf`` where it retrieved nothing."""
+    groups, rel, columns = [], [], [[] for _ in runs]
+    for q in qids:
+        judged = qrels[q]
+        docs = sorted(set(judged).union(*(run.get(q, {}) for run in runs)))
+        groups += [q] * len(docs)
+        rel += [max(judged.get(d, 0), 0) for d in docs]
+        for column, run in zip(columns, runs):
+            order = trec_eval_order(run.get(q, {}))
+            position = {d: len(order) - i for i, d in enumerate(order)}
+            column += [position.get(d, NEG_INF) for d in docs]
+    return (np.asarray(groups), np.asarray(rel, dtype=np.float64),
+            [np.asarray(c, dtype=np.float64) for c in columns])
+
+
+def trec_arrays_by_query(qrels, run, *, max_docs=None, complete=False,
+                         judged_only=False):
+    """A run against qrels as trec_eval reads it (``form_res_rels.c``),
+    query by query: ``(qids, relevance, scores, sizes, n_retrieved)`` of the
+    rows of each query, its retrieved documents in trec_eval's order (score
+    descending, document id descending; the first ``max_docs``; with
+    ``judged_only`` those judged >= 0), scored by their place counted down,
+    then its judged documents not among them by document id, scored
+    ``-inf``.  Relevance: the qrels value; -1 for a retrieved document not
+    in the qrels, -2 for one judged negative (trec_eval's NONPOOL and
+    UNJUDGED)."""
+    qids = sorted(qrels) if complete else sorted(set(qrels) & set(run))
+    rel, score, sizes, n_retrieved = [], [], [], []
+    for q in qids:
+        judged = qrels[q]
+        ranked = trec_eval_order(run.get(q, {}))[:max_docs]
+        if judged_only:
+            ranked = [d for d in ranked if judged.get(d, -1) >= 0]
+        rel += [-2 if judged.get(d, 0) < 0 else judged.get(d, -1) for d in ranked]
+        missing = sorted(set(judged) - set(ranked))
+        rel += [judged[d] for d in missing]
+        score += [float(len(ranked) - i) for i in range(len(ranked))]
+        score += [NEG_INF] * len(missing)
+        sizes.append(len(ranked) + len(missing))
+        n_retrieved.append(len(ranked))
+    return qids, rel, score, sizes, n_retrieved

@@ -288,6 +288,93 @@ def test_pos_label_refusals_are_one_rule(log):
 
 
 # ---------------------------------------------------------------------------
+# top-N lists: an adapter of the door (its rules, under the columns' names)
+# ---------------------------------------------------------------------------
+def _lists():
+    pd = pytest.importorskip("pandas")
+    rec = pd.DataFrame({"user": [1, 1, 1, 2, 2], "item": [1, 2, 3, 1, 4],
+                        "score": [0.9, 0.5, 0.2, 0.7, 0.1]})
+    held = pd.DataFrame({"user": [1, 1, 2, 2], "item": [2, 9, 4, 8],
+                         "relevance": [2, 1, 3, 1]})  # items 9, 8: in no list
+    return rec, held
+
+
+def _door_problem(y_true, y_score):
+    """The door's own words for a long-layout input (``ranking_report``)."""
+    with pytest.raises((ValueError, TypeError)) as err:
+        _quiet(lambda: ranking_report(y_true, y_score, metrics=["mrr"]))
+    return str(err.value)
+
+
+LIST_BAD = {
+    # (column, values, the door's input with the same flaw, its argument)
+    "NaN score": ("score", [0.9, np.nan, 0.2, 0.7, 0.1], "y_score"),
+    "+inf score": ("score", [0.9, np.inf, 0.2, 0.7, 0.1], "y_score"),
+    "text score": ("score", ["a", "b", "c", "d", "e"], "y_score"),
+    "NaN gain": ("relevance", [2, 1, 3, np.nan], "y_true"),  # item 8: no list
+    "negative gain": ("relevance", [2, 1, -1, 1], "y_true"),
+    "-1/1 gains are not labels": ("relevance", [1, -1, 1, -1], "y_true"),
+    "infinite gain": ("relevance", [2, np.inf, 3, 1], "y_true"),
+}
+
+
+@pytest.mark.parametrize("case", list(LIST_BAD))
+def test_top_n_lists_are_refused_by_the_doors_rules(case):
+    from sklearn_rankeval import recommendation_report
+
+    rec, held = _lists()
+    col, values, argument = LIST_BAD[case]
+    frame, name = ((rec, "recommended['score']") if col == "score"
+                   else (held, "held_out['relevance']"))
+    bad = frame.assign(**{col: values})
+    with pytest.raises((ValueError, TypeError)) as err:
+        recommendation_report(bad if col == "score" else rec,
+                              bad if col == "relevance" else held,
+                              metrics=["ndcg@3"])
+    got = str(err.value)
+    assert got.startswith(f"{name} "), got
+    # the door's words for the same flaw in y_score / y_true of its own
+    column = bad[col].to_numpy()
+    if case == "-1/1 gains are not labels":  # (the door's y_true would read
+        column = np.append(column, 2)  # -1/1 as labels: a grade 2 beside)
+    other = np.ones(column.shape[0])
+    expected = (_door_problem(other, column) if argument == "y_score"
+                else _door_problem(column, other))
+    assert expected.startswith(f"{argument} "), expected
+    assert got[len(name):] == expected[len(argument):]
+
+
+def test_top_n_text_gains_are_not_labels():
+    from sklearn_rankeval import recommendation_report
+
+    rec, held = _lists()
+    with pytest.raises(TypeError) as err:
+        recommendation_report(rec, held.assign(relevance=list("abcd")),
+                              metrics=["ndcg@3"])
+    # gains are numbers: no pos_label advice (that is for labels)
+    assert str(err.value) == ("held_out['relevance'] must contain numbers, got "
+                              "dtype object.")
+
+
+def test_top_n_gains_read_once_booleans_as_numbers():
+    from sklearn_rankeval import recommendation_report
+
+    rec, held = _lists()
+    metrics = ["ndcg@3", "recall@3", "mrr@3"]
+    binary = held.assign(relevance=[1, 0, 1, 1])
+    want = recommendation_report(rec, binary, metrics=metrics, output="dict")
+    got = recommendation_report(rec, binary.assign(relevance=binary.relevance > 0),
+                                metrics=metrics, output="dict")
+    assert got == want
+    # the gains the report ranks, nDCG@3 written out per user: user 1's
+    # item 2 (gain 1) at rank 2, item 9 gain 0: DCG 1/log2(3), ideal 1;
+    # user 2's item 4 (gain 1) at rank 2, item 8 (gain 1) in no list: DCG
+    # 1/log2(3), ideal 1 + 1/log2(3)
+    dcg = 1.0 / np.log2(3)
+    assert want["ndcg@3"] == pytest.approx((dcg / 1.0 + dcg / (1.0 + dcg)) / 2)
+
+
+# ---------------------------------------------------------------------------
 # scikit-learn's name in scikit-learn's layout: scikit-learn's value
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize("k", [None, 1, 5])

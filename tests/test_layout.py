@@ -10,6 +10,11 @@ source: the imports of every module, as text, never executed.
   ``spark.py`` and ``dask.py`` go through ``_distributed`` only;
 - at most five private names imported across subpackages;
 - no module over 800 lines, but the files of kernels with their derivations.
+- the number of names each subpackage's face exports (a ceiling per face,
+  every subpackage counted), each exported name imported by another
+  subpackage;
+- no dynamic import of a private name (``import_module``, ``__import__``,
+  ``getattr(obj, "_x")``), the monitor itself tested on snippets.
 """
 
 import ast
@@ -226,28 +231,59 @@ def test_each_face_exports_what_others_use(sub):
     assert allowed <= names - used, (sub, allowed - (names - used))
 
 
+def test_every_subpackage_has_its_face_counted():
+    """The export count covers every subpackage: a new one gets its number."""
+    subpackages = {p.parent.name for p in PACKAGE.glob("*/__init__.py")}
+    assert subpackages == set(FACE_EXPORTS)
+
+
+def _dynamic_private_imports(tree, where):
+    """The places of ``tree`` that import a private name dynamically:
+    ``importlib.import_module`` / ``__import__`` of a computed (f-string)
+    name or of a private module, ``getattr(obj, "_private")``."""
+    bad = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        func = node.func
+        name = (func.attr if isinstance(func, ast.Attribute)
+                else getattr(func, "id", ""))
+        arg = node.args[0]
+        if name in ("import_module", "__import__"):
+            private = isinstance(arg, ast.Constant) and any(
+                part.startswith("_") for part in str(arg.value).split("."))
+            if isinstance(arg, ast.JoinedStr) or private:
+                bad.append(f"{where}:{node.lineno}")
+        elif (name == "getattr" and len(node.args) >= 2
+              and isinstance(node.args[1], ast.Constant)
+              and str(node.args[1].value).startswith("_")
+              and not str(node.args[1].value).startswith("__")):
+            bad.append(f"{where}:{node.lineno}")
+    return bad
+
+
 def test_no_dynamic_import_of_a_private_name():
     """No ``importlib.import_module`` / ``__import__`` of a computed name or
     of a private module, no ``getattr(obj, "_private")`` across modules: a
     private call is a static import the floor plan sees."""
     bad = []
     for path in PACKAGE.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if not isinstance(node, ast.Call) or not node.args:
-                continue
-            func = node.func
-            name = (func.attr if isinstance(func, ast.Attribute)
-                    else getattr(func, "id", ""))
-            arg = node.args[0]
-            where = f"{path.relative_to(PACKAGE)}:{node.lineno}"
-            if name in ("import_module", "__import__"):
-                private = isinstance(arg, ast.Constant) and any(
-                    part.startswith("_") for part in str(arg.value).split("."))
-                if isinstance(arg, ast.JoinedStr) or private:
-                    bad.append(where)
-            elif (name == "getattr" and len(node.args) >= 2
-                  and isinstance(node.args[1], ast.Constant)
-                  and str(node.args[1].value).startswith("_")
-                  and not str(node.args[1].value).startswith("__")):
-                bad.append(where)
+        bad += _dynamic_private_imports(ast.parse(path.read_text()),
+                                        path.relative_to(PACKAGE))
     assert not bad, bad
+
+
+@pytest.mark.parametrize("source, caught", [
+    # the issue's case: ``rankeval --engine`` -> a private function
+    ("import importlib\n"
+     "f = importlib.import_module('sklearn_rankeval._distributed._arrow')", True),
+    ("from importlib import import_module\nm = import_module(f'{pkg}.x')", True),
+    ("m = __import__('sklearn_rankeval._cli')", True),
+    ("f = getattr(module, '_evaluate_parquet')", True),
+    ("import importlib\nm = importlib.import_module('pandas')", False),
+    ("x = getattr(obj, '__name__')", False),
+    ("x = getattr(obj, 'public', None)", False),
+])
+def test_the_dynamic_import_monitor_catches_what_it_names(source, caught):
+    found = _dynamic_private_imports(ast.parse(source), "snippet")
+    assert bool(found) == caught, found

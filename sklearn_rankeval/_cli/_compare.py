@@ -20,7 +20,7 @@ from ._options import (
 )
 from ._output import write_json
 from ._progress import add_quiet_option, progress_of
-from ._trec import TrecError, read_qrels, read_run, trec_order
+from ._trec import TrecError, align_runs, read_qrels, read_run
 
 __all__ = ["add_parser"]
 
@@ -165,21 +165,8 @@ def _from_trec(args):
     if not qids:
         raise TrecError("no query of the runs has judgments in the qrels: "
                         "nothing to compare")
-    groups, rel = [], []
-    columns = [[] for _ in runs]
-    for q in qids:
-        judged = qrels[q]
-        docs = sorted(set(judged).union(*(run.get(q, {}) for run in runs)))
-        groups += [q] * len(docs)
-        rel += [max(judged.get(d, 0), 0) for d in docs]
-        for column, run in zip(columns, runs):
-            order = trec_order(run.get(q, {}))
-            # distinct decreasing scores in trec_eval's order; -inf: unretrieved
-            position = {d: len(order) - i for i, d in enumerate(order)}
-            column += [position.get(d, -np.inf) for d in docs]
-    scores = {name: np.asarray(column, dtype=np.float64)
-              for name, column in zip(names, columns)}
-    return np.asarray(rel, dtype=np.float64), scores, np.asarray(groups)
+    groups, relevance, columns = align_runs(qrels, runs, qids)
+    return relevance, dict(zip(names, columns)), groups
 
 
 def run(args):

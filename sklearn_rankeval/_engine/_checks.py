@@ -230,12 +230,15 @@ COLUMN_READERS["intent_weights"] = _read_intent_weights
 def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=None,
                  score_name="y_score", probabilities=False, binary=False,
                  pos_label=None, per_intent=False, true_name="y_true",
-                 **columns):
+                 gains=False, **columns):
     """The checked :class:`RankingInput` of a ranking metric (see
     :func:`_check_arrays`); ``columns``: optional columns (``judged=``,
     ``docno=``; None where not given), each read by its reader of
     :data:`COLUMN_READERS`; ``true_name``: the caller's name of ``y_true``
-    in the messages of the long layout (``"clicks"`` in a click log).
+    in the messages of the long layout (``"clicks"`` in a click log, the
+    held-out relevance column of top-N lists); ``gains``: ``y_true`` holds
+    gains, not labels (a held-out relevance column): read as numbers
+    (booleans 0/1), ``{-1, 1}`` not read as labels.
 
     ``per_intent``: a metric of the call reads grades per intent (the
     diversity metrics): then 2-D ``y_true`` of shape ``(n_rows, n_intents)``
@@ -255,7 +258,7 @@ def check_inputs(y_true, y_score, *, groups=None, sample_weight=None, labels=Non
                             sample_weight=sample_weight, labels=labels,
                             score_name=score_name, probabilities=probabilities,
                             binary=binary, pos_label=pos_label,
-                            true_name=true_name)
+                            true_name=true_name, gains=gains)
     read = {name: COLUMN_READERS[name](value, checked)
             for name, value in columns.items() if value is not None}
     if grades is not None:
@@ -277,7 +280,7 @@ def _read_intent_grades(y_true, y_score, score_name):
 
 def _check_arrays(y_true, y_score, *, groups=None, sample_weight=None, labels=None,
                   score_name="y_score", probabilities=False, binary=False,
-                  pos_label=None, true_name="y_true"):
+                  pos_label=None, true_name="y_true", gains=False):
     """The checked arrays of a ranking metric, before any ranking.
 
     Returns a :class:`RankingInput` ``(layout, y_true, y_score, groups, w)``:
@@ -298,9 +301,10 @@ def _check_arrays(y_true, y_score, *, groups=None, sample_weight=None, labels=No
     also reads booleans and ``{-1, 1}`` of 1-D ``y_true``).
     """
     xp, device = get_namespace(y_score, y_true, groups, sample_weight)
-    y_true = binary_labels(
-        y_true, pos_label,
-        multiclass=layout_of(y_true, y_score, labels) == "multiclass")
+    if not gains:
+        y_true = binary_labels(
+            y_true, pos_label,
+            multiclass=layout_of(y_true, y_score, labels) == "multiclass")
 
     def move(x, name):
         """Host data (NumPy, lists, pandas) to the namespace and device."""
@@ -361,8 +365,9 @@ def _check_arrays(y_true, y_score, *, groups=None, sample_weight=None, labels=No
         w = validate_sample_weight(sample_weight, n_queries, "sample (query)", xp=xp)
         return RankingInput("multiclass", y_encoded, y_score, None, w)
 
-    y_true = _check_long_y_true(validate_relevance(move(y_true, "y_true"), xp=xp),
-                                y_score, score_name, true_name)
+    y_true = _check_long_y_true(
+        validate_relevance(move(y_true, true_name), xp=xp, name=true_name),
+        y_score, score_name, true_name)
     if binary:
         check_binary_labels(y_true, xp)
     n = y_score.shape[0]

@@ -143,16 +143,63 @@ def docno_codes(docno, name="docno"):
     (the engine's one encoding; Python objects compared as text): ``strcmp``
     order for ids read from UTF-8 text, as code points compare."""
     ids = np.asarray(docno)
-    ids = (ids.astype(str) if ids.dtype.kind == "O" else ids).reshape(-1)
+    if ids.dtype.kind == "O" and not _all_text(ids):
+        ids = ids.astype(str)  # (Python str objects are encoded as they are)
+    ids = ids.reshape(-1)
     codes, _ = encode_rows(ids, ids.shape[0], name=name)
     return codes.reshape(np.shape(docno))
+
+
+def _all_text(ids):
+    """Whether an object array holds only Python ``str`` (ids read from text)."""
+    from pandas.api.types import infer_dtype
+
+    return ids.size > 0 and infer_dtype(ids.reshape(-1), skipna=False) == "string"
 
 
 def docno_order(score, codes, group=None):
     """The rows as trec_eval ranks them (``form_res_rels.c``): by ``group``
     (codes, ascending; None: one ranking), then score descending, ties by
-    document id in *decreasing* order (``codes``: :func:`docno_codes`)."""
-    keys = [-np.asarray(codes), -np.asarray(score)]
+    document id in *decreasing* order (``codes``: :func:`docno_codes`).
+
+    One stable ``argsort`` of a packed int64 key (group, dense rank of the
+    score, code) where it fits in 63 bits, else a ``lexsort`` of the three
+    keys: the same order (equal keys keep the input order)."""
+    score, codes = np.asarray(score), np.asarray(codes)
+    key = _packed_key(score, codes, group)
+    if key is not None:
+        return np.argsort(key, kind="stable")
+    keys = [-codes, -score]
     if group is not None:
         keys.append(group)
     return np.lexsort(keys)
+
+
+def _packed_key(score, codes, group):
+    """``(group, score descending, code descending)`` as one int64 per row,
+    or None (NaN scores, negative codes, or more than 63 bits)."""
+    n = score.shape[0]
+    if n == 0 or score.ndim != 1 or codes.shape != score.shape or (
+            score.dtype.kind == "f" and np.isnan(score).any()):
+        return None
+    if codes.dtype.kind not in "iu" or int(codes.min()) < 0:
+        return None
+    asc = np.argsort(score)  # tied scores share their dense rank (any order)
+    ordered = score[asc]
+    dense = np.empty(n, dtype=np.int64)
+    dense[asc] = np.cumsum(np.concatenate([[0], ordered[1:] != ordered[:-1]]))
+    top_rank, top_code = int(dense[asc[-1]]), int(codes.max())
+    bits_s, bits_c = top_rank.bit_length(), top_code.bit_length()
+    key = (top_rank - dense) << bits_c
+    key |= top_code - codes.astype(np.int64)
+    if group is not None:
+        g = np.asarray(group)
+        if g.shape != score.shape or g.dtype.kind not in "iub":
+            return None
+        lo, hi = int(g.min()), int(g.max())
+        if (hi - lo).bit_length() + bits_s + bits_c > 63:
+            return None
+        key |= (g.astype(np.int64) - lo) << (bits_s + bits_c)
+    elif bits_s + bits_c > 63:
+        return None
+    return key

@@ -637,19 +637,28 @@ def check_ranx_ties(y_true, y_score, groups, metrics, labels=None):
         )
 
 
-def _group_mean_weights(sample_weight, groups, y_score):
+def _group_mean_weights(sample_weight, groups, layout):
+    """``query_weight="mean"``: each row's weight replaced by the mean weight
+    of its group in the long layout (one group without ``groups``); a row of
+    the 2-D layout or a multiclass sample is a query, its weight kept.
+    ``layout``: the input door's (:func:`~sklearn_rankeval._engine.layout_of`)."""
     w = np.asarray(sample_weight, dtype=np.float64)
-    if np.ndim(y_score) == 2 or groups is None:
-        return w if np.ndim(y_score) == 2 else np.full_like(w, w.mean())
+    if layout != "long":
+        return w
+    if groups is None:
+        return np.full_like(w, w.mean())
     idx, _ = encode_rows(groups, len(w))
     mean = np.bincount(idx, weights=w) / np.bincount(idx)
     return mean[idx]
 
 
-def prepare(y_score, groups, sample_weight, *, ties=None, docno=None,
+def prepare(y_score, groups, sample_weight, *, layout, ties=None, docno=None,
             query_weight=None, convention=None, y_true=None, labels=None,
             metrics=()):
     """The input as the ranking switches want it: ``(y_score, sample_weight)``.
+
+    ``layout``: the input's layout as the door reads it
+    (:func:`~sklearn_rankeval._engine.layout_of`).
 
     Under ``convention="ranx"``, ``y_true``, ``labels`` and ``metrics`` (the
     ``(spec, options)`` of the metrics to compute) say whether ranx's tie
@@ -662,7 +671,7 @@ def prepare(y_score, groups, sample_weight, *, ties=None, docno=None,
     elif docno is not None:
         raise ValueError("docno= is only used with ties='docno'.")
     if query_weight == "mean" and sample_weight is not None:
-        sample_weight = _group_mean_weights(sample_weight, groups, y_score)
+        sample_weight = _group_mean_weights(sample_weight, groups, layout)
     return y_score, sample_weight
 
 

@@ -229,7 +229,8 @@ def _run(plan, y_true, y_score, *, groups, sample_weight, labels, convention,
     info, parts = None, {}
     for (ties, query_weight), items in by_ranking.items():
         score, weight = prepare(
-            y_score, groups, sample_weight, ties=ties, query_weight=query_weight,
+            y_score, groups, sample_weight, layout=layout, ties=ties,
+            query_weight=query_weight,
             docno=docno, convention=convention, y_true=y_true, labels=labels,
             metrics=[(spec, opts) for _, spec, opts, _ in items])
         ranked_info, ranked = evaluate_chunked(

@@ -7,7 +7,11 @@ mapping ``{user: {item: gain}}`` (held-out gains) and a SciPy sparse
 ``(n_users, n_items)`` matrix (held-out gains, training interactions).  The
 users of the lists and of the held-out items are coded together, the items
 of all three inputs together (codes in the sorted order of the ids, by the
-engine's encoder), so that a (user, item) pair is one integer key.  What
+engine's encoder), so that a (user, item) pair is one integer key.  The
+scores and gains are checked by the input door: :func:`check_lists` builds
+the one checked input of the long layout the lists define (its ``y_true``
+the held-out gains of the matched pairs), so the lists' rules and messages
+are the door's, under the columns' names.  What
 :func:`read_inputs` returns (:class:`Inputs`) is all the rest of the
 pipeline reads: ``recommendation_report``, ``exposure_counts`` and each
 partition of ``sklearn_rankeval.spark.recommendation_report`` alike.
@@ -18,10 +22,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._core import check_positive_int, validate_relevance, validate_scores, warn
-from .._engine import encode_rows
+from .._core import check_positive_int, warn
+from .._engine import check_inputs, encode_rows
+from ._lists import row_rank
 
-__all__ = ["Inputs", "item_feature_rows", "label", "read_inputs", "read_lists"]
+__all__ = ["Inputs", "check_lists", "item_feature_rows", "label", "read_inputs",
+           "read_lists"]
 
 
 class Inputs(NamedTuple):
@@ -173,36 +179,33 @@ def _read(obj, name, *, user, item, value, value_default, gains):
 
 
 def read_lists(recommended, *, user, item, score):
-    """``(users, items, scores or None, ranks or None)`` of ``recommended``:
-    the checked float64 scores, or the positions of lists given in order
-    (then no scores; neither for columns without a score: the row order)."""
+    """``(users, items, scores or None, ranks or None, name)`` of
+    ``recommended``: the score column as read (checked by the input door
+    under ``name``, ``recommended['score']``: :func:`read_inputs`), or the
+    positions of lists given in order (then no scores; neither for columns
+    without a score: the row order)."""
     r_user, r_item, r_score, r_rank, col = _read(
         recommended, "recommended", user=user, item=item, value=score,
         value_default="score", gains=False)
     if r_rank is not None or r_score is None:
-        return r_user, r_item, None, r_rank
-    if r_score.shape[0] == 0:
-        return r_user, r_item, np.zeros(0), None
-    r_score = validate_scores(r_score, name=f"recommended[{col!r}]")
-    return r_user, r_item, np.asarray(r_score, dtype=np.float64), None
+        return r_user, r_item, None, r_rank, None
+    return r_user, r_item, r_score, None, f"recommended[{col!r}]"
 
 
 def _read_held_out(held_out, *, user, item, relevance):
-    """``(users, items, gains, graded)``: gains checked, 1 without a column
-    (None: no held-out interaction)."""
+    """``(users, items, gains, graded, name)``: the gain column as read
+    (checked by the input door under ``name``), 1 without a column (None:
+    no held-out interaction)."""
     if held_out is None:
         empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, np.zeros(0), False
+        return empty, empty, np.zeros(0), False, "held_out"
     h_user, h_item, h_gain, _, col = _read(
         held_out, "held_out", user=user, item=item, value=relevance,
         value_default="relevance", gains=True)
-    graded = col is not None
     if h_gain is None:
-        return h_user, h_item, np.ones(h_user.shape[0]), False
-    if h_gain.shape[0]:
-        where = "held_out" if col in ("values", "gains") else f"held_out[{col!r}]"
-        h_gain = validate_relevance(h_gain, name=where)
-    return h_user, h_item, np.asarray(h_gain, dtype=np.float64), graded
+        return h_user, h_item, np.ones(h_user.shape[0]), False, "held_out"
+    where = "held_out" if col in ("values", "gains") else f"held_out[{col!r}]"
+    return h_user, h_item, h_gain, col is not None, where
 
 
 def _read_train(train, *, user, item):
@@ -347,6 +350,54 @@ def _warn_disjoint(what, kind, rec_ids, held_ids):
          f"the ids match?", UserWarning)
 
 
+def _joined(values, tail):
+    """``values`` then ``tail`` (float64) as one column for the door:
+    numbers (booleans) as float64, Python objects as objects; a column of
+    another dtype (text, dates) is passed on as it is, which the door
+    refuses by its dtype before it compares any length."""
+    values = np.asarray(values)
+    if values.dtype.kind in "biuf":
+        return np.concatenate([values.astype(np.float64, copy=False), tail])
+    if values.dtype.kind == "O":
+        return np.concatenate([values, tail.astype(object)])
+    return values
+
+
+def check_lists(ru, r_score, rank, score_name, hu, h_gain, gain_name, held_row,
+                in_list):
+    """The lists' one checked input: the door's
+    :class:`~sklearn_rankeval._engine.RankingInput` of the long layout the
+    lists define, one row per recommended item (its score; minus its
+    position for lists without scores) with its held-out gain (0 where the
+    user did not interact with it), then one row scored ``-inf`` per
+    held-out item no list holds, the users as groups
+    (:func:`~sklearn_rankeval._engine.check_inputs`: its rules, under the
+    columns' names).  Returns the checked float64 scores of the recommended
+    rows (None for lists without scores) and gains of the held-out rows."""
+    n_r, n_h = ru.shape[0], hu.shape[0]
+    missed = np.flatnonzero(~in_list)
+    if n_r + missed.shape[0] == 0:  # no row: nothing to check
+        return (None if r_score is None else np.zeros(0),
+                np.asarray(h_gain, dtype=np.float64))
+    if r_score is None:
+        own = -(np.asarray(row_rank(ru) if rank is None else rank) + 1.0)
+    else:
+        own = r_score
+    unretrieved = np.full(missed.shape[0], -np.inf)
+    # each row's held-out row (n_h: none, gain 0)
+    source = np.concatenate([np.where(held_row >= 0, held_row, n_h), missed])
+    gains = _joined(h_gain, np.zeros(1))
+    checked = check_inputs(
+        gains[source] if gains.shape[0] == n_h + 1 else gains,
+        _joined(own, unretrieved), groups=np.concatenate([ru, hu[missed]]),
+        score_name=score_name, true_name=gain_name, gains=True)
+    # (each held-out row is one row of the checked input: its gains passed
+    # the door, as numbers)
+    scores = None if r_score is None else np.asarray(checked.y_score[:n_r],
+                                                    dtype=np.float64)
+    return scores, np.asarray(h_gain, dtype=np.float64)
+
+
 def read_inputs(recommended, held_out, train, *, user, item, score, relevance,
                 n_items, accuracy=True, train_users="own"):
     """:class:`Inputs` of the three inputs: read, checked and encoded once.
@@ -358,9 +409,9 @@ def read_inputs(recommended, held_out, train, *, user, item, score, relevance,
     codes for the training users (popularity needs no more), or ``"joint"``
     with the others (a peer's check of recommended training pairs).
     """
-    r_user, r_item, r_score, r_rank = read_lists(recommended, user=user,
-                                                 item=item, score=score)
-    h_user, h_item, h_gain, graded = _read_held_out(
+    r_user, r_item, r_score, r_rank, score_name = read_lists(
+        recommended, user=user, item=item, score=score)
+    h_user, h_item, h_gain, graded, gain_name = _read_held_out(
         held_out, user=user, item=item, relevance=relevance)
     t_user, t_item = _read_train(train, user=user, item=item)
     if train_users == "joint":
@@ -375,6 +426,8 @@ def read_inputs(recommended, held_out, train, *, user, item, score, relevance,
         else "recommended, held_out and train")
     held_row, in_list = match_pairs(ru, ri, hu, hi, n_catalog, user_labels,
                                     item_labels)
+    r_score, h_gain = check_lists(ru, r_score, r_rank, score_name, hu, h_gain,
+                                  gain_name, held_row, in_list)
     if ru.shape[0] and hu.shape[0]:
         n_users = user_labels.shape[0]
         shared = (np.bincount(ru, minlength=n_users) > 0) & (

@@ -7,6 +7,7 @@ import pytest
 
 from sklearn_rankeval import compare_rankings
 from sklearn_rankeval._cli import main
+from tests._reference import trec_runs_by_query
 from tests.conftest import DATA_DIR, make_grouped_data
 
 TREC_DIR = DATA_DIR / "trec_eval"
@@ -131,6 +132,39 @@ def test_trec_runs_are_aligned_with_unretrieved_documents_at_minus_inf(
     # runA: q1 relevant d1 at rank 2, q2 d4 at rank 1; runB: q1 d3 first, q2 0
     assert res["mrr"]["runA"]["value"] == pytest.approx(0.75)
     assert res["mrr"]["runB"]["value"] == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_trec_alignment_is_the_query_by_query_rule(seed):
+    from sklearn_rankeval._cli._trec import align_runs
+
+    rng = np.random.default_rng(seed)
+    n_q, n_docs = int(rng.integers(1, 12)), int(rng.integers(1, 30))
+    names = [f"d{i}" for i in range(n_docs)] + ["D1", "d10x", "é1", "a"]
+    queries = [f"q{i}" for i in range(n_q)] + ["10", "9"]
+
+    def pick(size):
+        return list(rng.choice(names, size=min(size, len(names)), replace=False))
+
+    qrels = {q: {d: int(rng.integers(-1, 4)) for d in pick(rng.integers(1, 8))}
+             for q in queries if rng.random() < 0.8}
+    qrels = qrels or {queries[0]: {names[0]: 1}}
+    runs = []
+    for _ in range(int(rng.integers(1, 4))):
+        # few distinct scores: many ties, broken by the document id
+        runs.append({q: {d: float(rng.integers(0, 3)) for d in
+                         pick(rng.integers(0, 10))}
+                     for q in queries if rng.random() < 0.7})
+    runs[0].setdefault(next(iter(qrels)), {names[1]: 1.0})
+    retrieved = set().union(*runs)
+    qids = sorted(q for q in qrels if q in retrieved)
+    groups, rel, columns = trec_runs_by_query(qrels, runs, qids)
+    got_groups, got_rel, got_columns = align_runs(qrels, runs, qids)
+    np.testing.assert_array_equal(got_groups, groups)
+    np.testing.assert_array_equal(got_rel, rel)
+    assert len(got_columns) == len(columns)
+    for got, want in zip(got_columns, columns):
+        np.testing.assert_array_equal(got, want)
 
 
 def test_trec_values_are_trec_evals_map_and_names_are_the_files(capsys, tmp_path):

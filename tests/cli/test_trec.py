@@ -480,3 +480,35 @@ def test_version_prints_the_package_version(capsys):
     out = capsys.readouterr().out
     assert out == f"rankeval (sklearn-rankeval) {sklearn_rankeval.__version__}\n"
     assert sklearn_rankeval.__version__ not in ("", "0.0.0+unknown")
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_build_arrays_is_the_query_by_query_rule(seed):
+    """The vectorised arrays equal trec_eval's rule written query by query
+    (tests/_reference.py) on random runs: ties broken by document id,
+    ``-M``, ``-c``, ``-J``, documents judged negative or not judged."""
+    from tests._reference import trec_arrays_by_query
+
+    rng = np.random.default_rng(seed)
+    names = [f"d{i}" for i in range(int(rng.integers(1, 40)))] + ["D1", "é", "a"]
+    queries = [f"q{i}" for i in range(int(rng.integers(1, 10)))] + ["10", "9"]
+
+    def pick(size):
+        return list(rng.choice(names, size=min(int(size), len(names)),
+                               replace=False))
+
+    qrels = {q: {d: int(rng.integers(-1, 4)) for d in pick(rng.integers(1, 10))}
+             for q in queries if rng.random() < 0.8} or {"q0": {"d0": 1}}
+    run = {q: {d: float(rng.integers(0, 4)) for d in pick(rng.integers(0, 15))}
+           for q in queries if rng.random() < 0.7}
+    run.setdefault(next(iter(qrels)), {names[0]: 1.0})
+    options = {"max_docs": [None, 3][seed % 2], "complete": seed % 3 == 0,
+               "judged_only": seed % 4 == 1}
+    arrays = _trec.build_arrays(qrels, run, **options)
+    qids, rel, score, sizes, n_ret = trec_arrays_by_query(qrels, run, **options)
+    np.testing.assert_array_equal(arrays.qids, qids)
+    np.testing.assert_array_equal(arrays.rel, rel)
+    np.testing.assert_array_equal(arrays.y_score, score)
+    np.testing.assert_array_equal(np.diff(arrays.offsets), sizes)
+    np.testing.assert_array_equal(arrays.num_ret, n_ret)
+    np.testing.assert_array_equal(arrays.groups, np.repeat(qids, sizes))

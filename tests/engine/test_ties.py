@@ -143,3 +143,43 @@ def test_known_distinct_never_misses_a_tie(seed):
             assert got is False or got == np.False_
         if kind == 0 or (kind in (2, 5) and g is not None and not tie):
             assert got, (kind, g is None)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_docno_order_packed_key_is_the_three_keys_lexsort(seed):
+    """The packed key's order is ``np.lexsort`` of (code descending, score
+    descending, group): on integer and float scores with ``-inf``, repeated
+    codes, negative groups, and codes too wide to pack (the lexsort path)."""
+    from sklearn_rankeval._engine import docno_order
+
+    rng = np.random.default_rng(seed)
+    n = 400
+    group = rng.integers(-3, 9, n)
+    codes = rng.integers(0, 50, n)
+    for score in (rng.integers(-2, 3, n), rng.normal(size=n).round(1),
+                  np.where(rng.random(n) < 0.2, -np.inf,
+                           rng.integers(0, 4, n).astype(np.float32))):
+        for g in (group, None):
+            keys = [-codes, -np.asarray(score, dtype=np.float64)]
+            keys += [] if g is None else [g]
+            expected = np.lexsort(keys)
+            np.testing.assert_array_equal(docno_order(score, codes, g), expected)
+        wide = codes + (1 << 62)  # no room to pack: the three keys' lexsort
+        np.testing.assert_array_equal(
+            docno_order(score, wide, group),
+            np.lexsort([-wide, -np.asarray(score, dtype=np.float64), group]))
+
+
+def test_docno_codes_read_str_objects_as_text():
+    from sklearn_rankeval._engine import docno_codes
+
+    ids = ["d10", "d9", "é", "D1", "d10", "a"]
+    as_text = docno_codes(np.array(ids))
+    objects = np.empty(len(ids), dtype=object)
+    objects[:] = ids
+    np.testing.assert_array_equal(docno_codes(objects), as_text)
+    # code point order: "D1" < "a" < "d10" < "d9" < "é"
+    np.testing.assert_array_equal(as_text, [2, 3, 4, 0, 2, 1])
+    # other Python objects compare as their text
+    mixed = np.array([10, "9", 1], dtype=object)
+    np.testing.assert_array_equal(docno_codes(mixed), [1, 2, 0])

@@ -86,6 +86,48 @@ def test_lightgbm_map_and_ndcg(weighted):
         _lightgbm_eval("ndcg", [3], y, score, sizes)["ndcg@3"])
 
 
+def test_lightgbm_map_weights_rows_by_their_query_mean_in_every_layout():
+    """``query_weight="mean"`` (LightGBM's query weight: the mean of its rows'
+    weights), read off the door's layout: row weights varying within a
+    query (long layout), one query without ``groups``, and the 2-D layout
+    whose weights are already one per query."""
+    sizes, groups, y, score, qw = _data(seed=4, empty=())
+    rng = np.random.default_rng(5)
+    weight = rng.uniform(0.5, 3.0, size=len(y))  # not constant within a query
+    got = _lightgbm_eval("map", [3, 5], y, score, sizes, weight)
+    for k in (3, 5):
+        ours = mean_average_precision_score(y, score, groups=groups, k=k,
+                                            sample_weight=weight,
+                                            convention="lightgbm")
+        # (LightGBM averages the float32 weights in float32)
+        assert ours == pytest.approx(got[f"map@{k}"], rel=1e-6)
+        # the rows' weights do matter: unweighted is another number
+        assert mean_average_precision_score(
+            y, score, groups=groups, k=k, convention="lightgbm") != (
+            pytest.approx(got[f"map@{k}"], rel=1e-3))
+    # no groups: one query, weighted by the mean of all the rows' weights
+    one = slice(0, sizes[0] + sizes[1])
+    got = _lightgbm_eval("map", [3], y[one], score[one], [sizes[0] + sizes[1]],
+                         weight[one])
+    ours = mean_average_precision_score(y[one], score[one], k=3,
+                                        sample_weight=weight[one],
+                                        convention="lightgbm")
+    assert ours == pytest.approx(got["map@3"], rel=1e-6)
+    # 2-D: one weight per query (row), kept as it is
+    n_q, width = 30, 8
+    Y = rng.integers(0, 3, size=(n_q, width)) * (rng.random((n_q, width)) < 0.5)
+    Y[:, 0] = 1  # every query has a relevant item (LightGBM scores none 1)
+    S = rng.integers(0, 4, size=(n_q, width)).astype(float)
+    w_q = rng.uniform(0.5, 3.0, size=n_q)
+    got = _lightgbm_eval("map", [3], Y.ravel(), S.ravel(), [width] * n_q,
+                         np.repeat(w_q, width))
+    ours = mean_average_precision_score(Y, S, k=3, sample_weight=w_q,
+                                        convention="lightgbm")
+    assert ours == pytest.approx(got["map@3"], rel=1e-6)
+    assert mean_average_precision_score(Y, S, k=3, convention="lightgbm") != (
+        pytest.approx(got["map@3"], rel=1e-3))
+
+
 def test_lightgbm_weighted_ndcg_without_empty_queries():
     sizes, groups, y, score, qw = _data(empty=())
     keep = np.isin(groups, np.flatnonzero(

@@ -16,7 +16,7 @@ One module per concern:
   library's ``aggregate``), printed as trec_eval prints them.
 """
 
-from ._arrays import TrecArrays, TrecError, build_arrays, trec_order
+from ._arrays import TrecArrays, TrecError, align_runs, build_arrays
 from ._library import rbp_resid as _rbp_resid  # noqa: F401 (tests' reference)
 from ._output import Row, evaluate, format_lines, results_dict
 from ._read import read_qrels, read_run
@@ -30,6 +30,7 @@ __all__ = [
     "TrecArrays",
     "TrecError",
     "TrecMeasure",
+    "align_runs",
     "build_arrays",
     "evaluate",
     "format_lines",
@@ -37,5 +38,4 @@ __all__ = [
     "read_qrels",
     "read_run",
     "results_dict",
-    "trec_order",
 ]

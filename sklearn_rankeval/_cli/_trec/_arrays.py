@@ -25,8 +25,8 @@ import numpy as np
 from ..._engine import docno_codes, docno_order, rank_groups
 from ..._metrics import drop_unjudged
 
-__all__ = ["NONPOOL", "UNJUDGED", "TrecArrays", "TrecError", "build_arrays",
-           "segment_cumsum", "trec_order"]
+__all__ = ["NONPOOL", "UNJUDGED", "TrecArrays", "TrecError", "align_runs",
+           "build_arrays", "segment_cumsum"]
 
 #: Relevance of a retrieved document absent from the qrels (trec_eval's
 #: RELVALUE_NONPOOL): below every relevance level, gain 0.
@@ -140,23 +140,6 @@ class TrecArrays:
         return np.bincount(code, weights=weights, minlength=len(self.qids))
 
 
-def trec_order(docs):
-    """Document ids of ``{docno: score}`` in trec_eval's order.
-
-    Score descending, ties by document id descending (``strcmp`` order,
-    which is Python's code point order on UTF-8 text): the engine's one
-    rule (:func:`~sklearn_rankeval._engine.docno_order`).
-    """
-    ids, scores = _flat(docs)
-    return ids[docno_order(scores, docno_codes(ids))].tolist()
-
-
-def _flat(docs):
-    """``{docno: value}`` -> (ids as text, values as float64)."""
-    ids = np.array(list(docs), dtype=str) if docs else np.zeros(0, dtype=str)
-    return ids, np.fromiter(docs.values(), dtype=np.float64, count=len(docs))
-
-
 def _flatten(nested, qids):
     """``{query: {docno: value}}`` over ``qids`` -> (query index, ids,
     values), query by query (reading the mappings: one pass over them)."""
@@ -164,8 +147,9 @@ def _flatten(nested, qids):
     sizes = np.fromiter(map(len, per_query), dtype=np.int64, count=len(qids))
     ids = [d for docs in per_query for d in docs]
     values = [v for docs in per_query for v in docs.values()]
-    return (np.repeat(np.arange(len(qids)), sizes),
-            np.array(ids, dtype=str) if ids else np.zeros(0, dtype=str),
+    docs = np.empty(len(ids), dtype=object)  # the str objects, not copied
+    docs[:] = ids
+    return (np.repeat(np.arange(len(qids)), sizes), docs,
             np.asarray(values, dtype=np.float64))
 
 
@@ -242,23 +226,26 @@ def build_arrays(qrels, run, *, relevance_level=1, max_docs=None, complete=False
         judged = found & (judged_value >= 0)
         r_q, r_rel, found, at = r_q[judged], r_rel[judged], found[judged], at[judged]
     num_ret = np.bincount(r_q, minlength=n_q).astype(np.int64)
-    # the judged documents not retrieved (or cut), by document id
+    # the judged documents not retrieved (or cut): in j_sort's order, by
+    # query then document id
     missing = np.ones(j_key.shape[0], dtype=bool)
     missing[j_sort[at[found]]] = False
-    m_q, m_code, m_rel = j_q[missing], j_code[missing], j_rel[missing]
-    # a query's retrieved rows in rank order, then its missing ones
-    part = np.concatenate([np.zeros(r_q.shape[0], dtype=np.int64),
-                           np.ones(m_q.shape[0], dtype=np.int64)])
-    within = np.concatenate([np.arange(r_q.shape[0]), m_code])
-    q_all = np.concatenate([r_q, m_q])
-    rows = np.lexsort((within, part, q_all))
-    codes = q_all[rows]
-    rel = np.concatenate([r_rel, m_rel])[rows].astype(np.int64)
-    retrieved = part[rows] == 0
-    y_score = np.where(retrieved, (num_ret[codes] - _segment_rank(codes)).astype(
-        np.float64), -np.inf)
-    sizes = np.bincount(codes, minlength=n_q)
+    m_rows = j_sort[missing[j_sort]]
+    m_q, m_rel = j_q[m_rows], j_rel[m_rows]
+    # a query's retrieved rows in rank order, then its missing ones: each
+    # row's place from its query's offset (no sort)
+    sizes = num_ret + np.bincount(m_q, minlength=n_q)
     offsets = np.concatenate([[0], np.cumsum(sizes)])
+    r_rank = _segment_rank(r_q)
+    r_at = offsets[r_q] + r_rank
+    m_at = offsets[m_q] + num_ret[m_q] + _segment_rank(m_q)
+    rel = np.empty(offsets[-1], dtype=np.int64)
+    rel[r_at], rel[m_at] = r_rel, m_rel
+    retrieved = np.zeros(offsets[-1], dtype=bool)
+    retrieved[r_at] = True
+    y_score = np.full(offsets[-1], -np.inf)
+    y_score[r_at] = num_ret[r_q] - r_rank
+    codes = np.repeat(np.arange(n_q), sizes)
     y_bin = (rel >= relevance_level).astype(np.int64)
     return TrecArrays(
         qids=np.asarray(qids),
@@ -278,3 +265,38 @@ def build_arrays(qrels, run, *, relevance_level=1, max_docs=None, complete=False
         complete=complete,
         judged_only=judged_only,
     )
+
+
+def align_runs(qrels, runs, qids):
+    """Several runs against qrels as aligned long-layout arrays, one grouped
+    pass (``rankeval compare``): ``(groups, relevance, [scores of each run])``.
+
+    The rows of query ``q`` (of ``qids``, sorted) are its judged documents
+    and every document a run retrieved for it, in document id order; the
+    relevance is the qrels grade (unjudged or negative: 0); a run scores the
+    documents it retrieved by their place in trec_eval's order (distinct,
+    decreasing: the engine's :func:`~sklearn_rankeval._engine.docno_order`),
+    the others ``-inf`` (unretrieved).
+    """
+    j_q, j_doc, j_rel = _flatten(qrels, qids)
+    flat = [_flatten(run, qids) for run in runs]
+    # one code per document id over the qrels and every run (sorted order)
+    codes = docno_codes(np.concatenate([j_doc, *(doc for _, doc, _ in flat)]))
+    n_docs = int(codes.max()) + 1 if codes.shape[0] else 1
+    keys = np.concatenate([j_q, *(q for q, _, _ in flat)]) * n_docs + codes
+    rows = np.sort(keys)  # the (query, document) pairs, in that order
+    rows = rows[np.concatenate([[True], rows[1:] != rows[:-1]])]
+    relevance = np.zeros(rows.shape[0])
+    relevance[np.searchsorted(rows, keys[:j_q.shape[0]])] = np.maximum(j_rel, 0)
+    scores, at = [], j_q.shape[0]
+    for r_q, _, r_score in flat:  # (a loop over the runs, not the queries)
+        r_key, r_code = keys[at:at + r_q.shape[0]], codes[at:at + r_q.shape[0]]
+        at += r_q.shape[0]
+        order = docno_order(r_score, r_code, r_q)
+        ranked_q = r_q[order]
+        column = np.full(rows.shape[0], -np.inf)
+        column[np.searchsorted(rows, r_key[order])] = (
+            np.bincount(r_q, minlength=len(qids))[ranked_q]
+            - _segment_rank(ranked_q))
+        scores.append(column)
+    return np.asarray(qids)[rows // n_docs], relevance, scores
