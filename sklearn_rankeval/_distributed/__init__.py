@@ -29,10 +29,13 @@ from ._lists import (
     reduce_columns,
 )
 from ._partials import (
+    FrameInputs,
     accumulate,
     check_column_types,
+    check_columns,
     check_frame,
     concat_partial_columns,
+    frame_doc,
     input_order_column,
     metric_plan,
     parquet_doc,
@@ -43,16 +46,19 @@ from ._partials import (
 )
 
 __all__ = [
+    "FrameInputs",
     "TrainItems",
     "accumulate",
     "arrow_calls",
     "check_column_types",
+    "check_columns",
     "check_frame",
     "click_doc",
     "click_partials",
     "click_plan",
     "concat_partial_columns",
     "fill_doc",
+    "frame_doc",
     "group_type_tap",
     "input_order_column",
     "list_plan",
