@@ -6,6 +6,7 @@ and every average it accepts, and end to end (duplicated rows) for weighted
 GAUC and pooled HR@k.
 """
 
+import warnings
 
 import numpy as np
 import pytest
@@ -572,3 +573,45 @@ def test_bootstrap_intervals_apply_the_undefined_policy():
                  undefined=0.25)
     assert got["mrr"] == (pytest.approx(np.quantile(dist, 0.1), rel=1e-12),
                           pytest.approx(np.quantile(dist, 0.9), rel=1e-12))
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_diversity_intervals_are_a_plain_bootstrap_of_the_queries(weighted):
+    """The report's interval of alpha-nDCG and ERR-IA (grades per intent,
+    with or without intent weights) is the percentile interval of the mean
+    over the queries drawn with replacement, written here from the
+    definition: the same draws (``rng.integers(0, n_queries, n_queries)``
+    per resample), each query's value from the metric functions, a query
+    without a relevant item skipped (NaN) as the mean skips it."""
+    from tests._logs import diversity_expected, make_intent_log
+
+    log = make_intent_log(seed=13, n_groups=40)
+    _, y, s, g, w = log
+    if not weighted:
+        log = (*log[:4], np.ones_like(w))
+    names = ["alpha_ndcg@5", "err_ia@5"]
+    n_resamples = 400
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        report = ranking_report(y, s, groups=g, metrics=names, output="dict",
+                                intent_weights=w if weighted else None,
+                                confidence=0.9, n_resamples=n_resamples,
+                                random_state=5)
+    per = diversity_expected(log, names, per_group=True)
+    n_queries = per[names[0]].shape[0]
+    assert np.isnan(per[names[0]]).any()  # a query without a relevant item
+    rng = np.random.default_rng(5)
+    dist = {name: np.empty(n_resamples) for name in names}
+    for b in range(n_resamples):
+        drawn = rng.integers(0, n_queries, size=n_queries)
+        for name in names:
+            dist[name][b] = np.nanmean(per[name][drawn])
+    for name in names:
+        assert report[name]["value"] == pytest.approx(np.nanmean(per[name]),
+                                                      abs=1e-12)
+        assert report[name]["ci_low"] == pytest.approx(
+            np.quantile(dist[name], 0.05), abs=1e-12), name
+        assert report[name]["ci_high"] == pytest.approx(
+            np.quantile(dist[name], 0.95), abs=1e-12), name
+        assert report[name]["ci_low"] < report[name]["value"] \
+            < report[name]["ci_high"]
