@@ -19,7 +19,6 @@ from ._distributed import (
     FrameInputs,
     accumulate,
     check_column_types,
-    check_columns,
     check_frame,
     click_doc,
     click_partials,
@@ -64,13 +63,18 @@ def _prepare(ddf, inputs, y_score, groups, sample_weight, metrics, convention):
     frame's order), by which each partition is sorted after it.
     """
     dd, pd = _dask()
-    check_frame(ddf, dd.DataFrame, "ddf", "dask.dataframe.DataFrame",
-                y_score=y_score, groups=groups, sample_weight=sample_weight)
-    for arg, name in inputs.roles():
-        check_columns(ddf.columns, **{arg: name})
-    wanted = _wanted(pd, y_score=y_score, sample_weight=sample_weight,
-                     groups=groups)
-    for arg, name in inputs.roles():
+    roles = inputs.roles()
+    check_frame(ddf, dd.DataFrame, "ddf", "dask.dataframe.DataFrame")
+    for arg, name in [*(r for r in roles if r[0] == "y_true"), ("y_score", y_score),
+                      ("groups", groups), ("sample_weight", sample_weight),
+                      *(r for r in roles if r[0] != "y_true")]:
+        if name is not None or arg != "sample_weight":
+            check_frame(ddf, dd.DataFrame, "ddf", "dask.dataframe.DataFrame",
+                        **{arg: name})
+    wanted = []
+    for arg, name in [*roles[:len(inputs.y_true)], ("y_score", y_score),
+                      ("sample_weight", sample_weight), ("groups", groups),
+                      *roles[len(inputs.y_true):]]:
         wanted += _wanted(pd, **{arg: name})
     check_column_types(wanted, ddf.dtypes, "dtype")
     names, pooled = metric_plan(metrics, groups, convention)

@@ -30,9 +30,7 @@ from ._distributed import (
     TrainItems,
     accumulate,
     arrow_calls,
-    check_column_types,
-    check_columns,
-    check_frame,
+    check_spark_columns,
     click_doc,
     click_partials,
     click_plan,
@@ -53,6 +51,9 @@ from ._distributed import (
     reduce_partials,
     split_log_rows,
     summarize_partials,
+)
+from ._distributed import (
+    quoted as _quoted,
 )
 
 __all__ = ["counterfactual_report", "evaluate_parquet", "per_group_scores",
@@ -77,50 +78,10 @@ def _pyspark():
     return DataFrame, F, T
 
 
-def _quoted(name):
-    return "`" + name.replace("`", "``") + "`"
-
-
-def _check_columns(df, **roles):
-    """Check ``df`` and its columns on the driver: ``roles`` maps each
-    argument to ``(column name or None, kind)`` or to a list of such pairs
-    (an argument of several columns), kind ``"label"`` (numeric or boolean),
-    ``"number"``, ``"id"`` or ``"intents"`` (numeric, or an array of
-    numbers: a value per intent).  The Spark type of each column."""
-    DataFrame, _, T = _pyspark()
-    pairs = [(arg, name, kind) for arg, role in roles.items()
-             for name, kind in (role if isinstance(role, list) else [role])]
-    check_frame(df, DataFrame, "df", "pyspark.sql.DataFrame")
-    for arg, name, _ in pairs:
-        if name is not None or arg not in ("sample_weight", "samples", "items"):
-            check_columns(df.columns, **{arg: name})
-    types = {f.name: f.dataType for f in df.schema.fields}
-
-    def numbers(t):
-        return isinstance(t, T.NumericType) or (
-            isinstance(t, T.ArrayType) and isinstance(t.elementType, T.NumericType))
-
-    kinds = {"label": (lambda t: isinstance(t, (T.NumericType, T.BooleanType)),
-                       "numeric or boolean"),
-             "number": (lambda t: isinstance(t, T.NumericType), "numeric"),
-             "id": (lambda t: isinstance(t, (T.StringType, T.IntegralType,
-                                             T.FloatType, T.DoubleType)),
-                    "string, integer or float"),
-             "intents": (numbers, "numeric or array<numeric>")}
-    check_column_types(
-        [(arg, name, *kinds[kind]) for arg, name, kind in pairs],
-        types, "type", shown=lambda t: t.simpleString())
-    return types
-
-
-#: The column each input is renamed to in the partitions (``j``: the
-#: ``j``-th column of an argument of several).
-_ALIASES = {"y_true": "t", "intent_weights": "iw", "samples": "smp",
-            "items": "itm", "item_groups": "ig"}
-
-
-def _alias(arg, j):
-    return _ALIASES[arg] + (str(j) if j else "")
+def _check_columns(df, inputs=None, **roles):
+    """:func:`check_spark_columns` on the driver: the Spark type of each column."""
+    DataFrame, F, T = _pyspark()
+    return check_spark_columns(df, DataFrame, F, T, inputs, **roles)
 
 
 def _prepare(df, inputs, y_score, groups, sample_weight, metrics, convention):
@@ -133,36 +94,12 @@ def _prepare(df, inputs, y_score, groups, sample_weight, metrics, convention):
     Returns ``(rows, names, pooled, group type, inputs as renamed)``.
     """
     _, F, T = _pyspark()
-    true_kind = "intents" if not inputs.listed and len(inputs.y_true) == 1 \
-        else "label"
-    types = _check_columns(
-        df, y_true=[(name, true_kind) for name in inputs.y_true],
-        y_score=(y_score, "number"), groups=(groups, "id"),
-        sample_weight=(sample_weight, "number"),
-        intent_weights=[(name, "intents") for name in inputs.intent_weights],
-        samples=(inputs.samples, "id"), items=(inputs.items, "id"),
-        item_groups=[(name, "id") for name in inputs.item_groups])
-    arrays = {name for name in (*inputs.y_true[:1], *inputs.intent_weights[:1])
-              if isinstance(types[name], T.ArrayType)}
-    inputs = inputs.with_arrays(arrays)
+    types, selected, renamed = _check_columns(
+        df, inputs, y_score=(y_score, "number"), groups=(groups, "id"),
+        sample_weight=(sample_weight, "number"))
     names, pooled = metric_plan(metrics, groups, convention)
-
-    def column(arg, name, j):
-        col = F.col(_quoted(name))
-        if name in arrays:
-            col = col.cast("array<double>")
-        elif arg in ("y_true", "intent_weights") and (
-                len(getattr(inputs, arg)) > 1 or inputs.listed or
-                isinstance(types[name], (T.DecimalType, T.FloatType))):
-            col = col.cast("double")
-        return col.alias(_alias(arg, j))
-
     cols = [F.col(_quoted(groups)).alias("g"),
-            F.col(_quoted(y_score)).cast("double").alias("s")]
-    counts = {}
-    for arg, name in inputs.roles():
-        j = counts[arg] = counts.get(arg, -1) + 1
-        cols.append(column(arg, name, j))
+            F.col(_quoted(y_score)).cast("double").alias("s"), *selected]
     if sample_weight is not None:
         cols.append(F.col(_quoted(sample_weight)).cast("double").alias("w"))
     order = ["g"]
@@ -170,7 +107,7 @@ def _prepare(df, inputs, y_score, groups, sample_weight, metrics, convention):
         cols.append(F.monotonically_increasing_id().alias("p"))
         order.append("p")
     rows = (df.select(*cols).repartition(F.col("g")).sortWithinPartitions(*order))
-    return rows, names, pooled, types[groups], inputs.renamed(_alias)
+    return rows, names, pooled, types[groups], renamed
 
 
 def _partition_partials(batches, *, names, rows_per_call, weighted, convention,
@@ -556,9 +493,10 @@ def counterfactual_report(df, *, clicks, y_score, positions, groups, propensitie
     {'precision@1': 2.5, 'avg_rel_rank': 5.0}
     """
     _, F, T = _pyspark()
-    types = _check_columns(df, clicks=(clicks, "label"), y_score=(y_score, "number"),
-                           positions=(positions, "number"), groups=(groups, "id"),
-                           sample_weight=(sample_weight, "number"))
+    types, _, _ = _check_columns(
+        df, clicks=(clicks, "label"), y_score=(y_score, "number"),
+        positions=(positions, "number"), groups=(groups, "id"),
+        sample_weight=(sample_weight, "number"))
     plan = click_plan(metrics, estimator=estimator, clip=clip,
                       propensities=propensities, output=output)
 

@@ -32,7 +32,6 @@ from ._partials import (
     FrameInputs,
     accumulate,
     check_column_types,
-    check_columns,
     check_frame,
     concat_partial_columns,
     frame_doc,
@@ -44,6 +43,7 @@ from ._partials import (
     reduce_partials,
     summarize_partials,
 )
+from ._spark_columns import check_spark_columns, quoted
 
 __all__ = [
     "FrameInputs",
@@ -51,8 +51,8 @@ __all__ = [
     "accumulate",
     "arrow_calls",
     "check_column_types",
-    "check_columns",
     "check_frame",
+    "check_spark_columns",
     "click_doc",
     "click_partials",
     "click_plan",
@@ -67,6 +67,7 @@ __all__ = [
     "partial_columns",
     "partial_dtypes",
     "partition_columns",
+    "quoted",
     "record_batches",
     "reduce_clicks",
     "reduce_columns",
