@@ -525,3 +525,27 @@ def test_a_column_given_with_some_batches_only_is_refused():
     after = acc.partials()
     assert_allclose(after["partials"]["expected_exposure"]["value"],
                     before["partials"]["expected_exposure"]["value"])
+
+
+def test_sorted_accumulators_merged_at_a_cut_query_keep_its_columns():
+    """Two workers' sorted streams that cut one query between them: the
+    merge joins the query's rows with their samples and items."""
+    from tests._logs import exposure_expected, make_exposure_log
+
+    frame = _sorted_by(make_exposure_log(seed=13), "query")
+    cut = int(np.searchsorted(frame["query"].to_numpy(), "q5")) + 2  # inside q5
+    accs = []
+    for part in (frame.iloc[:cut], frame.iloc[cut:]):
+        acc = RankingAccumulator(["expected_exposure", "awrf"], group_rows="sorted")
+        acc.update(part["relevance"], part["score"], groups=part["query"],
+                   samples=part["sample"], items=part["item"],
+                   item_groups=part["provider"])
+        accs.append(acc)
+    merged = accs[0].merge(accs[1])
+    got = merged.result()
+    want = exposure_expected(frame, ["expected_exposure", "awrf"])
+    for name, value in want.items():
+        assert got[name] == pytest.approx(value, abs=1e-12), name
+    per = exposure_expected(frame, ["expected_exposure"], per_group=True)
+    assert_allclose(merged.per_group()["expected_exposure"].to_numpy(float),
+                    per["expected_exposure"], rtol=0, atol=1e-12)
