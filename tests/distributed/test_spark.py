@@ -424,6 +424,15 @@ def test_exposure_sampled_rankings_equal_the_functions(spark, small_calls,
         samples="sample", items="item",
         item_groups=item_groups if len(item_groups) > 1 else item_groups[0])
     assert_report_equal(got, exposure_expected(frame, names, item_groups))
+    if len(item_groups) == 1:
+        rows = rk_spark.per_group_scores(
+            sdf, y_true="relevance", y_score="score", groups="query",
+            metrics=["expected_exposure"], samples="sample", items="item",
+            item_groups="provider").toPandas().sort_values("query")
+        want = exposure_expected(frame, ["expected_exposure"], item_groups,
+                                 per_group=True)["expected_exposure"]
+        np.testing.assert_allclose(rows["expected_exposure"].to_numpy(float), want,
+                                   rtol=0, atol=1e-12)
 
 
 def test_diversity_and_exposure_bad_columns(spark):
