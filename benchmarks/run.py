@@ -61,6 +61,8 @@ WORKLOADS = {
     "before_after": "the engine's common cases here and at an earlier commit",
     "diversity": "alpha-nDCG, ERR-IA, NRBP, subtopic recall, intent-aware P, "
                  "D#-nDCG (grades per intent) beside ndcg_score",
+    "accumulator_columns": "the accumulator's batches with exposure and "
+                           "diversity columns beside one report",
 }
 
 
