@@ -66,6 +66,8 @@ WORKLOADS = {
                  "D#-nDCG (grades per intent) beside ndcg_score",
     "exposure": "expected exposure over sampled rankings (and a Plackett-Luce "
                 "policy) beside np.argsort",
+    "accumulator_columns": "the accumulator's batches with exposure and "
+                           "diversity columns beside one report",
 }
 
 

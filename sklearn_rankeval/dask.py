@@ -11,9 +11,12 @@ dask is imported when a function is called, never when this module or
 ``sklearn_rankeval._distributed``.
 """
 
+import functools
+
 import numpy as np
 
 from ._distributed import (
+    FrameInputs,
     accumulate,
     check_column_types,
     check_frame,
@@ -22,6 +25,7 @@ from ._distributed import (
     click_plan,
     concat_partial_columns,
     fill_doc,
+    frame_doc,
     input_order_column,
     metric_plan,
     parquet_doc,
@@ -49,25 +53,34 @@ def _dask():
     return dd, pd
 
 
-def _prepare(ddf, y_true, y_score, groups, sample_weight, metrics, convention):
+def _prepare(ddf, inputs, y_score, groups, sample_weight, metrics, convention):
     """Check the arguments on the client; the shuffled columns and the plan.
 
-    Returns ``(shuffled, names, pooled, group dtype, position column or
-    None)``.  A convention that orders tied items as the input does gets a
-    position column before the shuffle (the partition number, then the row
-    number in it: the frame's order), by which each partition is sorted
-    after it.
+    ``inputs``: the :class:`FrameInputs` of the call.  Returns ``(shuffled,
+    names, pooled, group dtype, position column or None)``.  A convention
+    that orders tied items as the input does gets a position column before
+    the shuffle (the partition number, then the row number in it: the
+    frame's order), by which each partition is sorted after it.
     """
     dd, pd = _dask()
-    check_frame(ddf, dd.DataFrame, "ddf", "dask.dataframe.DataFrame",
-                y_true=y_true, y_score=y_score, groups=groups,
-                sample_weight=sample_weight)
-    check_column_types(_wanted(pd, y_true=y_true, y_score=y_score,
-                               sample_weight=sample_weight, groups=groups),
-                       ddf.dtypes, "dtype")
+    roles = inputs.roles()
+    check_frame(ddf, dd.DataFrame, "ddf", "dask.dataframe.DataFrame")
+    for arg, name in [*(r for r in roles if r[0] == "y_true"), ("y_score", y_score),
+                      ("groups", groups), ("sample_weight", sample_weight),
+                      *(r for r in roles if r[0] != "y_true")]:
+        if name is not None or arg != "sample_weight":
+            check_frame(ddf, dd.DataFrame, "ddf", "dask.dataframe.DataFrame",
+                        **{arg: name})
+    wanted = []
+    for arg, name in [*roles[:len(inputs.y_true)], ("y_score", y_score),
+                      ("sample_weight", sample_weight), ("groups", groups),
+                      *roles[len(inputs.y_true):]]:
+        wanted += _wanted(pd, **{arg: name})
+    check_column_types(wanted, ddf.dtypes, "dtype")
     names, pooled = metric_plan(metrics, groups, convention)
-    used = list(dict.fromkeys(c for c in (groups, y_true, y_score, sample_weight)
-                              if c is not None))
+    used = list(dict.fromkeys(
+        c for c in (groups, *(name for _, name in inputs.roles()), y_score,
+                    sample_weight) if c is not None))
     rows = ddf[used]
     position = input_order_column(names, convention, used)
     if position is not None:
@@ -87,7 +100,8 @@ def _wanted(pd, **names):
                       or isinstance(dt, pd.CategoricalDtype))
     kinds = {"y_true": (types.is_numeric_dtype, "numeric or boolean"),
              "clicks": (types.is_numeric_dtype, "numeric or boolean"),
-             "groups": (ids, "string, integer, float or categorical")}
+             **{arg: (ids, "string, integer, float or categorical")
+                for arg in ("groups", "samples", "items", "item_groups")}}
     return [(arg, name, *kinds.get(arg, (numeric, "numeric")))
             for arg, name in names.items()]
 
@@ -98,13 +112,15 @@ def _with_position(part, position, partition_info=None):
     return part.assign(**{position: (number << 40) + np.arange(len(part))})
 
 
-def _accumulated(part, y_true, y_score, groups, sample_weight, names, convention,
+def _accumulated(part, inputs, y_score, groups, sample_weight, names, convention,
                  position):
     """The accumulator of one partition's rows (whole groups, in frame order)."""
     if position is not None:
         part = part.sort_values(position, kind="stable")
-    return accumulate([(part[y_true], part[y_score], part[groups],
-                        None if sample_weight is None else part[sample_weight])],
+    y_true, columns = inputs.read(part.__getitem__)
+    return accumulate([(y_true, part[y_score], part[groups],
+                        None if sample_weight is None else part[sample_weight],
+                        columns)],
                       names, convention=convention)
 
 
@@ -128,30 +144,32 @@ def _frame_dtypes(names):
             + [(name, np.float64) for name in names])
 
 
-def _partition_partials(part, *, y_true, y_score, groups, sample_weight, names,
+def _partition_partials(part, *, inputs, y_score, groups, sample_weight, names,
                         pooled, group_dtype, convention, position):
     dtypes = partial_dtypes(names, pooled)
     if len(part) == 0:
         return _empty("group", group_dtype, dtypes)
-    acc = _accumulated(part, y_true, y_score, groups, sample_weight, names,
+    acc = _accumulated(part, inputs, y_score, groups, sample_weight, names,
                        convention, position)
     return _frame(partial_columns(acc.partials(), names, pooled), "group",
                   group_dtype, dtypes)
 
 
-def _partition_frame(part, *, y_true, y_score, groups, sample_weight, names,
+def _partition_frame(part, *, inputs, y_score, groups, sample_weight, names,
                      group_dtype, convention, position):
     dtypes = _frame_dtypes(names)
     if len(part) == 0:
         return _empty(groups, group_dtype, dtypes)
-    acc = _accumulated(part, y_true, y_score, groups, sample_weight, names,
+    acc = _accumulated(part, inputs, y_score, groups, sample_weight, names,
                        convention, position)
     return _frame(acc.per_group(output="dict"), groups, group_dtype, dtypes)
 
 
 @fill_doc
+@functools.partial(frame_doc, engine="dask")
 def ranking_report(ddf, *, y_true, y_score, groups, sample_weight=None, metrics=None,
-                   convention=None):
+                   convention=None, intent_weights=None, samples=None, items=None,
+                   item_groups=None):
     """Ranking metrics of a Dask DataFrame, as in-memory ``ranking_report``.
 
     The rows are shuffled once by group (``ddf.shuffle(on=groups)``), each
@@ -167,8 +185,7 @@ def ranking_report(ddf, *, y_true, y_score, groups, sample_weight=None, metrics=
     ddf : dask.dataframe.DataFrame
         One row per item (impression, document), in any order and any
         partitioning.
-    y_true : str
-        Name of the relevance column (numeric ``>= 0``, or boolean).
+    %(y_true_frame)s
     y_score : str
         Name of the score column (numeric; higher ranks first, ``-inf``: not
         retrieved).
@@ -184,6 +201,7 @@ def ranking_report(ddf, *, y_true, y_score, groups, sample_weight=None, metrics=
         None: the metrics of :func:`~sklearn_rankeval.ranking_report`'s
         default.
     %(convention_engine)s
+    %(frame_columns)s
 
     Returns
     -------
@@ -231,17 +249,20 @@ def ranking_report(ddf, *, y_true, y_score, groups, sample_weight=None, metrics=
     ...                metrics=["mrr", "gauc"])
     {'mrr': 0.875, 'gauc': 0.8}
     """
-    return reduce_partials(*_partials(ddf, y_true, y_score, groups, sample_weight,
+    inputs = FrameInputs.of(y_true, intent_weights=intent_weights, samples=samples,
+                            items=items, item_groups=item_groups)
+    return reduce_partials(*_partials(ddf, inputs, y_score, groups, sample_weight,
                                       metrics, convention), convention=convention)
 
 
-def _partials(ddf, y_true, y_score, groups, sample_weight, metrics, convention=None):
-    """The per-group partials, computed: ``(columns, names, pooled)``."""
+def _partials(ddf, inputs, y_score, groups, sample_weight, metrics, convention=None):
+    """The per-group partials, computed: ``(columns, names, pooled)``;
+    ``inputs``: the :class:`FrameInputs` of the call."""
     shuffled, names, pooled, group_dtype, position = _prepare(
-        ddf, y_true, y_score, groups, sample_weight, metrics, convention)
+        ddf, inputs, y_score, groups, sample_weight, metrics, convention)
     meta = _empty("group", group_dtype, partial_dtypes(names, pooled))
     partials = shuffled.map_partitions(
-        _partition_partials, y_true=y_true, y_score=y_score, groups=groups,
+        _partition_partials, inputs=inputs, y_score=y_score, groups=groups,
         sample_weight=sample_weight, names=names, pooled=pooled,
         group_dtype=group_dtype, convention=convention, position=position,
         meta=meta)
@@ -285,12 +306,15 @@ def evaluate_parquet(path, *, y_true, y_score, groups, metrics=None, per_group=F
     dd, _ = _dask()
     ddf = dd.read_parquet(str(path))
     return summarize_partials(
-        *_partials(ddf, y_true, y_score, groups, None, metrics), per_group=per_group)
+        *_partials(ddf, FrameInputs.of(y_true), y_score, groups, None, metrics),
+        per_group=per_group)
 
 
 @fill_doc
+@functools.partial(frame_doc, engine="dask")
 def per_group_scores(ddf, *, y_true, y_score, groups, sample_weight=None,
-                     metrics=None, convention=None):
+                     metrics=None, convention=None, intent_weights=None,
+                     samples=None, items=None, item_groups=None):
     """Every metric of every group of a Dask DataFrame, as a lazy Dask DataFrame.
 
     The same values as :func:`~sklearn_rankeval.per_group_scores` on the
@@ -304,8 +328,7 @@ def per_group_scores(ddf, *, y_true, y_score, groups, sample_weight=None,
     ----------
     ddf : dask.dataframe.DataFrame
         One row per item (impression, document).
-    y_true : str
-        Name of the relevance column (numeric ``>= 0``, or boolean).
+    %(y_true_frame)s
     y_score : str
         Name of the score column (numeric).
     groups : str
@@ -316,6 +339,7 @@ def per_group_scores(ddf, *, y_true, y_score, groups, sample_weight=None,
         Metric names, as the scorer names; None: the default metrics of
         :func:`~sklearn_rankeval.ranking_report`.
     %(convention_engine)s
+    %(frame_columns)s
 
     Returns
     -------
@@ -357,11 +381,13 @@ def per_group_scores(ddf, *, y_true, y_score, groups, sample_weight=None,
     >>> frame[["user", "n_items", "mrr", "gauc"]].to_numpy().tolist()
     [['ann', 3, 1.0, 1.0], ['bob', 2, 0.75, 0.5]]
     """
+    inputs = FrameInputs.of(y_true, intent_weights=intent_weights, samples=samples,
+                            items=items, item_groups=item_groups)
     shuffled, names, _, group_dtype, position = _prepare(
-        ddf, y_true, y_score, groups, sample_weight, metrics, convention)
+        ddf, inputs, y_score, groups, sample_weight, metrics, convention)
     meta = _empty(groups, group_dtype, _frame_dtypes(names))
     return shuffled.map_partitions(
-        _partition_frame, y_true=y_true, y_score=y_score, groups=groups,
+        _partition_frame, inputs=inputs, y_score=y_score, groups=groups,
         sample_weight=sample_weight, names=names, group_dtype=group_dtype,
         convention=convention, position=position, meta=meta)
 

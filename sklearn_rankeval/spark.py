@@ -19,21 +19,23 @@ pyspark is imported when a function is called, never when this module or
 through ``sklearn_rankeval._distributed``.
 """
 
+import functools
 import os
 import sys
 
 import numpy as np
 
 from ._distributed import (
+    FrameInputs,
     TrainItems,
     accumulate,
     arrow_calls,
-    check_column_types,
-    check_frame,
+    check_spark_columns,
     click_doc,
     click_partials,
     click_plan,
     fill_doc,
+    frame_doc,
     group_type_tap,
     input_order_column,
     list_plan,
@@ -49,6 +51,9 @@ from ._distributed import (
     reduce_partials,
     split_log_rows,
     summarize_partials,
+)
+from ._distributed import (
+    quoted as _quoted,
 )
 
 __all__ = ["counterfactual_report", "evaluate_parquet", "per_group_scores",
@@ -73,47 +78,28 @@ def _pyspark():
     return DataFrame, F, T
 
 
-def _quoted(name):
-    return "`" + name.replace("`", "``") + "`"
+def _check_columns(df, inputs=None, **roles):
+    """:func:`check_spark_columns` on the driver: the Spark type of each column."""
+    DataFrame, F, T = _pyspark()
+    return check_spark_columns(df, DataFrame, F, T, inputs, **roles)
 
 
-def _check_columns(df, **roles):
-    """Check ``df`` and its columns on the driver: ``roles`` maps each
-    argument to ``(column name or None, kind)``, kind ``"label"`` (numeric
-    or boolean), ``"number"`` or ``"id"``.  The Spark type of each column."""
-    DataFrame, _, T = _pyspark()
-    check_frame(df, DataFrame, "df", "pyspark.sql.DataFrame",
-                **{arg: name for arg, (name, _) in roles.items()})
-    types = {f.name: f.dataType for f in df.schema.fields}
-    kinds = {"label": ((T.NumericType, T.BooleanType), "numeric or boolean"),
-             "number": ((T.NumericType,), "numeric"),
-             "id": ((T.StringType, T.IntegralType, T.FloatType, T.DoubleType),
-                    "string, integer or float")}
-    check_column_types(
-        [(arg, name, lambda t, ok=kinds[kind][0]: isinstance(t, ok), kinds[kind][1])
-         for arg, (name, kind) in roles.items()],
-        types, "type", shown=lambda t: t.simpleString())
-    return types
-
-
-def _prepare(df, y_true, y_score, groups, sample_weight, metrics, convention):
+def _prepare(df, inputs, y_score, groups, sample_weight, metrics, convention):
     """Check the arguments on the driver; the input columns and the plan.
 
-    A convention that orders tied items as the input does gets a position
-    column (``monotonically_increasing_id``: the frame's order, partition by
+    ``inputs``: the :class:`FrameInputs` of the call.  A convention that
+    orders tied items as the input does gets a position column
+    (``monotonically_increasing_id``: the frame's order, partition by
     partition), and each partition is sorted by group, then position.
+    Returns ``(rows, names, pooled, group type, inputs as renamed)``.
     """
     _, F, T = _pyspark()
-    types = _check_columns(df, y_true=(y_true, "label"), y_score=(y_score, "number"),
-                           groups=(groups, "id"),
-                           sample_weight=(sample_weight, "number"))
+    types, selected, renamed = _check_columns(
+        df, inputs, y_score=(y_score, "number"), groups=(groups, "id"),
+        sample_weight=(sample_weight, "number"))
     names, pooled = metric_plan(metrics, groups, convention)
-    label = types[y_true]
-    true_col = F.col(_quoted(y_true))
-    if isinstance(label, (T.DecimalType, T.FloatType)):
-        true_col = true_col.cast("double")
-    cols = [F.col(_quoted(groups)).alias("g"), true_col.alias("t"),
-            F.col(_quoted(y_score)).cast("double").alias("s")]
+    cols = [F.col(_quoted(groups)).alias("g"),
+            F.col(_quoted(y_score)).cast("double").alias("s"), *selected]
     if sample_weight is not None:
         cols.append(F.col(_quoted(sample_weight)).cast("double").alias("w"))
     order = ["g"]
@@ -121,21 +107,26 @@ def _prepare(df, y_true, y_score, groups, sample_weight, metrics, convention):
         cols.append(F.monotonically_increasing_id().alias("p"))
         order.append("p")
     rows = (df.select(*cols).repartition(F.col("g")).sortWithinPartitions(*order))
-    return rows, names, pooled, types[groups]
+    return rows, names, pooled, types[groups], renamed
 
 
-def _partition_partials(batches, *, names, rows_per_call, weighted, convention):
+def _partition_partials(batches, *, names, rows_per_call, weighted, convention,
+                        inputs):
     """The accumulator of one partition's groups, or None if it has no rows.
 
     The partition is sorted by group; the accumulator carries the group cut
     at the end of an engine call (:func:`arrow_calls`) into the next.
+    ``inputs``: the :class:`FrameInputs` of the renamed columns.
     """
-    return accumulate(((c["t"], c["s"], c["g"], c["w"] if weighted else None)
-                       for c in arrow_calls(batches, rows_per_call)),
-                      names, convention=convention, group_rows="sorted")
+    def chunks():
+        for c in arrow_calls(batches, rows_per_call):
+            y_true, columns = inputs.read(c.__getitem__)
+            yield y_true, c["s"], c["g"], c["w"] if weighted else None, columns
+
+    return accumulate(chunks(), names, convention=convention, group_rows="sorted")
 
 
-def _report_udf(names, pooled, weighted, rows_per_call, convention):
+def _report_udf(names, pooled, weighted, rows_per_call, convention, inputs):
     def udf(batches):
         import pyarrow as pa
 
@@ -143,7 +134,7 @@ def _report_udf(names, pooled, weighted, rows_per_call, convention):
         try:
             acc = _partition_partials(group_type_tap(batches, holder), names=names,
                                       weighted=weighted, rows_per_call=rows_per_call,
-                                      convention=convention)
+                                      convention=convention, inputs=inputs)
             out = None if acc is None else acc.partials()
         except (ValueError, TypeError) as exc:
             # one row that carries the error to the driver, raised there
@@ -159,12 +150,12 @@ def _report_udf(names, pooled, weighted, rows_per_call, convention):
     return udf
 
 
-def _frame_udf(names, weighted, rows_per_call, group_name, convention):
+def _frame_udf(names, weighted, rows_per_call, group_name, convention, inputs):
     def udf(batches):
         holder = {}
         acc = _partition_partials(group_type_tap(batches, holder), names=names,
                                   weighted=weighted, rows_per_call=rows_per_call,
-                                  convention=convention)
+                                  convention=convention, inputs=inputs)
         if acc is not None:
             yield from record_batches(acc.per_group(output="dict"), group_name,
                                        holder["type"])
@@ -183,8 +174,10 @@ def _partials_schema(T, group_type, names, pooled, extra="error"):
 
 
 @fill_doc
+@functools.partial(frame_doc, engine="spark")
 def ranking_report(df, *, y_true, y_score, groups, sample_weight=None, metrics=None,
-                   convention=None):
+                   convention=None, intent_weights=None, samples=None, items=None,
+                   item_groups=None):
     """Ranking metrics of a Spark DataFrame, as in-memory ``ranking_report``.
 
     The rows are shuffled once by group, each partition is ranked by the
@@ -200,8 +193,7 @@ def ranking_report(df, *, y_true, y_score, groups, sample_weight=None, metrics=N
     df : pyspark.sql.DataFrame
         One row per item (impression, document), in any order and any
         partitioning.
-    y_true : str
-        Name of the relevance column (numeric ``>= 0``, or boolean).
+    %(y_true_frame)s
     y_score : str
         Name of the score column (numeric; higher ranks first, ``-inf``: not
         retrieved).
@@ -217,6 +209,7 @@ def ranking_report(df, *, y_true, y_score, groups, sample_weight=None, metrics=N
         None: the metrics of :func:`~sklearn_rankeval.ranking_report`'s
         default.
     %(convention_engine)s
+    %(frame_columns)s
 
     Returns
     -------
@@ -264,18 +257,21 @@ def ranking_report(df, *, y_true, y_score, groups, sample_weight=None, metrics=N
     ...                groups="user", metrics=["mrr", "gauc"])
     {'mrr': 0.875, 'gauc': 0.8}
     """
-    return reduce_partials(*_partials(df, y_true, y_score, groups, sample_weight,
+    inputs = FrameInputs.of(y_true, intent_weights=intent_weights, samples=samples,
+                            items=items, item_groups=item_groups)
+    return reduce_partials(*_partials(df, inputs, y_score, groups, sample_weight,
                                       metrics, convention), convention=convention)
 
 
-def _partials(df, y_true, y_score, groups, sample_weight, metrics, convention=None):
-    """The per-group partials, collected: ``(columns, names, pooled)``."""
+def _partials(df, inputs, y_score, groups, sample_weight, metrics, convention=None):
+    """The per-group partials, collected: ``(columns, names, pooled)``;
+    ``inputs``: the :class:`FrameInputs` of the call."""
     _, _, T = _pyspark()
-    rows, names, pooled, group_type = _prepare(df, y_true, y_score, groups,
-                                               sample_weight, metrics, convention)
+    rows, names, pooled, group_type, renamed = _prepare(
+        df, inputs, y_score, groups, sample_weight, metrics, convention)
     partials = rows.mapInArrow(
         _report_udf(names, pooled, sample_weight is not None, _ROWS_PER_CALL,
-                    convention),
+                    convention, renamed),
         _partials_schema(T, group_type, names, pooled))
     columns = _collect_columns(partials)
     errors = [e for e in columns.pop("error") if isinstance(e, str)]
@@ -316,7 +312,8 @@ def evaluate_parquet(path, *, y_true, y_score, groups, metrics=None, per_group=F
     spark = SparkSession.builder.appName("rankeval evaluate").getOrCreate()
     df = spark.read.parquet(str(path))
     return summarize_partials(
-        *_partials(df, y_true, y_score, groups, None, metrics), per_group=per_group)
+        *_partials(df, FrameInputs.of(y_true), y_score, groups, None, metrics),
+        per_group=per_group)
 
 
 def _collect_columns(sdf):
@@ -329,8 +326,10 @@ def _collect_columns(sdf):
 
 
 @fill_doc
+@functools.partial(frame_doc, engine="spark")
 def per_group_scores(df, *, y_true, y_score, groups, sample_weight=None, metrics=None,
-                     convention=None):
+                     convention=None, intent_weights=None, samples=None, items=None,
+                     item_groups=None):
     """Every metric of every group of a Spark DataFrame, as a Spark DataFrame.
 
     The same values as :func:`~sklearn_rankeval.per_group_scores` on the
@@ -344,8 +343,7 @@ def per_group_scores(df, *, y_true, y_score, groups, sample_weight=None, metrics
     ----------
     df : pyspark.sql.DataFrame
         One row per item (impression, document).
-    y_true : str
-        Name of the relevance column (numeric ``>= 0``, or boolean).
+    %(y_true_frame)s
     y_score : str
         Name of the score column (numeric).
     groups : str
@@ -356,6 +354,7 @@ def per_group_scores(df, *, y_true, y_score, groups, sample_weight=None, metrics
         Metric names, as the scorer names; None: the default metrics of
         :func:`~sklearn_rankeval.ranking_report`.
     %(convention_engine)s
+    %(frame_columns)s
 
     Returns
     -------
@@ -404,8 +403,10 @@ def per_group_scores(df, *, y_true, y_score, groups, sample_weight=None, metrics
     <BLANKLINE>
     """
     _, _, T = _pyspark()
-    rows, names, _, group_type = _prepare(df, y_true, y_score, groups,
-                                          sample_weight, metrics, convention)
+    inputs = FrameInputs.of(y_true, intent_weights=intent_weights, samples=samples,
+                            items=items, item_groups=item_groups)
+    rows, names, _, group_type, renamed = _prepare(
+        df, inputs, y_score, groups, sample_weight, metrics, convention)
     schema = T.StructType(
         [T.StructField(groups, group_type),
          T.StructField("n_items", T.LongType()),
@@ -414,7 +415,7 @@ def per_group_scores(df, *, y_true, y_score, groups, sample_weight=None, metrics
         + [T.StructField(name, T.DoubleType()) for name in names])
     return rows.mapInArrow(
         _frame_udf(names, sample_weight is not None, _ROWS_PER_CALL, groups,
-                   convention), schema)
+                   convention, renamed), schema)
 
 
 def _click_udf(plan, weighted, rows_per_call):
@@ -492,9 +493,10 @@ def counterfactual_report(df, *, clicks, y_score, positions, groups, propensitie
     {'precision@1': 2.5, 'avg_rel_rank': 5.0}
     """
     _, F, T = _pyspark()
-    types = _check_columns(df, clicks=(clicks, "label"), y_score=(y_score, "number"),
-                           positions=(positions, "number"), groups=(groups, "id"),
-                           sample_weight=(sample_weight, "number"))
+    types, _, _ = _check_columns(
+        df, clicks=(clicks, "label"), y_score=(y_score, "number"),
+        positions=(positions, "number"), groups=(groups, "id"),
+        sample_weight=(sample_weight, "number"))
     plan = click_plan(metrics, estimator=estimator, clip=clip,
                       propensities=propensities, output=output)
 

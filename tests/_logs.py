@@ -302,3 +302,105 @@ CLICK_BAD_ARGUMENTS = [
     ({"propensities": [1.0, 0.0]}, ValueError, "propensities must hold finite"),
     ({"output": "text"}, ValueError, "output must be one of"),
 ]
+
+
+# ---------------------------------------------------------------------------
+# grades per intent (diversity) and sampled rankings (exposure)
+# ---------------------------------------------------------------------------
+#: The diversity metrics by report name: ``(function name, keyword arguments)``.
+DIVERSITY_METRICS = {
+    "alpha_ndcg@5": ("alpha_ndcg_score", {"k": 5}),
+    "err_ia@5": ("err_ia_score", {"k": 5}),
+    "nrbp": ("nrbp_score", {}),
+    "intent_aware@3": ("intent_aware_score", {"k": 3}),
+    "subtopic_recall@3": ("subtopic_recall_score", {"k": 3}),
+    "d_sharp_ndcg@5": ("d_sharp_ndcg_score", {"k": 5}),
+}
+#: The exposure metrics by report name: ``(function name, keyword arguments)``.
+EXPOSURE_METRICS = {
+    "expected_exposure": ("expected_exposure_score", {}),
+    "awrf": ("awrf_score", {}),
+}
+N_INTENTS = 3
+
+
+def make_intent_log(seed=0, n_groups=25, max_size=9):
+    """A diversity log: one row per (query, document), the grades of each
+    intent in the columns ``i0 .. i2`` (sparse, graded 0-2) and as one list
+    per row (``grades``), each query's intent probabilities in ``w0 .. w2``
+    and ``weights`` (constant within the query), scores with ties and
+    ``-inf``, queries without a relevant document, rows shuffled."""
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(1, max_size + 1, n_groups)
+    groups = np.repeat(np.array([f"q{i:02d}" for i in range(n_groups)]), sizes)
+    n = groups.shape[0]
+    grades = rng.integers(0, 3, (n, N_INTENTS)) * (rng.random((n, N_INTENTS)) < 0.4)
+    probs = rng.dirichlet(np.ones(N_INTENTS), n_groups)
+    weights = np.repeat(probs, sizes, axis=0)
+    scores = rng.integers(0, 4, n).astype(float)
+    scores[rng.random(n) < 0.1] = -np.inf
+    perm = rng.permutation(n)
+    grades, weights, scores, groups = (a[perm] for a in (grades, weights, scores,
+                                                         groups))
+    frame = pd.DataFrame({"query": groups, "score": scores,
+                          **{f"i{j}": grades[:, j] for j in range(N_INTENTS)},
+                          **{f"w{j}": weights[:, j] for j in range(N_INTENTS)}})
+    frame["grades"] = list(grades.astype(np.float64))
+    frame["weights"] = list(weights)
+    return frame, grades, scores, groups, weights
+
+
+def make_exposure_log(seed=0, n_queries=10, max_samples=5):
+    """A stochastic policy's log: each query's items (3-6, graded 0-2) in
+    1 .. ``max_samples`` sampled rankings (scores with ties), each item in a
+    provider (``provider``) and a region (``region``) group; rows shuffled."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for q in range(n_queries):
+        n_items = int(rng.integers(3, 7))
+        grades = rng.integers(0, 3, n_items)
+        for sample in range(int(rng.integers(1, max_samples + 1))):
+            score = rng.integers(0, 3, n_items).astype(float)
+            for i in range(n_items):
+                rows.append((f"q{q}", sample, f"d{q}_{i}", int(grades[i]), score[i],
+                             ["ann", "bob", "cy"][(q + i) % 3],
+                             ["north", "south"][i % 2]))
+    rows = [rows[i] for i in rng.permutation(len(rows))]
+    return pd.DataFrame(rows, columns=["query", "sample", "item", "relevance",
+                                       "score", "provider", "region"])
+
+
+def diversity_expected(log, names, per_group=False):
+    """The in-memory functions' values (their mean, or per query with
+    ``per_group``) of the diversity ``names`` on ``make_intent_log``'s rows,
+    with the queries' intent weights."""
+    import sklearn_rankeval as rk
+
+    _, grades, scores, groups, weights = log
+    out = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name in names:
+            func, kwargs = DIVERSITY_METRICS[name]
+            out[name] = getattr(rk, func)(
+                grades, scores, groups=groups, intent_weights=weights,
+                **({"average": None} if per_group else {}), **kwargs)
+    return out
+
+
+def exposure_expected(frame, names, item_groups=("provider",), per_group=False):
+    """The in-memory functions' values of the exposure ``names`` on
+    ``make_exposure_log``'s rows (several item-group columns: 2-D)."""
+    import sklearn_rankeval as rk
+
+    cats = frame[list(item_groups)].to_numpy()
+    cats = cats[:, 0] if cats.shape[1] == 1 else cats
+    out = {}
+    for name in names:
+        func, kwargs = EXPOSURE_METRICS[name]
+        out[name] = getattr(rk, func)(
+            frame["relevance"].to_numpy(), frame["score"].to_numpy(),
+            groups=frame["query"].to_numpy(), samples=frame["sample"].to_numpy(),
+            items=frame["item"].to_numpy(), item_groups=cats,
+            **({"average": None} if per_group else {}), **kwargs)
+    return out

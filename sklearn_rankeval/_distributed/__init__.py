@@ -29,10 +29,12 @@ from ._lists import (
     reduce_columns,
 )
 from ._partials import (
+    FrameInputs,
     accumulate,
     check_column_types,
     check_frame,
     concat_partial_columns,
+    frame_doc,
     input_order_column,
     metric_plan,
     parquet_doc,
@@ -41,18 +43,22 @@ from ._partials import (
     reduce_partials,
     summarize_partials,
 )
+from ._spark_columns import check_spark_columns, quoted
 
 __all__ = [
+    "FrameInputs",
     "TrainItems",
     "accumulate",
     "arrow_calls",
     "check_column_types",
     "check_frame",
+    "check_spark_columns",
     "click_doc",
     "click_partials",
     "click_plan",
     "concat_partial_columns",
     "fill_doc",
+    "frame_doc",
     "group_type_tap",
     "input_order_column",
     "list_plan",
@@ -61,6 +67,7 @@ __all__ = [
     "partial_columns",
     "partial_dtypes",
     "partition_columns",
+    "quoted",
     "record_batches",
     "reduce_clicks",
     "reduce_columns",

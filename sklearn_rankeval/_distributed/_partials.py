@@ -40,7 +40,9 @@ __all__ = [
     "metric_plan",
     "partial_columns",
     "reduce_partials",
+    "FrameInputs",
     "ParquetReport",
+    "frame_doc",
     "parquet_doc",
     "summarize_partials",
 ]
@@ -73,6 +75,148 @@ def check_columns(columns, **names):
                 f"{arg}: the DataFrame has no column {name!r}; its columns are "
                 f"{', '.join(repr(c) for c in columns)}."
             )
+
+
+class FrameInputs(NamedTuple):
+    """Which frame columns feed the accumulator beside the score and the
+    group id: ``y_true`` (one column, or one per intent: grades per intent),
+    the diversity metrics' ``intent_weights`` (one column per intent, or
+    none) and the exposure metrics' ``samples``, ``items`` (a column or
+    None) and ``item_groups`` (one column per dimension, or none).
+    ``arrays``: the names among them whose column holds one array per row
+    (Spark's ``array<...>`` columns: the grades, or the weights, of every
+    intent in one column)."""
+
+    y_true: tuple
+    intent_weights: tuple = ()
+    samples: object = None
+    items: object = None
+    item_groups: tuple = ()
+    arrays: frozenset = frozenset()
+    listed: bool = False
+    #: ``((name, the frame's name), ...)`` after :meth:`renamed` (messages)
+    original: tuple = ()
+
+    @classmethod
+    def of(cls, y_true, *, intent_weights=None, samples=None, items=None,
+           item_groups=None):
+        """The arguments of a Spark or Dask function, read: a name (str) or,
+        for ``y_true``, ``intent_weights`` and ``item_groups``, a non-empty
+        list of names.  ``y_true`` as a list: grades per intent, one column
+        per intent."""
+        return cls(_names(y_true, "y_true"),
+                   _names(intent_weights, "intent_weights", optional=True),
+                   _name(samples, "samples"), _name(items, "items"),
+                   _names(item_groups, "item_groups", optional=True),
+                   listed=not isinstance(y_true, str))
+
+    def with_arrays(self, arrays):
+        """The same inputs, the columns ``arrays`` read as one array per row."""
+        return self._replace(arrays=frozenset(arrays))
+
+    @property
+    def per_intent(self):
+        """Whether ``y_true`` holds grades per intent (2-D): a list of
+        columns, or one column of arrays."""
+        return self.listed or self.y_true[0] in self.arrays
+
+    def roles(self):
+        """``[(argument, column name)]`` of every column given, in the order
+        they are checked."""
+        out = [("y_true", name) for name in self.y_true]
+        out += [("intent_weights", name) for name in self.intent_weights]
+        out += [(arg, name) for arg, name in (("samples", self.samples),
+                                              ("items", self.items))
+                if name is not None]
+        out += [("item_groups", name) for name in self.item_groups]
+        return out
+
+    def renamed(self, alias):
+        """The same inputs under the names ``alias(argument, j)`` (the
+        ``j``-th column of the argument), ``arrays`` renamed too."""
+        def each(names, arg):
+            return tuple(alias(arg, j) for j in range(len(names)))
+
+        arrays = {alias("y_true", 0)} if self.y_true[0] in self.arrays else set()
+        if self.intent_weights and self.intent_weights[0] in self.arrays:
+            arrays.add(alias("intent_weights", 0))
+        original, seen = [], {}
+        for arg, name in self.roles():
+            seen[arg] = seen.get(arg, -1) + 1
+            original.append((alias(arg, seen[arg]), name))
+        return FrameInputs(
+            each(self.y_true, "y_true"),
+            each(self.intent_weights, "intent_weights"),
+            None if self.samples is None else alias("samples", 0),
+            None if self.items is None else alias("items", 0),
+            each(self.item_groups, "item_groups"), frozenset(arrays), self.listed,
+            tuple(original))
+
+    def read(self, get):
+        """``(y_true, columns)`` of a partition: ``get(name)`` gives a column
+        as a NumPy array; grades (and weights) per intent as 2-D arrays,
+        ``columns`` the keyword arguments of
+        :meth:`~sklearn_rankeval.RankingAccumulator.update`."""
+        def matrix(names, arg):
+            if names[0] in self.arrays:
+                return _array_column(get(names[0]), arg,
+                                     dict(self.original).get(names[0], names[0]))
+            return np.column_stack([get(name) for name in names])
+
+        y_true = (matrix(self.y_true, "y_true") if self.per_intent
+                  else get(self.y_true[0]))
+        columns = {}
+        if self.intent_weights:
+            columns["intent_weights"] = matrix(self.intent_weights,
+                                               "intent_weights")
+        for arg in ("samples", "items"):
+            if getattr(self, arg) is not None:
+                columns[arg] = get(getattr(self, arg))
+        if self.item_groups:
+            columns["item_groups"] = (
+                get(self.item_groups[0]) if len(self.item_groups) == 1
+                else np.column_stack([np.asarray(get(name), dtype=object)
+                                      for name in self.item_groups]))
+        return y_true, columns
+
+
+def _name(value, arg):
+    if value is not None and not isinstance(value, str):
+        raise TypeError(f"{arg} must be a column name (str), got "
+                        f"{type(value).__name__}.")
+    return value
+
+
+def _names(value, arg, optional=False):
+    """A column name or a non-empty list of names, as a tuple."""
+    if value is None and optional:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, (list, tuple)) and value and all(
+            isinstance(v, str) for v in value):
+        return tuple(value)
+    raise TypeError(f"{arg} must be a column name (str) or a non-empty list of "
+                    f"column names, got {value!r}.")
+
+
+def _array_column(values, arg, name):
+    """A column of one array per row (Spark's ``array<...>``) as a 2-D float
+    array, every array of one length and no null."""
+    values = np.asarray(values, dtype=object)
+    if values.shape[0] == 0:
+        return np.zeros((0, 0))
+    try:
+        out = np.stack([np.asarray(v, dtype=np.float64) for v in values])
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"{arg}: column {name!r} must hold an array of one length on every "
+            f"row (one value per intent), without nulls.") from None
+    if out.ndim != 2:
+        raise ValueError(
+            f"{arg}: column {name!r} must hold an array of one length on every "
+            f"row (one value per intent), without nulls.")
+    return out
 
 
 def check_frame(frame, frame_type, arg, type_name, **names):
@@ -133,14 +277,16 @@ def metric_plan(metrics, group_column, convention=None, *, parsed=None):
 def accumulate(chunks, names, *, convention=None, group_rows="complete",
                metric_table=None):
     """The :class:`~sklearn_rankeval.RankingAccumulator` of a partition's
-    rows, fed ``(y_true, y_score, groups, sample_weight)`` chunk by chunk
+    rows, fed ``(y_true, y_score, groups, sample_weight[, columns])`` chunk
+    by chunk (``columns``: the optional columns, :meth:`FrameInputs.read`)
     (``group_rows="sorted"``: a group cut at the end of a chunk goes on in
     the next), or None if the partition has no row.  ``metric_table``: the
     table the names are read from (None: the registry's)."""
     acc = RankingAccumulator(names, group_rows=group_rows, convention=convention,
                              metric_table=metric_table)
-    for y_true, y_score, groups, weight in chunks:
-        acc.update(y_true, y_score, groups=groups, sample_weight=weight)
+    for y_true, y_score, groups, weight, *columns in chunks:
+        acc.update(y_true, y_score, groups=groups, sample_weight=weight,
+                   **(columns[0] if columns else {}))
     return acc if acc.n_rows_ else None
 
 
@@ -275,3 +421,48 @@ def summarize_partials(columns, names, pooled, *, per_group=False, convention=No
         per = {key: frame[key] for key in ("group", *names)}
     n_rows = int(np.sum(np.asarray(columns["n_items"], dtype=np.int64)))
     return ParquetReport(report, per, n_rows, int(len(columns["group"])))
+
+
+#: The parameters of the diversity and exposure columns (Spark and Dask alike).
+FRAME_DOCS = {
+    "y_true_frame": """\
+y_true : str or list of str
+    Name of the relevance column (numeric ``>= 0``, or boolean).  Grades per
+    intent, for the diversity metrics (``alpha_ndcg@10``, ``err_ia@20``,
+    ...): a list of numeric columns, one per intent (``["intent_0",
+    "intent_1", ...]``, the columns of the in-memory functions' 2-D
+    ``y_true``)%(array_grades)s.""",
+    "frame_columns": """\
+intent_weights : str or list of str, default=None
+    The diversity metrics' intent probabilities ``P(i | q)``: one numeric
+    column per intent%(array_weights)s, constant within a group (as
+    ``intent_weights`` of :func:`~sklearn_rankeval.alpha_ndcg_score`).
+samples : str, default=None
+    The exposure metrics' sampled-ranking id of each row (the rankings of a
+    stochastic policy, several per query), as ``samples`` of
+    :func:`~sklearn_rankeval.expected_exposure_score`.  The shuffle is by
+    group, so that every ranking of a query is in one partition.
+items : str, default=None
+    The item id of each row (one item in several sampled rankings).
+item_groups : str or list of str, default=None
+    The item group of each row's item, or one column per dimension (their
+    intersections, as a 2-D ``item_groups``)."""}
+
+
+class _Kept(dict):
+    """Paragraphs; a placeholder of another table is kept for it."""
+
+    def __missing__(self, key):
+        return f"%({key})s"
+
+
+def frame_doc(func, engine):
+    """Substitute :data:`FRAME_DOCS` in a Spark (``engine="spark"``) or Dask
+    function's docstring."""
+    spark = engine == "spark"
+    docs = {name: text.replace("%(array_grades)s", (
+        ", or one column of type ``array<numeric>`` holding every intent's "
+        "grade on each row") if spark else "").replace(
+        "%(array_weights)s", " (or one ``array<numeric>`` column)" if spark else "")
+        for name, text in FRAME_DOCS.items()}
+    return substitute_doc(func, _Kept(docs))

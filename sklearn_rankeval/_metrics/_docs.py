@@ -230,6 +230,14 @@ item_groups : array-like of shape (n_rows,) or (n_rows, n_dimensions), \
 default=None
     The group of each row's item (the exposure metrics; 2-D: one group per
     dimension).""",
+    "intent_weights_report": """\
+intent_weights : array-like of shape (n_intents,) or (n_rows, n_intents), \
+default=None
+    The probability ``P(i | q)`` of each intent, for the diversity metrics
+    (2-D ``y_true`` of grades per intent; see
+    :func:`~sklearn_rankeval.alpha_ndcg_score`): one vector for every group,
+    or one per row, constant within each group; the other metrics do not
+    read it.""",
     "average_ctr": """\
 average : {'micro', 'macro', 'weighted'} or None, default='micro'
     ``'micro'``: every row pooled, the metric of all rows at once (the groups

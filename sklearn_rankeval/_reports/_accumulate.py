@@ -49,6 +49,7 @@ from ._batches import (
     batch_rows,
     concat_rows,
     on_host,
+    row_columns,
     take_rows,
 )
 from ._format import frame_columns, make_frame
@@ -210,14 +211,22 @@ class RankingAccumulator:
         """The metrics as the aggregation sees them (under the convention)."""
         return resolved_metrics(self._parse(self._names), self.convention)
 
-    def _evaluate(self, y_true, y_score, *, groups, sample_weight, labels=None):
-        """``(info, parts)`` of whole groups: the report's path, convention too."""
+    def _evaluate(self, y_true, y_score, *, groups, sample_weight, labels=None,
+                  columns=None):
+        """``(info, parts)`` of whole groups: the report's path, convention
+        too; ``columns``: the batch's optional columns (``samples=``, ...)."""
         info, parts, _ = evaluate(
             y_true, y_score, groups=groups, sample_weight=sample_weight,
             labels=labels, metrics=self._parse(self._names),
             convention=self.convention, pos_label=self.pos_label,
-            negative_sampling_rate=self.negative_sampling_rate)
+            negative_sampling_rate=self.negative_sampling_rate, columns=columns)
         return info, parts
+
+    @property
+    def _per_intent(self):
+        """Whether a metric reads grades per intent (2-D ``y_true``)."""
+        return any("intent_grades" in spec.columns
+                   for _, spec, _ in self._parse(self._names))
 
     @property
     def _pooled_only(self):
@@ -273,10 +282,12 @@ class RankingAccumulator:
 
     def _evaluate_rows(self, rows):
         return self._evaluate(rows["y_true"], rows["y_score"], groups=rows["groups"],
-                              sample_weight=rows["sample_weight"])
+                              sample_weight=rows["sample_weight"],
+                              columns=row_columns(rows))
 
     def update(self, y_true, y_score, *, groups=None, sample_weight=None,
-               labels=None):
+               labels=None, samples=None, items=None, item_groups=None,
+               intent_weights=None):
         """Add a batch of rows (any of the metric functions' layouts).
 
         Parameters
@@ -294,6 +305,18 @@ class RankingAccumulator:
         labels : array-like of shape (n_classes,), default=None
             Multiclass batches: the class of each column of ``y_score`` (a
             batch may miss some classes, so pass it there).
+        samples, items, item_groups : array-like of shape (n_samples,), default=None
+            The exposure metrics' columns, as for
+            :func:`expected_exposure_score` and :func:`awrf_score` (the
+            sampled ranking of each row, its item, its item group(s)).  A
+            group's rows are evaluated together: a query cut between batches
+            (``group_rows='sorted'`` or ``'any'``) keeps all its sampled
+            rankings, and every batch gives the same columns.
+        intent_weights : array-like of shape (n_intents,) or (n_samples, \
+n_intents), default=None
+            The diversity metrics' ``P(i | q)``, as for
+            :func:`alpha_ndcg_score` (constant within a group); with 2-D
+            ``y_true`` of grades per intent.
 
         Returns
         -------
@@ -303,13 +326,16 @@ class RankingAccumulator:
         """
         reject_host_options((y_score, y_true, groups, sample_weight),
                             convention=self.convention)
+        columns = {name: value for name, value in (
+            ("samples", samples), ("items", items), ("item_groups", item_groups),
+            ("intent_weights", intent_weights)) if value is not None}
         layout = batch_layout(y_true, y_score, labels, pooled=(
             groups is None and self.group_rows == "complete" and self._pooled_only))
         if layout == QUERIES:
             self._check_layout(QUERIES)
             info, parts = on_host(self._evaluate(
                 y_true, y_score, groups=groups, sample_weight=sample_weight,
-                labels=labels))
+                labels=labels, columns=columns))
             n_queries = len(info.labels)
             info = info._replace(labels=self.n_rows_ + np.arange(n_queries))
             self._layout = QUERIES
@@ -329,7 +355,8 @@ class RankingAccumulator:
             # the window's, of the last updates' rows)
             self._check_layout(BATCHES)
             info, parts = on_host(self._evaluate(
-                y_true, y_score, groups=None, sample_weight=sample_weight))
+                y_true, y_score, groups=None, sample_weight=sample_weight,
+                columns=columns))
             info = info._replace(labels=np.array([self.n_rows_]))
             self._layout = BATCHES
             self._add(info, parts)
@@ -337,7 +364,8 @@ class RankingAccumulator:
             return self
         if self.group_rows == "complete":
             info, parts = on_host(self._evaluate(
-                y_true, y_score, groups=groups, sample_weight=sample_weight))
+                y_true, y_score, groups=groups, sample_weight=sample_weight,
+                columns=columns))
             if groups is None and self._layout == LONG:
                 names = [name for name, spec, _ in self._parse(self._names)
                          if not spec.grouping_free]
@@ -366,7 +394,8 @@ class RankingAccumulator:
                 f"rows of a group are matched across batches by their id."
             )
         rows = batch_rows(y_true, y_score, groups, sample_weight,
-                          pos_label=self.pos_label)
+                          pos_label=self.pos_label, columns=columns,
+                          per_intent=self._per_intent)
         n = rows["y_score"].shape[0]
         if n == 0:
             return self

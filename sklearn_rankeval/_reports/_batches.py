@@ -22,8 +22,13 @@ from .._engine import (
     layout_of,
 )
 
-__all__ = ["BATCHES", "LONG", "QUERIES", "batch_layout", "batch_rows",
-           "concat_rows", "on_host", "take_rows"]
+__all__ = ["BATCHES", "COLUMNS", "LONG", "QUERIES", "batch_layout", "batch_rows",
+           "concat_rows", "on_host", "row_columns", "take_rows"]
+
+#: The optional columns a batch may carry (read by the input door's readers):
+#: the exposure metrics' sampled rankings, items and item groups, the
+#: diversity metrics' intent weights.
+COLUMNS = ("samples", "items", "item_groups", "intent_weights")
 
 #: The layouts of an accumulator's batches, as its messages name them.
 QUERIES = "2-D (one query per row)"
@@ -42,14 +47,24 @@ def batch_layout(y_true, y_score, labels, *, pooled):
     return BATCHES if pooled else LONG
 
 
-def batch_rows(y_true, y_score, groups, sample_weight, *, pos_label):
+def batch_rows(y_true, y_score, groups, sample_weight, *, pos_label, columns=None,
+               per_intent=False):
     """Checked 1-D rows (as arrays) of a batch whose rows are held, before
     any state change: the input door's one check (labels read, lengths,
-    weights), then the ids every held row carries.  ``{"y_true",
-    "y_score", "groups", "sample_weight"}``."""
-    layout, y_true, y_score, _, w = check_inputs(
+    weights, the optional ``columns``), then the ids every held row carries.
+    ``{"y_true", "y_score", "groups", "sample_weight", *COLUMNS}``.
+
+    ``per_intent``: grades per intent (2-D ``y_true``) are held as the door
+    read them; intent weights are held one row per row (the door's reading
+    of a vector given for every row); the id columns are held as given (the
+    door's codes are the batch's own: the rows of several batches are
+    encoded together when evaluated)."""
+    columns = {name: value for name, value in (columns or {}).items()
+               if value is not None}
+    checked = check_inputs(
         y_true, y_score, groups=groups, sample_weight=sample_weight,
-        pos_label=pos_label)
+        pos_label=pos_label, per_intent=per_intent, **columns)
+    layout, y_true, y_score, _, w = checked
     if layout != "long":
         raise ValueError(
             f"y_score must be 1-D (one score per row) with groups, got shape "
@@ -57,8 +72,23 @@ def batch_rows(y_true, y_score, groups, sample_weight, *, pos_label):
     ids = group_ids_array(groups)
     check_length(ids.shape, y_score.shape[0])
     check_group_ids(ids)
-    return {"y_true": np.asarray(y_true), "y_score": y_score, "groups": ids,
-            "sample_weight": w}
+    grades = checked.columns.get("intent_grades")
+    rows = {"y_true": np.asarray(y_true) if grades is None else grades,
+            "y_score": y_score, "groups": ids, "sample_weight": w}
+    for name in COLUMNS:
+        value = columns.get(name)
+        if name == "intent_weights" and value is not None:
+            value = np.asarray(checked.columns[name])
+        elif value is not None:
+            value = np.asarray(value.to_numpy() if hasattr(value, "to_numpy")
+                               else value)
+        rows[name] = value
+    return rows
+
+
+def row_columns(rows):
+    """The optional columns of held ``rows`` (``{name: values}``, those given)."""
+    return {name: rows[name] for name in COLUMNS if rows.get(name) is not None}
 
 
 def concat_rows(*parts):
@@ -69,6 +99,13 @@ def concat_rows(*parts):
         return None
     if len(parts) == 1:
         return parts[0]
+    for name in COLUMNS:
+        given = [rows.get(name) is not None for rows in parts]
+        if any(given) and not all(given):
+            raise ValueError(
+                f"{name}: given with some batches and not with others; the rows "
+                f"of one group are evaluated together, so every batch must give "
+                f"{name}= or none.")
     if any(rows["sample_weight"] is None for rows in parts) and not all(
             rows["sample_weight"] is None for rows in parts):
         parts = [{**rows, "sample_weight": np.ones(rows["y_score"].shape[0])}

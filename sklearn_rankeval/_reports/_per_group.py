@@ -28,7 +28,7 @@ def group_label(groups, taken):
 def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
                      sample_weight=None, output="pandas", convention=None,
                      negative_sampling_rate=None, pos_label=None, samples=None,
-                     items=None, item_groups=None):
+                     items=None, item_groups=None, intent_weights=None):
     """Every metric of every group, as a DataFrame keyed by the group's id.
 
     One row per group (query, user, session) in the sorted order of the
@@ -72,6 +72,7 @@ def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
     %(negative_sampling_rate)s
     %(pos_label_door)s
     %(exposure_columns)s
+    %(intent_weights_report)s
 
     Returns
     -------
@@ -124,7 +125,8 @@ def per_group_scores(y_true, y_score, *, groups=None, metrics=None,
                               convention=convention, pos_label=pos_label,
                               negative_sampling_rate=negative_sampling_rate,
                               columns={"samples": samples, "items": items,
-                                       "item_groups": item_groups})
+                                       "item_groups": item_groups,
+                                       "intent_weights": intent_weights})
     columns = frame_columns(info, parts)
     label = group_label(groups, set(columns))
     if label != GROUP:

@@ -101,7 +101,7 @@ def ranking_report(y_true, y_score, *, groups=None, metrics=None, sample_weight=
                    output_dict=False, digits=4, segments=None, output="text",
                    confidence=None, n_resamples=1000, random_state=None,
                    convention=None, negative_sampling_rate=None, pos_label=None,
-                   samples=None, items=None, item_groups=None):
+                   samples=None, items=None, item_groups=None, intent_weights=None):
     """Report many ranking metrics computed from one validation and one sort.
 
     What :func:`sklearn.metrics.classification_report` is to classification:
@@ -171,6 +171,7 @@ default=None
     %(negative_sampling_rate)s
     %(pos_label_door)s
     %(exposure_columns)s
+    %(intent_weights_report)s
 
     Returns
     -------
@@ -244,7 +245,8 @@ default=None
         rng = check_random_state(random_state)
     reject_host_options((y_score, y_true, groups, sample_weight),
                         convention=convention)
-    columns = {"samples": samples, "items": items, "item_groups": item_groups}
+    columns = {"samples": samples, "items": items, "item_groups": item_groups,
+               "intent_weights": intent_weights}
     info, parts, parsed = evaluate(y_true, y_score, groups=groups,
                                    sample_weight=sample_weight, metrics=parsed,
                                    convention=convention, pos_label=pos_label,

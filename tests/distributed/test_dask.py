@@ -15,7 +15,10 @@ from tests._logs import (
     CLICK_CASES,
     CLICK_COLUMNS,
     CLICK_THETA,
+    DIVERSITY_METRICS,
+    EXPOSURE_METRICS,
     ITEM_WEIGHT_METRICS,
+    N_INTENTS,
     PROBABILITY_METRICS,
     assert_frame_equal,
     assert_report_equal,
@@ -23,7 +26,11 @@ from tests._logs import (
     check_click_bad_data,
     check_click_report,
     convention_metrics,
+    diversity_expected,
+    exposure_expected,
     make_click_log,
+    make_exposure_log,
+    make_intent_log,
     make_log,
 )
 
@@ -214,3 +221,63 @@ def test_counterfactual_report_bad_arguments():
             rk_dask.counterfactual_report(ddf, **{**kwargs, **change})
     with pytest.raises(TypeError, match="ddf must be a dask.dataframe.DataFrame"):
         rk_dask.counterfactual_report(log, **kwargs)
+
+
+# ---------------------------------------------------------------------------
+# grades per intent (diversity) and sampled rankings (exposure)
+# ---------------------------------------------------------------------------
+def test_diversity_grades_per_intent_equal_the_functions(client):
+    """Grades per intent as one column per intent, each query's intent
+    weights as one column per intent; rows shuffled over 6 partitions."""
+    log = make_intent_log(seed=6)
+    frame = log[0].drop(columns=["grades", "weights"])
+    ddf = dd.from_pandas(frame, npartitions=6)
+    names = list(DIVERSITY_METRICS)
+    kwargs = dict(y_true=[f"i{j}" for j in range(N_INTENTS)], y_score="score",
+                  groups="query", metrics=names,
+                  intent_weights=[f"w{j}" for j in range(N_INTENTS)])
+    assert_report_equal(rk_dask.ranking_report(ddf, **kwargs),
+                        diversity_expected(log, names))
+    rows = rk_dask.per_group_scores(ddf, **kwargs).compute().sort_values("query")
+    per = diversity_expected(log, names, per_group=True)
+    for name in names:
+        np.testing.assert_allclose(rows[name].to_numpy(float), per[name],
+                                   rtol=0, atol=1e-12, err_msg=name)
+
+
+@pytest.mark.parametrize("item_groups", [["provider"], ["provider", "region"]])
+def test_exposure_sampled_rankings_equal_the_functions(client, item_groups):
+    """A query's sampled rankings, spread over 5 partitions before the
+    shuffle by query, are evaluated together."""
+    frame = make_exposure_log(seed=7)
+    ddf = dd.from_pandas(frame, npartitions=5)
+    names = list(EXPOSURE_METRICS)
+    got = rk_dask.ranking_report(
+        ddf, y_true="relevance", y_score="score", groups="query", metrics=names,
+        samples="sample", items="item",
+        item_groups=item_groups if len(item_groups) > 1 else item_groups[0])
+    assert_report_equal(got, exposure_expected(frame, names, item_groups))
+    per = rk_dask.per_group_scores(
+        ddf, y_true="relevance", y_score="score", groups="query", metrics=names,
+        samples="sample", items="item", item_groups=item_groups[0],
+    ).compute().sort_values("query")
+    want = exposure_expected(frame, names, item_groups[:1], per_group=True)
+    np.testing.assert_allclose(per["expected_exposure"].to_numpy(float),
+                               want["expected_exposure"], rtol=0, atol=1e-12)
+
+
+def test_diversity_and_exposure_bad_columns():
+    frame = make_intent_log(seed=8, n_groups=4)[0]
+    ddf = dd.from_pandas(frame[["query", "score", "i0", "i1", "w0"]], npartitions=2)
+    with pytest.raises(ValueError, match="intent_weights: the DataFrame has no "
+                                         "column 'w9'"):
+        rk_dask.ranking_report(ddf, y_true=["i0", "i1"], y_score="score",
+                               groups="query", metrics=["alpha_ndcg@5"],
+                               intent_weights=["w0", "w9"])
+    with pytest.raises(TypeError, match="item_groups must be a column name"):
+        rk_dask.ranking_report(ddf, y_true="i0", y_score="score", groups="query",
+                               metrics=["awrf"], item_groups=[1])
+    with pytest.raises(TypeError, match="intent_weights: column 'query' has dtype"):
+        rk_dask.ranking_report(ddf, y_true=["i0", "i1"], y_score="score",
+                               groups="query", metrics=["alpha_ndcg@5"],
+                               intent_weights=["query", "i1"])

@@ -22,7 +22,10 @@ from tests._logs import (
     CLICK_CASES,
     CLICK_COLUMNS,
     CLICK_THETA,
+    DIVERSITY_METRICS,
+    EXPOSURE_METRICS,
     ITEM_WEIGHT_METRICS,
+    N_INTENTS,
     PROBABILITY_METRICS,
     assert_frame_equal,
     assert_report_equal,
@@ -30,7 +33,11 @@ from tests._logs import (
     check_click_bad_data,
     check_click_report,
     convention_metrics,
+    diversity_expected,
+    exposure_expected,
     make_click_log,
+    make_exposure_log,
+    make_intent_log,
     make_lists,
     make_log,
 )
@@ -370,3 +377,82 @@ def test_compare_rankings_from_spark_per_group_frames(spark):
         np.testing.assert_allclose(got[numeric].to_numpy(float),
                                    want[numeric].to_numpy(float), rtol=1e-12,
                                    equal_nan=True)
+
+
+# ---------------------------------------------------------------------------
+# grades per intent (diversity) and sampled rankings (exposure)
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("layout", ["columns", "array"])
+def test_diversity_grades_per_intent_equal_the_functions(spark, small_calls, layout):
+    """Grades per intent as one column per intent or one array<double>
+    column, with each query's intent weights; queries cut by the 7-row
+    batches and spread over partitions: the in-memory functions' values."""
+    log = make_intent_log(seed=3)
+    frame = log[0]
+    if layout == "columns":
+        y_true = [f"i{j}" for j in range(N_INTENTS)]
+        weights = [f"w{j}" for j in range(N_INTENTS)]
+        sdf = _sdf(spark, frame.drop(columns=["grades", "weights"]))
+    else:
+        y_true, weights = "grades", "weights"
+        sdf = _sdf(spark, frame[["query", "score", "grades", "weights"]])
+    names = list(DIVERSITY_METRICS)
+    expected = diversity_expected(log, names)
+    got = rk_spark.ranking_report(sdf, y_true=y_true, y_score="score", groups="query",
+                                  metrics=names, intent_weights=weights)
+    assert_report_equal(got, expected)
+    per = diversity_expected(log, names, per_group=True)
+    rows = rk_spark.per_group_scores(
+        sdf, y_true=y_true, y_score="score", groups="query", metrics=names,
+        intent_weights=weights).toPandas().sort_values("query")
+    for name in names:
+        np.testing.assert_allclose(rows[name].to_numpy(float), per[name],
+                                   rtol=0, atol=1e-12, err_msg=name)
+
+
+@pytest.mark.parametrize("item_groups", [["provider"], ["provider", "region"]])
+def test_exposure_sampled_rankings_equal_the_functions(spark, small_calls,
+                                                      item_groups):
+    """Several sampled rankings per query (rows shuffled, cut by the 7-row
+    batches): the shuffle by query keeps them together; by one item-group
+    column or two (their intersections)."""
+    frame = make_exposure_log(seed=4)
+    sdf = _sdf(spark, frame)
+    names = list(EXPOSURE_METRICS)
+    got = rk_spark.ranking_report(
+        sdf, y_true="relevance", y_score="score", groups="query", metrics=names,
+        samples="sample", items="item",
+        item_groups=item_groups if len(item_groups) > 1 else item_groups[0])
+    assert_report_equal(got, exposure_expected(frame, names, item_groups))
+    if len(item_groups) == 1:
+        rows = rk_spark.per_group_scores(
+            sdf, y_true="relevance", y_score="score", groups="query",
+            metrics=["expected_exposure"], samples="sample", items="item",
+            item_groups="provider").toPandas().sort_values("query")
+        want = exposure_expected(frame, ["expected_exposure"], item_groups,
+                                 per_group=True)["expected_exposure"]
+        np.testing.assert_allclose(rows["expected_exposure"].to_numpy(float), want,
+                                   rtol=0, atol=1e-12)
+
+
+def test_diversity_and_exposure_bad_columns(spark):
+    log = make_intent_log(seed=5, n_groups=4)[0]
+    sdf = spark.createDataFrame(log[["query", "score", "i0", "grades"]])
+    with pytest.raises(ValueError, match="y_true: the DataFrame has no column 'i9'"):
+        rk_spark.ranking_report(sdf, y_true=["i0", "i9"], y_score="score",
+                                groups="query", metrics=["alpha_ndcg@5"])
+    with pytest.raises(TypeError, match="y_true"):
+        rk_spark.ranking_report(sdf, y_true=[], y_score="score", groups="query",
+                                metrics=["alpha_ndcg@5"])
+    # a list names one numeric column per intent
+    with pytest.raises(TypeError, match="y_true: column 'grades' has type array"):
+        rk_spark.ranking_report(sdf, y_true=["grades", "i0"], y_score="score",
+                                groups="query", metrics=["alpha_ndcg@5"])
+    with pytest.raises(TypeError, match="samples: column 'grades' has type"):
+        rk_spark.ranking_report(sdf, y_true="i0", y_score="score", groups="query",
+                                metrics=["expected_exposure"], samples="grades")
+    ragged = spark.createDataFrame([("a", 1.0, [1.0, 0.0]), ("a", 0.5, [1.0])],
+                                   ["query", "score", "grades"])
+    with pytest.raises(ValueError, match="y_true: column .* an array of one length"):
+        rk_spark.ranking_report(ragged, y_true="grades", y_score="score",
+                                groups="query", metrics=["alpha_ndcg@5"])

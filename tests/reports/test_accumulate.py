@@ -441,6 +441,92 @@ def test_batches_without_groups_of_ranking_metrics_say_what_to_do():
         acc.update([1, 0], [0.4, 0.1])
 
 
+# ---------------------------------------------------------------------------
+# the exposure columns and grades per intent, batch by batch
+# ---------------------------------------------------------------------------
+def _sorted_by(frame, column):
+    return frame.sort_values(column, kind="stable").reset_index(drop=True)
+
+
+@pytest.mark.parametrize("group_rows", ["sorted", "any"])
+def test_exposure_columns_across_batches_that_cut_a_query(group_rows):
+    """A query's sampled rankings cut between batches are evaluated together
+    (held until the query is complete): the in-memory functions' values."""
+    from tests._logs import exposure_expected, make_exposure_log
+
+    frame = make_exposure_log(seed=9)
+    if group_rows == "sorted":
+        frame = _sorted_by(frame, "query")
+    names = ["expected_exposure", "awrf"]
+    acc = RankingAccumulator(names, group_rows=group_rows)
+    cuts = [0, 5, 13, 40, 41, len(frame)]
+    for lo, hi in zip(cuts[:-1], cuts[1:]):
+        part = frame.iloc[lo:hi]
+        acc.update(part["relevance"], part["score"], groups=part["query"],
+                   samples=part["sample"], items=part["item"],
+                   item_groups=part[["provider", "region"]])
+    want = exposure_expected(frame, names, ("provider", "region"))
+    got = acc.result()
+    for name in names:
+        assert got[name] == pytest.approx(want[name], abs=1e-12), name
+    per = exposure_expected(frame, names, ("provider", "region"), per_group=True)
+    assert_allclose(acc.per_group()["expected_exposure"].to_numpy(float),
+                    per["expected_exposure"], rtol=0, atol=1e-12)
+
+
+def test_exposure_columns_in_complete_batches_and_merge():
+    from tests._logs import exposure_expected, make_exposure_log
+
+    frame = make_exposure_log(seed=10)
+    queries = np.unique(frame["query"])
+    accs = []
+    for part_queries in (queries[:4], queries[4:]):
+        part = frame[frame["query"].isin(part_queries)]
+        acc = RankingAccumulator(["expected_exposure"])
+        acc.update(part["relevance"], part["score"], groups=part["query"],
+                   samples=part["sample"], items=part["item"],
+                   item_groups=part["provider"])
+        accs.append(acc)
+    got = accs[0].merge(accs[1]).result()["expected_exposure"]
+    want = exposure_expected(frame, ["expected_exposure"])["expected_exposure"]
+    assert got == pytest.approx(want, abs=1e-12)
+
+
+def test_grades_per_intent_with_weights_across_batches():
+    """2-D grades per intent and each query's intent weights, in sorted
+    batches that cut queries: the diversity functions' values."""
+    from tests._logs import DIVERSITY_METRICS, diversity_expected, make_intent_log
+
+    frame, grades, scores, groups, weights = make_intent_log(seed=11)
+    order = np.argsort(groups, kind="stable")
+    log = (frame, grades[order], scores[order], groups[order], weights[order])
+    names = list(DIVERSITY_METRICS)
+    acc = RankingAccumulator(names, group_rows="sorted")
+    cuts = [0, 3, 17, 18, 60, len(order)]
+    for lo, hi in zip(cuts[:-1], cuts[1:]):
+        acc.update(log[1][lo:hi], log[2][lo:hi], groups=log[3][lo:hi],
+                   intent_weights=log[4][lo:hi])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = acc.result()
+    want = diversity_expected(log, names)
+    for name in names:
+        assert got[name] == pytest.approx(want[name], abs=1e-12), name
+
+
+def test_a_column_given_with_some_batches_only_is_refused():
+    acc = RankingAccumulator(["expected_exposure"], group_rows="sorted")
+    acc.update([1, 0], [0.5, 0.2], groups=["a", "a"], samples=[0, 0],
+               items=["x", "y"])
+    before = acc.partials()
+    with pytest.raises(ValueError, match="samples: given with some batches"):
+        acc.update([1, 0], [0.5, 0.2], groups=["a", "a"], items=["x", "y"])
+    # the rejected batch left the accumulator unchanged
+    after = acc.partials()
+    assert_allclose(after["partials"]["expected_exposure"]["value"],
+                    before["partials"]["expected_exposure"]["value"])
+
+
 def test_sorted_accumulators_merged_at_a_cut_query_keep_its_columns():
     """Two workers' sorted streams that cut one query between them: the
     merge joins the query's rows with their samples and items."""
@@ -455,13 +541,11 @@ def test_sorted_accumulators_merged_at_a_cut_query_keep_its_columns():
                    samples=part["sample"], items=part["item"],
                    item_groups=part["provider"])
         accs.append(acc)
-    got = accs[0].merge(accs[1]).result()
+    merged = accs[0].merge(accs[1])
+    got = merged.result()
     want = exposure_expected(frame, ["expected_exposure", "awrf"])
     for name, value in want.items():
         assert got[name] == pytest.approx(value, abs=1e-12), name
-    frame_per = per_group_scores(
-        frame["relevance"], frame["score"], groups=frame["query"],
-        samples=frame["sample"], items=frame["item"],
-        item_groups=frame["provider"], metrics=["expected_exposure"])
-    assert_allclose(accs[0].per_group()["expected_exposure"].to_numpy(float),
-                    frame_per["expected_exposure"].to_numpy(float), atol=1e-12)
+    per = exposure_expected(frame, ["expected_exposure"], per_group=True)
+    assert_allclose(merged.per_group()["expected_exposure"].to_numpy(float),
+                    per["expected_exposure"], rtol=0, atol=1e-12)

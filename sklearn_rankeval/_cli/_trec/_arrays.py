@@ -81,6 +81,12 @@ class TrecArrays:
         Whether every judged query is evaluated (``-c``).
     judged_only : bool
         Whether the unjudged retrieved documents were removed (``-J``).
+    docno : ndarray of str or None
+        The document id of each row.
+    intents : ndarray of shape (n_rows, n_intents) or None
+        The grade of each row for each subtopic of its query (ndeval's
+        qrels, :func:`~._intents.with_intents`), the diversity measures'
+        input; None for trec_eval's qrels.
     """
 
     qids: np.ndarray
@@ -97,6 +103,8 @@ class TrecArrays:
     relevance_level: int = 1
     complete: bool = False
     judged_only: bool = False
+    docno: object = None
+    intents: object = None
     _ranked: dict = field(default_factory=dict, repr=False, compare=False)
 
     def cached(self, key, compute):
@@ -203,8 +211,12 @@ def build_arrays(qrels, run, *, relevance_level=1, max_docs=None, complete=False
     j_q, j_doc, j_rel = _flatten(qrels, qids)
     j_rel = j_rel.astype(np.int64)
     # one code per (query, document) pair, over both inputs
-    codes = docno_codes(np.concatenate([r_doc, j_doc]))
+    all_ids = np.concatenate([r_doc, j_doc])
+    codes = docno_codes(all_ids)
     n_docs = int(codes.max()) + 1 if codes.shape[0] else 1
+    # the document id of each code (the rows' ids, for the grades per intent)
+    id_of = np.empty(n_docs, dtype=all_ids.dtype)
+    id_of[codes] = all_ids
     r_code, j_code = codes[:r_doc.shape[0]], codes[r_doc.shape[0]:]
     # the retrieved documents in trec_eval's order, cut at max_docs
     order = docno_order(r_score, r_code, r_q)
@@ -225,6 +237,7 @@ def build_arrays(qrels, run, *, relevance_level=1, max_docs=None, complete=False
     if judged_only:
         judged = found & (judged_value >= 0)
         r_q, r_rel, found, at = r_q[judged], r_rel[judged], found[judged], at[judged]
+        r_code = r_code[judged]
     num_ret = np.bincount(r_q, minlength=n_q).astype(np.int64)
     # the judged documents not retrieved (or cut): in j_sort's order, by
     # query then document id
@@ -264,6 +277,7 @@ def build_arrays(qrels, run, *, relevance_level=1, max_docs=None, complete=False
         relevance_level=relevance_level,
         complete=complete,
         judged_only=judged_only,
+        docno=id_of[np.concatenate([r_code, m_code])[rows]],
     )
 
 

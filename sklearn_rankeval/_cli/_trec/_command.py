@@ -7,9 +7,10 @@ from ..._metrics import RECALL_LEVELS
 from .._options import nonnegative_int, positive_int
 from .._progress import add_quiet_option, progress_of
 from ._arrays import build_arrays
+from ._intents import collapse, with_intents
 from ._output import evaluate, format_lines
 from ._read import read_qrels, read_run
-from ._table import parse_measures
+from ._table import is_diversity, parse_measures
 
 __all__ = ["add_parser"]
 
@@ -31,6 +32,13 @@ iprec_at_recall P, as trec_eval):
                                 level), e.g. ndcg.1=3,2=9,4=4.5
   gauc                          ROC AUC within each query (not trec_eval's;
                                 the mean over the queries with both classes)
+  alpha_nDCG@K ERR_IA@K nERR_IA@K NRBP nNRBP P_IA@K AP_IA StRecall@K
+                                diversity (ir_measures' names, ndeval's
+                                rules; or the library's: alpha_ndcg@K,
+                                err_ia@K, ...): the qrels are then ndeval's,
+                                query subtopic document relevance, a document
+                                judged once per subtopic; the other measures
+                                read each document's largest grade
   Also accepted: the printed names (P_10, iprec_at_recall_0.50); official;
   all_trec (trec_eval's: every measure above but dcg, ideal_dcg, gauc); all.
   Cutoffs are read as trec_eval does (atol: ndcg_cut.23.4 is ndcg_cut_23).
@@ -100,15 +108,21 @@ def add_parser(sub):
 
 def run(args):
     """trec_eval's measures for a qrels file and a run file."""
+    measures = parse_measures(args.measure)
+    # a diversity measure reads ndeval's qrels: a subtopic per line
+    subtopics = any(is_diversity(m) for m, _ in measures)
     progress = progress_of(args)
-    qrels = read_qrels(args.qrels, progress=progress.rows(args.qrels))
+    qrels = read_qrels(args.qrels, progress=progress.rows(args.qrels),
+                       subtopics=subtopics)
     ranking, run_id = read_run(args.run, progress=progress.rows(args.run))
     progress.close()
-    measures = parse_measures(args.measure)
     arrays = build_arrays(
-        qrels, ranking, relevance_level=args.level, max_docs=args.max_docs,
+        collapse(qrels) if subtopics else qrels, ranking,
+        relevance_level=args.level, max_docs=args.max_docs,
         complete=args.complete, run_id=run_id, judged_only=args.judged_only,
     )
+    if subtopics:
+        arrays = with_intents(arrays, qrels)
     rows = evaluate(arrays, measures, per_query=args.per_query,
                     recall_levels=args.recall_levels, num_docs=args.num_docs)
     lines = format_lines(arrays, rows, digits=args.digits,

@@ -32,7 +32,7 @@ def _store(table, qid, docno, value, verb, path, lineno):
     docs[docno] = value
 
 
-def read_qrels(path, progress=None):
+def read_qrels(path, progress=None, subtopics=False):
     """Read a TREC qrels file (``query iteration document relevance``).
 
     Parameters
@@ -42,33 +42,50 @@ def read_qrels(path, progress=None):
     progress : callable, default=None
         Told ``(lines read, share of the file)`` as the file is read (the
         command line's progress bar); None: nothing.
+    subtopics : bool, default=False
+        Read ndeval's qrels (TREC Web 2009-2014 diversity task): the second
+        column is the subtopic (intent) the line judges the document for
+        (``query subtopic document relevance``), so that a document may be
+        judged once per subtopic.  False: trec_eval's reading (the second
+        column ignored, a document judged once per query).
 
     Returns
     -------
     qrels : dict
-        ``{query id: {document id: relevance (int)}}``.
+        ``{query id: {document id: relevance (int)}}``; with ``subtopics``,
+        ``{query id: {document id: {subtopic: relevance (int)}}}``.
 
     Raises
     ------
     InputFileError
         Wrong number of fields, a relevance that is not an integer, a
-        document judged twice for a query, or no judgment at all.
+        document judged twice for a query (for a subtopic of a query, with
+        ``subtopics``), or no judgment at all.
     """
     qrels = {}
     for lineno, fields in _content_lines(path, progress):
         if len(fields) != 4:
             raise InputFileError(
-                path, f"expected 4 fields (query, iteration, document, "
+                path, f"expected 4 fields (query, "
+                f"{'subtopic' if subtopics else 'iteration'}, document, "
                 f"relevance), got {len(fields)}", line=lineno,
             )
-        qid, _, docno, rel = fields
+        qid, subtopic, docno, rel = fields
         try:
             rel = int(rel)
         except ValueError:
             raise InputFileError(
                 path, f"relevance {rel!r} is not an integer", line=lineno
             ) from None
-        _store(qrels, qid, docno, rel, "judged", path, lineno)
+        if subtopics:
+            grades = qrels.setdefault(qid, {}).setdefault(docno, {})
+            if subtopic in grades:
+                raise InputFileError(
+                    path, f"document {docno!r} is judged twice for subtopic "
+                    f"{subtopic!r} of query {qid!r}", line=lineno)
+            grades[subtopic] = rel
+        else:
+            _store(qrels, qid, docno, rel, "judged", path, lineno)
     if not qrels:
         raise InputFileError(path, "empty file (no judgments)")
     return qrels

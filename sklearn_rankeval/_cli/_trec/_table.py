@@ -13,6 +13,7 @@ import numpy as np
 from ..._metrics import safe_divide
 from ._arrays import TrecError
 from ._gains import dcg, g, ideal_dcg, ndcg, ndcg_rel, rndcg
+from ._intents import diversity_measure
 from ._library import (
     LEVELS,
     bpref,
@@ -38,7 +39,8 @@ from ._specific import (
     utility,
 )
 
-__all__ = ["ALL_TREC", "MEASURES", "OFFICIAL", "TrecMeasure", "parse_measures"]
+__all__ = ["ALL_TREC", "MEASURES", "OFFICIAL", "TrecMeasure", "is_diversity",
+           "parse_measures"]
 
 #: trec_eval's default cutoffs of P, recall, ndcg_cut and map_cut.
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -258,9 +260,13 @@ def parse_measures(specs):
         trec_eval's ``all_trec`` set (and rbp, rbp_resid, unj, as trec_eval
         10), ``"all"`` every measure (dcg, ideal_dcg and gauc too);
         ``"official"`` trec_eval's official set.  None or empty: the official
-        set, as trec_eval without ``-m``.  A cutoff is read as trec_eval's
-        ``atol`` does (``ndcg_cut.23.4`` is ``ndcg_cut_23``).  Parameters
-        given for a measure replace its default ones, as in trec_eval
+        set, as trec_eval without ``-m``.  A diversity measure, by the
+        registry's name or ir_measures' (``"alpha_nDCG@20"``, ``"ERR_IA@20"``,
+        ``"NRBP"``, ``"P_IA@10"``, ``"StRecall@10"``), is printed under that
+        name after trec_eval's measures (it reads ndeval's qrels).  A cutoff
+        is read as trec_eval's ``atol`` does (``ndcg_cut.23.4`` is
+        ``ndcg_cut_23``).  Parameters given for a measure replace its
+        default ones, as in trec_eval
         (``-m all_trec -m relstring.20`` prints ``relstring_20`` only); the
         parameters of several ``-m`` of one measure are merged.
 
@@ -274,7 +280,7 @@ def parse_measures(specs):
     TrecError
         For an unknown measure or a bad parameter.
     """
-    chosen, explicit = {}, {}
+    chosen, explicit, diversity = {}, {}, {}
     for spec in specs or ["official"]:
         if spec in ("all", "all_trec", "official"):
             names = {"all": MEASURES, "all_trec": ALL_TREC}.get(spec, OFFICIAL)
@@ -289,6 +295,11 @@ def parse_measures(specs):
             else:
                 name, _, params = spec.partition(".")
         measure = MEASURES.get(name)
+        if measure is None and diversity_measure(spec) is not None:
+            diversity.setdefault(spec, TrecMeasure(
+                spec, "float", None, _NONE, diversity_measure(spec),
+                description="a diversity measure of ndeval's qrels"))
+            continue
         if measure is None:
             raise TrecError(
                 f"unknown measure {spec!r}; the measures are "
@@ -307,4 +318,9 @@ def parse_measures(specs):
         (m, tuple(sorted(chosen[m.name], key=lambda p: (
             p is not None, p if isinstance(p, (int, float)) else 0, str(p)))))
         for m in MEASURES.values() if m.name in chosen
-    ]
+    ] + [(m, _NONE) for m in diversity.values()]
+
+
+def is_diversity(measure):
+    """Whether a selected measure reads ndeval's qrels (grades per subtopic)."""
+    return measure.name not in MEASURES
