@@ -254,6 +254,8 @@ def build_arrays(qrels, run, *, relevance_level=1, max_docs=None, complete=False
     m_at = offsets[m_q] + num_ret[m_q] + _segment_rank(m_q)
     rel = np.empty(offsets[-1], dtype=np.int64)
     rel[r_at], rel[m_at] = r_rel, m_rel
+    doc = np.empty(offsets[-1], dtype=np.int64)  # each row's document code
+    doc[r_at], doc[m_at] = r_code, j_code[m_rows]
     retrieved = np.zeros(offsets[-1], dtype=bool)
     retrieved[r_at] = True
     y_score = np.full(offsets[-1], -np.inf)
@@ -277,7 +279,7 @@ def build_arrays(qrels, run, *, relevance_level=1, max_docs=None, complete=False
         relevance_level=relevance_level,
         complete=complete,
         judged_only=judged_only,
-        docno=id_of[np.concatenate([r_code, m_code])[rows]],
+        docno=id_of[doc],
     )
 
 
