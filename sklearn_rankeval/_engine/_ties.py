@@ -60,7 +60,7 @@ def grouped_descending(group, score):
         return None
     starts = np.empty(n, dtype=bool)
     starts[0] = True
-    np.not_equal(group[1:], group[:-1], out=starts[1:])
+    starts[1:] = group[1:] != group[:-1]  # (NumPy < 2: no str ufunc loops)
     runs = group[starts]
     if runs.dtype.kind in "iu" and (runs[1:] > runs[:-1]).all():
         distinct = runs.shape[0]  # (groups in increasing order)

@@ -548,7 +548,7 @@ def _relevance_key(spec, options, rel):
     return ("rel", threshold), (rel >= threshold).astype(np.int8)
 
 
-def check_ranx_ties(y_true, y_score, groups, metrics, labels=None):
+def check_ranx_ties(layout, y_true, y_score, groups, metrics):
     """Raise where ranx's number depends on an order of tied items it does not keep.
 
     In a query of more than :data:`RANX_STABLE_SIZE` retrieved items, ranx
@@ -581,15 +581,14 @@ def check_ranx_ties(y_true, y_score, groups, metrics, labels=None):
 
     ``metrics`` is a list of ``(spec, options)``; the threshold ``rel`` of an
     option sets the relevance.  Items scored ``-inf`` are not in ranx's run:
-    they are not ranked and do not count in the query's size.
+    they are not ranked and do not count in the query's size.  The arrays
+    are the input door's (:class:`~sklearn_rankeval._engine.RankingInput`,
+    ``layout`` its layout): checked, not read again here.
     """
-    from .._engine import check_inputs
-
     if known_distinct(y_score, None if np.ndim(y_score) == 2 else groups):
         # no tie for ranx to reorder
         return
-    layout, rel, s, groups, _ = check_inputs(y_true, y_score, groups=groups,
-                                             labels=labels)
+    rel, s = np.asarray(y_true), np.asarray(y_score)
     if layout == "multiclass":  # the true class is the one relevant item
         rel = rel[:, None] == np.arange(s.shape[1])[None, :]
     if s.ndim == 2:
@@ -653,20 +652,19 @@ def _group_mean_weights(sample_weight, groups, layout):
 
 
 def prepare(y_score, groups, sample_weight, *, layout, ties=None, docno=None,
-            query_weight=None, convention=None, y_true=None, labels=None,
-            metrics=()):
-    """The input as the ranking switches want it: ``(y_score, sample_weight)``.
+            query_weight=None, convention=None, y_true=None, metrics=()):
+    """The checked input as the ranking switches want it: ``(y_score,
+    sample_weight)`` derived from the arrays of the input door's
+    :class:`~sklearn_rankeval._engine.RankingInput` (``layout`` its
+    layout).
 
-    ``layout``: the input's layout as the door reads it
-    (:func:`~sklearn_rankeval._engine.layout_of`).
-
-    Under ``convention="ranx"``, ``y_true``, ``labels`` and ``metrics`` (the
-    ``(spec, options)`` of the metrics to compute) say whether ranx's tie
-    order matters (:func:`check_ranx_ties`).
+    Under ``convention="ranx"``, ``y_true`` (the relevance as the door read
+    it) and ``metrics`` (the ``(spec, options)`` of the metrics to compute)
+    say whether ranx's tie order matters (:func:`check_ranx_ties`).
     """
     if ties in ("input", "docno"):
         if convention == "ranx" and ties == "input":
-            check_ranx_ties(y_true, y_score, groups, metrics, labels)
+            check_ranx_ties(layout, y_true, y_score, groups, metrics)
         y_score = tie_free_scores(y_score, ties, docno, groups)
     elif docno is not None:
         raise ValueError("docno= is only used with ties='docno'.")

@@ -16,12 +16,13 @@ recommendation report and the Spark/Dask adapters all call
 turns its partials into any average.
 """
 
+from dataclasses import replace
+
 import numpy as np
 
 from .._core import (
     InvalidArgumentError,
     astype,
-    binary_labels,
     check_negative_sampling_rate,
     namespace_of,
     reject_host_options,
@@ -47,7 +48,8 @@ from ._conventions import (
 from ._ctr_kernels import recalibrated
 from ._registry import METRICS
 
-__all__ = ["compute", "drop_unjudged", "evaluate", "evaluate_chunked",
+__all__ = ["compute", "drop_unjudged", "evaluate", "evaluate_checked",
+           "evaluate_chunked",
            "evaluate_ranked", "zero_unjudged"]
 
 
@@ -87,10 +89,23 @@ def evaluate_chunked(y_true, y_score, *, groups=None, sample_weight=None,
     checked = check_inputs(
         y_true, y_score, groups=groups, sample_weight=sample_weight, labels=labels,
         score_name=score_name, pos_label=pos_label,
-        probabilities=any(spec.scores == "probability" for _, spec, _ in parsed),
-        binary=any(spec.labels_kind == "binary" for _, spec, _ in parsed),
-        per_intent=any("intent_grades" in spec.columns for _, spec, _ in parsed),
-        **(columns or {}))
+        **_door_flags(spec for _, spec, _ in parsed), **(columns or {}))
+    return evaluate_checked(checked, parsed, negative_sampling_rate)
+
+
+def _door_flags(specs):
+    """What the input door checks for these metrics: probabilities, 0/1
+    labels, grades per intent."""
+    specs = list(specs)
+    return {"probabilities": any(spec.scores == "probability" for spec in specs),
+            "binary": any(spec.labels_kind == "binary" for spec in specs),
+            "per_intent": any("intent_grades" in spec.columns for spec in specs)}
+
+
+def evaluate_checked(checked, parsed, negative_sampling_rate=None):
+    """:func:`evaluate_chunked` of an input the door has checked already
+    (a :class:`~sklearn_rankeval._engine.RankingInput`, or one derived from
+    it by a convention's switches: tie-free scores, mean query weights)."""
     layout, y_true, y_score, groups, w = checked
     probabilities = None
     if negative_sampling_rate is not None and any(
@@ -222,22 +237,25 @@ def _run(plan, y_true, y_score, *, groups, sample_weight, labels, convention,
         key = (switches["ties"], switches["query_weight"])
         by_ranking.setdefault(key, []).append((name, spec, opts, switches))
     weighted = sample_weight is not None
-    # the labels, read once for every ranking of the plan (the conventions'
-    # tie rules read them too): the input door's one reader
-    layout = layout_of(y_true, y_score, labels)
-    y_true = binary_labels(y_true, pos_label, multiclass=layout == "multiclass")
+    # the input, checked once for every ranking of the plan (the door's
+    # one pass: labels, layout, weights, columns); a convention's switches
+    # derive the ranking's scores and weights from the checked arrays
+    checked = check_inputs(
+        y_true, y_score, groups=groups, sample_weight=sample_weight, labels=labels,
+        score_name=score_name, pos_label=pos_label,
+        **_door_flags(spec for _, spec, _, _ in plan), **(columns or {}))
+    layout = checked.layout
     info, parts = None, {}
     for (ties, query_weight), items in by_ranking.items():
         score, weight = prepare(
-            y_score, groups, sample_weight, layout=layout, ties=ties,
-            query_weight=query_weight,
-            docno=docno, convention=convention, y_true=y_true, labels=labels,
+            checked.y_score, checked.groups, checked.sample_weight, layout=layout,
+            ties=ties, query_weight=query_weight, docno=docno,
+            convention=convention, y_true=checked.y_true,
             metrics=[(spec, opts) for _, spec, opts, _ in items])
-        ranked_info, ranked = evaluate_chunked(
-            y_true, score, groups=groups, sample_weight=weight, labels=labels,
-            parsed=[(name, spec, opts) for name, spec, opts, _ in items],
-            score_name=score_name, negative_sampling_rate=negative_sampling_rate,
-            columns=columns)
+        ranked_info, ranked = evaluate_checked(
+            replace(checked, y_score=score, sample_weight=weight),
+            [(name, spec, opts) for name, spec, opts, _ in items],
+            negative_sampling_rate)
         for name, spec, _, switches in items:
             check_result(convention, spec, ranked[name], ranked_info, switches,
                          weighted=weighted)
