@@ -87,6 +87,23 @@ class RankingInput:
         shape = tuple(self.y_score.shape)
         return shape[0] * shape[1] if self.layout == "2d" else shape[0]
 
+    def take(self, rows):
+        """The checked input of the rows ``rows`` (an index or a boolean
+        mask) of a long-layout input: each array and column cut alike, still
+        checked (a row's checks do not depend on the other rows)."""
+        if self.layout != "long":
+            raise ValueError(f"take() cuts rows of the long layout, not "
+                             f"{self.layout!r} input.")
+
+        def cut(values):
+            return None if values is None else values[rows]
+
+        return RankingInput(
+            self.layout, cut(self.y_true), cut(self.y_score), cut(self.groups),
+            cut(self.sample_weight),
+            MappingProxyType({name: cut(values)
+                              for name, values in self.columns.items()}))
+
 
 def _read_judged(judged, checked):
     """``judged``: a boolean mask of the shape of ``y_score`` (the judged

@@ -194,7 +194,7 @@ def _row_columns(layout, y_score, columns):
 
 def evaluate(y_true, y_score, *, groups=None, sample_weight=None, labels=None,
              metrics, convention=None, negative_sampling_rate=None,
-             pos_label=None, columns=None):
+             pos_label=None, columns=None, checked=None):
     """The per-group partials of ``metrics`` under ``convention``.
 
     ``metrics`` is :func:`~._names.parse_metrics`' list.  Returns ``(info,
@@ -208,19 +208,22 @@ def evaluate(y_true, y_score, *, groups=None, sample_weight=None, labels=None,
     ``negative_sampling_rate``: see :func:`evaluate_chunked`; ``pos_label``:
     the positive class of label input (read by the one input door);
     ``columns``: the input's optional columns (:func:`evaluate_chunked`).
+    ``checked``: the input as the door checked it already (a
+    :class:`~sklearn_rankeval._engine.RankingInput`, e.g. the one a reader
+    of top-N lists built), in place of ``y_true`` ... ``columns`` (None).
     """
     plan = convention_plan(metrics, convention)
     info, parts = _run(plan, y_true, y_score, groups=groups,
                        sample_weight=sample_weight, labels=labels,
                        convention=convention, pos_label=pos_label, columns=columns,
                        negative_sampling_rate=check_negative_sampling_rate(
-                           negative_sampling_rate))
+                           negative_sampling_rate), checked=checked)
     return info, parts, [(name, spec, opts) for name, spec, opts, _ in plan]
 
 
 def _run(plan, y_true, y_score, *, groups, sample_weight, labels, convention,
          docno=None, score_name="y_score", negative_sampling_rate=None,
-         pos_label=None, columns=None):
+         pos_label=None, columns=None, checked=None):
     """The one place a convention's switches act: ``(info, parts)`` of a plan.
 
     ``plan`` is ``[(name, spec, options, switches)]``
@@ -236,14 +239,16 @@ def _run(plan, y_true, y_score, *, groups, sample_weight, labels, convention,
     for name, spec, opts, switches in plan:
         key = (switches["ties"], switches["query_weight"])
         by_ranking.setdefault(key, []).append((name, spec, opts, switches))
-    weighted = sample_weight is not None
     # the input, checked once for every ranking of the plan (the door's
-    # one pass: labels, layout, weights, columns); a convention's switches
-    # derive the ranking's scores and weights from the checked arrays
-    checked = check_inputs(
-        y_true, y_score, groups=groups, sample_weight=sample_weight, labels=labels,
-        score_name=score_name, pos_label=pos_label,
-        **_door_flags(spec for _, spec, _, _ in plan), **(columns or {}))
+    # one pass: labels, layout, weights, columns; or by the caller's reader);
+    # a convention's switches derive the ranking's scores and weights from
+    # the checked arrays
+    if checked is None:
+        checked = check_inputs(
+            y_true, y_score, groups=groups, sample_weight=sample_weight,
+            labels=labels, score_name=score_name, pos_label=pos_label,
+            **_door_flags(spec for _, spec, _, _ in plan), **(columns or {}))
+    weighted = checked.sample_weight is not None
     layout = checked.layout
     info, parts = None, {}
     for (ties, query_weight), items in by_ranking.items():

@@ -25,6 +25,7 @@ metrics of a set on the same resamples), each catalog metric by its registry
 """
 
 import math
+from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
@@ -103,14 +104,25 @@ def _accuracy(plan, metrics, inp, keep_r, keep_h, evaluated, y_score_r):
     over the ``evaluated`` users: the ``_metrics`` pipeline on the long
     layout, once per ranking convention."""
     ru, hu = inp.rec_user, inp.held_user
-    r_gain = np.zeros(ru.shape[0])
-    hit = inp.held_row >= 0
-    r_gain[hit] = inp.held_gain[inp.held_row[hit]]
     missed = keep_h & ~inp.in_list
-    y_true = np.concatenate([_kept(r_gain, keep_r), inp.held_gain[missed]])
     y_score = np.concatenate([_kept(y_score_r, keep_r),
                               np.full(int(missed.sum()), -np.inf)])
-    groups = np.concatenate([_kept(ru, keep_r), hu[missed]])
+    if inp.checked is not None:
+        # the rows of the lists' checked input (its list rows, then its
+        # held-out rows no list holds) that these users keep, with the
+        # ranking's scores: checked once, at the lists' door
+        rows = np.concatenate([np.ones(ru.shape[0], dtype=bool)
+                               if keep_r is None else keep_r,
+                               missed[~inp.in_list]])
+        checked = replace(inp.checked.take(rows), y_score=y_score)
+        y_true = groups = None
+    else:
+        checked = None
+        r_gain = np.zeros(ru.shape[0])
+        hit = inp.held_row >= 0
+        r_gain[hit] = inp.held_gain[inp.held_row[hit]]
+        y_true = np.concatenate([_kept(r_gain, keep_r), inp.held_gain[missed]])
+        groups = np.concatenate([_kept(ru, keep_r), hu[missed]])
     # users with a list and no held-out item: the value the metric's formula
     # gives them (P@k: 0), where it gives one (this library's rules only)
     lone = np.zeros(inp.n_users, dtype=bool)
@@ -123,7 +135,8 @@ def _accuracy(plan, metrics, inp, keep_r, keep_h, evaluated, y_score_r):
     for ranking, group in by_ranking.items():
         parsed = parse_metrics([m.compute for m in group])
         ranked_info, parts, resolved = evaluate(
-            y_true, y_score, groups=groups, metrics=parsed, convention=ranking)
+            y_true, y_score, groups=groups, metrics=parsed, convention=ranking,
+            checked=checked)
         if info is None:
             info = ranked_info
         specs = {name: spec for name, spec, _ in resolved}

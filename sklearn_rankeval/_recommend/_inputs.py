@@ -42,7 +42,8 @@ class Inputs(NamedTuple):
     ``in_list[j]``: whether held-out row ``j`` is recommended.  ``train_*``:
     the training rows (their users coded on their own, or with the others:
     see :func:`read_inputs`).  ``n_items``: the catalog size (given, or
-    counted).
+    counted).  ``checked``: the long layout the lists define, as the input
+    door checked it (:func:`check_lists`; None without any row).
     """
 
     rec_user: np.ndarray
@@ -61,6 +62,7 @@ class Inputs(NamedTuple):
     user_labels: np.ndarray
     item_labels: np.ndarray
     n_items: int
+    checked: object = None
 
     @property
     def n_users(self):
@@ -373,12 +375,13 @@ def check_lists(ru, r_score, rank, score_name, hu, h_gain, gain_name, held_row,
     held-out item no list holds, the users as groups
     (:func:`~sklearn_rankeval._engine.check_inputs`: its rules, under the
     columns' names).  Returns the checked float64 scores of the recommended
-    rows (None for lists without scores) and gains of the held-out rows."""
+    rows (None for lists without scores), the gains of the held-out rows and
+    the checked input (None without any row)."""
     n_r, n_h = ru.shape[0], hu.shape[0]
     missed = np.flatnonzero(~in_list)
     if n_r + missed.shape[0] == 0:  # no row: nothing to check
         return (None if r_score is None else np.zeros(0),
-                np.asarray(h_gain, dtype=np.float64))
+                np.asarray(h_gain, dtype=np.float64), None)
     if r_score is None:
         own = -(np.asarray(row_rank(ru) if rank is None else rank) + 1.0)
     else:
@@ -395,7 +398,7 @@ def check_lists(ru, r_score, rank, score_name, hu, h_gain, gain_name, held_row,
     # the door, as numbers)
     scores = None if r_score is None else np.asarray(checked.y_score[:n_r],
                                                     dtype=np.float64)
-    return scores, np.asarray(h_gain, dtype=np.float64)
+    return scores, np.asarray(h_gain, dtype=np.float64), checked
 
 
 def read_inputs(recommended, held_out, train, *, user, item, score, relevance,
@@ -426,8 +429,8 @@ def read_inputs(recommended, held_out, train, *, user, item, score, relevance,
         else "recommended, held_out and train")
     held_row, in_list = match_pairs(ru, ri, hu, hi, n_catalog, user_labels,
                                     item_labels)
-    r_score, h_gain = check_lists(ru, r_score, r_rank, score_name, hu, h_gain,
-                                  gain_name, held_row, in_list)
+    r_score, h_gain, checked = check_lists(ru, r_score, r_rank, score_name, hu,
+                                           h_gain, gain_name, held_row, in_list)
     if ru.shape[0] and hu.shape[0]:
         n_users = user_labels.shape[0]
         shared = (np.bincount(ru, minlength=n_users) > 0) & (
@@ -438,7 +441,7 @@ def read_inputs(recommended, held_out, train, *, user, item, score, relevance,
             _warn_disjoint("item", "item", r_item, h_item)
     return Inputs(ru, ri, r_score, r_rank, hu, hi, h_gain, graded, held_row,
                   in_list, tu, ti, train is not None, user_labels, item_labels,
-                  n_catalog)
+                  n_catalog, checked)
 
 
 def item_feature_rows(item_features, labels, n_items, used):

@@ -339,3 +339,28 @@ def test_array_api_namespace_and_device_of_every_array(strict):
     ones = check_inputs(strict.asarray([1, 1], dtype=strict.int8),
                         strict.asarray([0.3, 0.2]))
     assert ones.y_true.dtype == strict.int8
+
+
+def test_take_is_the_door_on_the_rows_taken():
+    """A checked input cut to some rows equals the door's input of those rows
+    (each array and column), by index and by mask; 2-D input refuses."""
+    from sklearn_rankeval._engine import check_inputs
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 12)
+    s = rng.normal(size=12)
+    g = np.repeat(["a", "b", "c"], 4)
+    w = rng.random(12)
+    judged = rng.random(12) > 0.3
+    whole = check_inputs(y, s, groups=g, sample_weight=w, judged=judged)
+    for rows in (np.array([0, 3, 4, 11]), rng.random(12) > 0.5):
+        part = whole.take(rows)
+        want = check_inputs(y[rows], s[rows], groups=g[rows], sample_weight=w[rows],
+                            judged=judged[rows])
+        assert part.layout == want.layout == "long"
+        for got, exp in zip(part, want):
+            if isinstance(exp, np.ndarray):
+                assert np.array_equal(np.asarray(got), exp)
+        assert np.array_equal(part.columns["judged"], want.columns["judged"])
+    with pytest.raises(ValueError, match="long layout"):
+        check_inputs(np.ones((2, 3)), np.ones((2, 3))).take([0])
