@@ -20,6 +20,7 @@ import numpy as np
 from scipy import sparse
 
 from .._core import (
+    InvalidArgumentError,
     as_numeric,
     as_numeric_array_api,
     check_positive_int,
@@ -131,8 +132,13 @@ def _sparse_flat(csr, a, b, n_items):
 
 
 def _nan_error():
-    return ValueError("scores contains NaN; a score must be a number (-inf "
-                      "marks an item never to recommend).")
+    """The door's error of a NaN score (:class:`InvalidArgumentError`, the
+    argument named), raised where a batch's selection meets one: the NaN
+    test rides on the partition that selects the top k (a NaN is the largest
+    value to it), not on a second pass over the matrix."""
+    return InvalidArgumentError(
+        "scores", "contains NaN; a score must be a number (-inf marks an item "
+        "never to recommend).", value=math.nan)
 
 
 def _top_k_numpy(scores, k, kind, mask, step):
