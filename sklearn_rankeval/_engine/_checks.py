@@ -87,6 +87,27 @@ class RankingInput:
         shape = tuple(self.y_score.shape)
         return shape[0] * shape[1] if self.layout == "2d" else shape[0]
 
+    def to_long(self):
+        """The input in the long layout: 2-D input (one query per row)
+        becomes one row per item with its row's index as group and the
+        query weight on each of its items (long input is returned as it
+        is), still checked."""
+        if self.layout == "long":
+            return self
+        if self.layout != "2d":
+            raise ValueError(f"to_long() reads 2-D or long input, not "
+                             f"{self.layout!r} input.")
+        n_queries, n_items = tuple(self.y_score.shape)
+        w = self.sample_weight
+        return RankingInput(
+            "long", np.reshape(self.y_true, (-1,)), np.reshape(self.y_score, (-1,)),
+            np.repeat(np.arange(n_queries), n_items),
+            None if w is None else np.repeat(np.asarray(w), n_items),
+            MappingProxyType({
+                name: np.reshape(values, (n_queries * n_items,)
+                                 + tuple(np.shape(values)[2:]))
+                for name, values in self.columns.items()}))
+
     def take(self, rows):
         """The checked input of the rows ``rows`` (an index or a boolean
         mask) of a long-layout input: each array and column cut alike, still
@@ -96,7 +117,11 @@ class RankingInput:
                              f"{self.layout!r} input.")
 
         def cut(values):
-            return None if values is None else values[rows]
+            if values is None:
+                return None
+            if hasattr(values, "iloc"):  # (ids kept as given: a Series)
+                return values.iloc[rows]
+            return (values if hasattr(values, "shape") else np.asarray(values))[rows]
 
         return RankingInput(
             self.layout, cut(self.y_true), cut(self.y_score), cut(self.groups),

@@ -26,12 +26,10 @@ from .._core import (
     check_negative_sampling_rate,
     namespace_of,
     reject_host_options,
-    validate_sample_weight,
     warn,
 )
 from .._engine import (
     check_inputs,
-    check_length,
     encode_rows,
     layout_of,
     ranked_chunks,
@@ -300,21 +298,25 @@ def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=No
         "query_weight": query_weight, "group_weight": group_weight})
     options = spec.check_options(**options)
     average = spec.check_average(average)
-    unjudged = None
+    unjudged = checked = None
     if judged is not None:
         if not spec.accepts_judged:
             raise TypeError(f"{spec.func_name}() got an unexpected argument judged.")
+        # the door reads the judged column with the rest, once
+        checked = check_inputs(
+            y_true, y_score, groups=groups, sample_weight=sample_weight,
+            labels=labels, score_name=score_name, pos_label=pos_label,
+            judged=judged, **_door_flags([spec]), **(columns or {}))
         if spec.judged_rule == "drop":
-            y_true, y_score, groups, sample_weight = drop_unjudged(
-                y_true, y_score, groups, sample_weight, judged)
+            checked = drop_unjudged(checked)
         else:
-            y_true, unjudged = zero_unjudged(y_true, y_score, judged)
+            checked, unjudged = zero_unjudged(checked)
     info, parts = _run([(name, spec, options, switches)], y_true, y_score,
                        groups=groups, sample_weight=sample_weight, labels=labels,
                        convention=convention, docno=docno, score_name=score_name,
                        pos_label=pos_label, columns=columns,
                        negative_sampling_rate=check_negative_sampling_rate(
-                           negative_sampling_rate))
+                           negative_sampling_rate), checked=checked)
     part = parts[name]
     if (groups is None and not spec.pools_undefined
             and layout_of(y_true, y_score, labels) == "long"):
@@ -327,73 +329,55 @@ def compute(name, y_true, y_score, *, groups=None, sample_weight=None, labels=No
         # unjudged rows as the "relevant" ones (linear in the rank weights,
         # so exact under ties too), on the same scores and groups
         rbp = METRICS["rbp"]
-        _, extra = evaluate_chunked(
-            unjudged.astype(np.int8), y_score, groups=groups,
-            sample_weight=sample_weight,
-            parsed=[("rbp", rbp, rbp.check_options(p=options["p"]))])
+        _, extra = evaluate_checked(
+            replace(checked, y_true=unjudged.astype(np.int8)),
+            [("rbp", rbp, rbp.check_options(p=options["p"]))])
         part = part._replace(value=part.value + extra["rbp"].value)
     return spec.aggregate(part, info, average=group_average(average, switches),
                           undefined="warn" if switches["undefined"] == "warn"
                           else "skip")
 
 
-def _check_judged(y_true, y_score, judged):
-    """Checked ``y_true``, ``y_score`` and the boolean ``judged`` mask (the
-    input door's reader of the ``judged`` column)."""
-    checked = check_inputs(y_true, y_score, judged=judged)
-    return (np.asarray(checked.y_true), checked.y_score,
-            checked.columns["judged"])
+def drop_unjudged(checked):
+    """The rows whose ``judged`` column is True, in the long layout.
 
-
-def drop_unjudged(y_true, y_score, groups, sample_weight, judged):
-    """The rows with ``judged`` True, in the long layout.
-
-    2-D input (one query per row) becomes the long layout with the row index
-    as group and the query weight repeated on its items.  A group none of
-    whose rows is judged keeps its first row, made non-relevant, so that it
-    still has a place (an undefined one) in the per-group output.
+    ``checked``: the input door's :class:`~sklearn_rankeval._engine.RankingInput`
+    with its ``judged`` column; 2-D input (one query per row) becomes the
+    long layout with the row index as group and the query weight repeated
+    on its items (:meth:`~sklearn_rankeval._engine.RankingInput.to_long`).
+    A group none of whose rows is judged keeps its first row, made
+    non-relevant, so that it still has a place (an undefined one) in the
+    per-group output.  Returns the checked input of those rows.
     """
-    y_true, y_score, mask = _check_judged(y_true, y_score, judged)
-    if y_score.ndim == 2:
-        if groups is not None:
-            raise ValueError("groups must be None when y_score is 2-D.")
-        n_queries, n_items = y_score.shape
-        groups = np.repeat(np.arange(n_queries), n_items)
-        if sample_weight is not None:
-            sample_weight = np.repeat(
-                validate_sample_weight(sample_weight, n_queries, "query (row)"),
-                n_items)
-        y_true, y_score, mask = y_true.ravel(), y_score.ravel(), mask.ravel()
-    elif groups is None:
-        groups = np.zeros(y_score.shape[0], dtype=np.int64)
-    else:
-        if hasattr(groups, "to_numpy") and not isinstance(groups, np.ndarray):
-            groups = groups.to_numpy()
-        groups = np.asarray(groups)
-        check_length(groups.shape, y_score.shape[0])
-    if sample_weight is not None:
-        sample_weight = validate_sample_weight(sample_weight, y_score.shape[0], "row")
+    long = checked.to_long()
+    mask = np.asarray(long.columns["judged"])
+    n = mask.shape[0]
+    groups = (np.zeros(n, dtype=np.int64) if long.groups is None
+              else long.groups)
     # a group without any judged row keeps its first row, as non-relevant
     # (the groups by the engine's one encoding)
-    index, labels = encode_rows(groups, y_score.shape[0])
+    index, labels = encode_rows(groups, n)
     n_groups = len(labels)
     has_judged = np.bincount(index, weights=mask, minlength=n_groups) > 0
-    first = np.full(n_groups, y_score.shape[0], dtype=np.int64)
-    np.minimum.at(first, index, np.arange(y_score.shape[0]))
+    first = np.full(n_groups, n, dtype=np.int64)
+    np.minimum.at(first, index, np.arange(n))
     placeholder = first[~has_judged]
     keep = mask.copy()
     keep[placeholder] = True
-    y_true = y_true.astype(np.float64)
+    y_true = np.asarray(long.y_true).astype(np.float64)
     y_true[placeholder] = 0.0
-    return (y_true[keep], y_score[keep], groups[keep],
-            None if sample_weight is None else sample_weight[keep])
+    return replace(long, y_true=y_true, groups=groups).take(keep)
 
 
-def zero_unjudged(y_true, y_score, judged):
-    """``y_true`` with its unjudged rows made non-relevant, and the unjudged mask.
+def zero_unjudged(checked):
+    """The checked input with its unjudged rows made non-relevant, and the
+    unjudged mask (``checked``: the door's input with its ``judged``
+    column).
 
     The unjudged rows keep their place in the ranking (as trec_eval's rbp
     counts an unjudged document: a rank without gain).
     """
-    y_true, y_score, mask = _check_judged(y_true, y_score, judged)
-    return np.where(mask, y_true, 0), ~mask
+    mask = np.asarray(checked.columns["judged"])
+    return replace(checked, y_true=np.where(mask, checked.y_true, 0)), ~mask
+
+

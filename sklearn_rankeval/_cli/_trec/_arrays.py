@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..._engine import docno_codes, docno_order, rank_groups
+from ..._engine import check_inputs, docno_codes, docno_order, rank, rank_groups
 from ..._metrics import drop_unjudged
 
 __all__ = ["NONPOOL", "UNJUDGED", "TrecArrays", "TrecError", "align_runs",
@@ -125,12 +125,13 @@ class TrecArrays:
 
     def ranked_judged(self):
         """The engine's ranking of the judged rows only (bpref)."""
-        def rank():
-            y, s, g, _ = drop_unjudged(self.y_bin, self.y_score, self.groups, None,
-                                       self.rel >= 0)
-            return rank_groups(y, s, groups=g)
+        def ranked():
+            judged = drop_unjudged(check_inputs(
+                self.y_bin, self.y_score, groups=self.groups,
+                judged=self.rel >= 0))
+            return rank(*judged, merge=True)
 
-        return self.cached("judged", rank)
+        return self.cached("judged", ranked)
 
     def retrieved(self):
         """(query index, 0-based rank, qrels value) of every retrieved row,
