@@ -364,3 +364,24 @@ def test_take_is_the_door_on_the_rows_taken():
         assert np.array_equal(part.columns["judged"], want.columns["judged"])
     with pytest.raises(ValueError, match="long layout"):
         check_inputs(np.ones((2, 3)), np.ones((2, 3))).take([0])
+
+
+def test_to_long_is_the_door_on_the_long_layout():
+    """2-D input as the long layout: the door's input of the flattened rows
+    with each row's index as group and its query weight on its items."""
+    from sklearn_rankeval._engine import check_inputs
+
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, (3, 4))
+    s = rng.normal(size=(3, 4))
+    w = rng.random(3)
+    judged = rng.random((3, 4)) > 0.4
+    long = check_inputs(y, s, sample_weight=w, judged=judged).to_long()
+    want = check_inputs(y.ravel(), s.ravel(), groups=np.repeat(np.arange(3), 4),
+                        sample_weight=np.repeat(w, 4), judged=judged.ravel())
+    assert long.layout == "long"
+    for got, exp in zip(list(long)[1:], list(want)[1:]):
+        assert np.array_equal(np.asarray(got), np.asarray(exp))
+    assert np.array_equal(long.columns["judged"], want.columns["judged"])
+    same = check_inputs(y.ravel(), s.ravel())
+    assert same.to_long() is same
