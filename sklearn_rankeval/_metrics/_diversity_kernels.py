@@ -63,7 +63,6 @@ __all__ = [
     "ideal_ideal",
     "intent_rows",
     "intent_stats",
-    "row_layout",
 ]
 
 #: The exact search of one group's ideal stops after this many nodes; the
@@ -107,36 +106,9 @@ DISCOUNTS = {
 }
 
 
-class _Layout(NamedTuple):
-    gid: np.ndarray       # (n,) group of each row
-    starts: np.ndarray    # (n_groups,) first row of each group
-    pos: np.ndarray       # (n,) 0-based rank in the group
-    bfirst: np.ndarray    # (n,) first row of the row's tie block
-    bsize: np.ndarray     # (n,) size of the row's tie block
-    retrieved: np.ndarray  # (n,) bool
-
-
-def row_layout(rows):
-    """Group index, rank and tie block of each row (vectorised)."""
-    sizes = np.asarray(rows.sizes, dtype=np.int64)
-    n = int(sizes.sum())
-    starts = np.cumsum(sizes) - sizes
-    gid = np.repeat(np.arange(sizes.shape[0]), sizes)
-    pos = np.arange(n) - starts[gid]
-    s = np.asarray(rows.scores, dtype=np.float64)
-    new = np.ones(n, dtype=bool)
-    if n > 1:
-        new[1:] = (s[1:] != s[:-1]) | (pos[1:] == 0)
-    first_rows = np.flatnonzero(new)
-    block = np.cumsum(new) - 1
-    bsize = np.diff(np.append(first_rows, n))
-    return _Layout(gid, starts, pos, first_rows[block], bsize[block],
-                   s > -np.inf)
-
-
-def _present(rows, gid, n_groups):
-    """(n_groups, n_intents) bool: the intent has a relevant item in the group."""
-    del gid  # the rows are group after group: a segment reduction
+def _present(rows):
+    """(n_groups, n_intents) bool: the intent has a relevant item in the group
+    (the rows are group after group: a segment reduction)."""
     sizes = np.asarray(rows.sizes, dtype=np.int64)
     return np.maximum.reduceat(np.asarray(rows.grades) > 0,
                                np.cumsum(sizes) - sizes, axis=0)
@@ -443,14 +415,13 @@ def intent_aware(rg, k=10, metric=None):
     if options.get("k") == CALL_K:
         options["k"] = k
     rows = intent_rows(rg)
-    lay = row_layout(rows)
     n_groups = rows.sizes.shape[0]
-    present = _present(rows, lay.gid, n_groups)
-    weights = intent_weights(rows, present)
+    gid = np.repeat(np.arange(n_groups), rows.sizes)
+    weights = intent_weights(rows, _present(rows))
     total = np.zeros(n_groups)
     mass = np.zeros(n_groups)
     for i in range(rows.grades.shape[1]):  # one ranking per intent
-        ranked = rank_groups(rows.grades[:, i], rows.scores, groups=lay.gid)
+        ranked = rank_groups(rows.grades[:, i], rows.scores, groups=gid)
         part = kernel(ranked, **options).to_numpy()
         w = np.where(part.defined, weights[:, i], 0.0)
         total += w * np.where(part.defined, part.value, 0.0)
