@@ -769,47 +769,6 @@ def intent_pass(const double[:, ::1] G, const double[::1] s,
     return unproven
 
 
-cdef struct Keyed:
-    double s        # score (higher first)
-    int64_t i       # row index
-
-
-cdef inline void _rank_sort(Keyed* a, Keyed* tmp, Py_ssize_t n) noexcept nogil:
-    """Rows by score descending, stable (a merge sort; an insertion sort for
-    short runs)."""
-    cdef Py_ssize_t i, j, mid, p, q, o
-    cdef Keyed v
-    if n <= 24:
-        for i in range(1, n):
-            v = a[i]
-            j = i - 1
-            while j >= 0 and a[j].s < v.s:
-                a[j + 1] = a[j]
-                j -= 1
-            a[j + 1] = v
-        return
-    mid = n // 2
-    _rank_sort(a, tmp, mid)
-    _rank_sort(a + mid, tmp, n - mid)
-    if not a[mid - 1].s < a[mid].s:
-        return  # already in order
-    for i in range(mid):
-        tmp[i] = a[i]
-    p, q, o = 0, mid, 0
-    while p < mid and q < n:
-        if a[q].s > tmp[p].s:
-            a[o] = a[q]
-            q += 1
-        else:
-            a[o] = tmp[p]
-            p += 1
-        o += 1
-    while p < mid:
-        a[o] = tmp[p]
-        p += 1
-        o += 1
-
-
 def rank_rows(index_t[::1] index, const int64_t[::1] starts,
               const score_t[::1] s, int n_threads):
     """Each group's row indices (``index``: group after group, group g at
@@ -817,9 +776,11 @@ def rank_rows(index_t[::1] index, const int64_t[::1] starts,
     tied rows in the order given: what ``np.lexsort((-s[index], group))``
     gives, in one pass.  Each group's scores are gathered first (one read
     each), then sorted with their indices in the cache.  Each group sorts
-    its own rows: any number of threads, the same order."""
+    its own rows: any number of threads, the same order.  The sort is the
+    engine's one stable sort of a group's rows (``sort_rows``), the row
+    index carried in ``Row.y`` (a double: exact below 2**53 rows)."""
     cdef Py_ssize_t n_groups = starts.shape[0] - 1, g, r
-    cdef Keyed* buf
+    cdef Row* buf
     cdef int64_t n, lo
     cdef int bad = 0
     if n_groups <= 0 or index.shape[0] == 0:
@@ -830,16 +791,16 @@ def rank_rows(index_t[::1] index, const int64_t[::1] starts,
             n = starts[g + 1] - lo
             if n <= 1:
                 continue
-            buf = <Keyed*>malloc((n + n // 2 + 1) * sizeof(Keyed))
+            buf = <Row*>malloc(2 * n * sizeof(Row))
             if buf == NULL:
                 bad += 1
                 continue
             for r in range(n):
-                buf[r].i = index[lo + r]
-                buf[r].s = s[buf[r].i]
-            _rank_sort(buf, buf + n, n)
+                buf[r].y = <double>index[lo + r]
+                buf[r].s = s[index[lo + r]]
+            sort_rows(buf, n, buf + n)
             for r in range(n):
-                index[lo + r] = <index_t>buf[r].i
+                index[lo + r] = <index_t>buf[r].y
             free(buf)
     if bad:
         raise MemoryError("the compiled engine's per-group buffers")
