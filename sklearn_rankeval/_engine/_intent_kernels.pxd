@@ -27,6 +27,8 @@ from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memset
 
+from ._group_kernels cimport sort_desc
+
 
 cdef inline double pw_sum(const double* a, Py_ssize_t n) noexcept nogil:
     """NumPy's pairwise sum (``np.add.reduce`` along a contiguous axis)."""
@@ -302,19 +304,6 @@ cdef inline double greedy(const double* G, Py_ssize_t m, const int64_t* prio,
                 tmp[i] = wgt[j * m + i] * factor[i]
             gains[j] = pw_sum(tmp, m)
     return value
-
-
-cdef inline void sort_desc(double* x, Py_ssize_t n) noexcept nogil:
-    """Insertion sort, largest first (a group's gains of one intent)."""
-    cdef Py_ssize_t a, b
-    cdef double v
-    for a in range(1, n):
-        v = x[a]
-        b = a - 1
-        while b >= 0 and x[b] < v:
-            x[b + 1] = x[b]
-            b -= 1
-        x[b + 1] = v
 
 
 cdef inline double intent_bound(const double* wgt, Py_ssize_t nu, Py_ssize_t m,
